@@ -1,0 +1,41 @@
+// Package cmd is repo's command line: one file per command, each with an
+// options struct, and Main mapping errors to exit codes in one place.
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// Main runs repo with args and returns the process exit code.
+func Main(args []string) int {
+	return run(newFactory(), args)
+}
+
+func run(f *Factory, args []string) int {
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	err := root.Execute()
+	return exitCode(err, f.IO.ErrOut)
+}
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "repo",
+		Short: "Write extension MCP servers into every AI tool's config",
+		Long: `repo reads the MCP servers that the workspace's extensions declare
+(.repository/extensions/*/extension.toml → provides.mcp), resolves them for
+this machine, and writes them into each AI tool's own config file, next to
+the user's own servers, which it never touches.
+
+Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newSyncCmd(f, nil), newMCPCmd(f), newToolsCmd(f))
+	root.CompletionOptions.HiddenDefaultCmd = true
+	return root
+}

@@ -1,0 +1,145 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/ordered"
+)
+
+// MCPListOptions are the flags of repo mcp list.
+type MCPListOptions struct {
+	F      *Factory
+	Root   string
+	Output string
+}
+
+func newMCPCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Inspect the extensions' MCP servers",
+	}
+	cmd.AddCommand(newMCPListCmd(f, nil))
+	return cmd
+}
+
+func newMCPListCmd(f *Factory, runF func(*MCPListOptions) error) *cobra.Command {
+	opts := &MCPListOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List every extension's MCP servers, resolved for this machine",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if opts.Output != "text" && opts.Output != "json" {
+				return usagef("--output %q: use text or json", opts.Output)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return mcpListRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Root, "root", "", "workspace root")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	return cmd
+}
+
+func mcpListRun(opts *MCPListOptions) error {
+	f := opts.F
+	root, err := f.Root(opts.Root)
+	if err != nil {
+		return err
+	}
+	ws, err := extensions.Load(extensions.Options{Root: root, Home: f.Home(), GOOS: f.GOOS})
+	if err != nil {
+		return err
+	}
+	if opts.Output == "json" {
+		out := []any{}
+		for _, s := range ws.Servers {
+			out = append(out, serverJSON(s))
+		}
+		_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(out)))
+		return err
+	}
+	if len(ws.Servers) == 0 {
+		fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
+		return nil
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "EXTENSION\tSERVER\tTRANSPORT\tCOMMAND / URL")
+	for _, s := range ws.Servers {
+		what := s.URL
+		if !s.Remote() {
+			what = shellJoin(append([]string{s.Command}, s.Args...))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, what)
+	}
+	return tw.Flush()
+}
+
+func serverJSON(s extensions.Server) ordered.Object {
+	o := ordered.Object{
+		{Key: "extension", Value: s.Extension},
+		{Key: "name", Value: s.Name},
+		{Key: "source", Value: fmt.Sprintf("%s:%d", s.Source, s.Line)},
+		{Key: "transport", Value: s.Transport},
+	}
+	if s.Remote() {
+		o = append(o, ordered.Member{Key: "url", Value: s.URL}, ordered.Member{Key: "headers", Value: kvObject(s.Headers)})
+		return o
+	}
+	args := s.Args
+	if args == nil {
+		args = []string{}
+	}
+	o = append(o,
+		ordered.Member{Key: "command", Value: s.Command},
+		ordered.Member{Key: "args", Value: args},
+		ordered.Member{Key: "env", Value: kvObject(s.Env)},
+	)
+	if s.Cwd != "" {
+		o = append(o, ordered.Member{Key: "cwd", Value: s.Cwd})
+	}
+	return o
+}
+
+func kvObject(kvs []extensions.KV) ordered.Object {
+	o := ordered.Object{}
+	for _, kv := range kvs {
+		o = append(o, ordered.Member{Key: kv.Key, Value: kv.Value})
+	}
+	return o
+}
+
+// shellJoin quotes words that a POSIX shell would split or expand, so the
+// printed command line can be pasted.
+func shellJoin(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '=' || r == ':' || r == ',' || r == '@' || r == '+' ||
+				(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+		}) < 0 {
+			out[i] = w
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}
+
+// indentJSON pretty-prints compact JSON with two spaces, keeping key order.
+func indentJSON(compact []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return string(compact)
+	}
+	return b.String()
+}

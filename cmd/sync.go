@@ -1,0 +1,259 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
+)
+
+// SyncOptions are the flags of repo sync.
+type SyncOptions struct {
+	F      *Factory
+	Check  bool
+	DryRun bool
+	Tools  []string
+	Scope  string
+	Root   string
+	Output string
+	Adopt  bool
+}
+
+func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
+	opts := &SyncOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "sync",
+		Short: "Write the extensions' MCP servers into each tool's config",
+		Long: `Bring every selected tool's MCP config up to date with the servers the
+workspace's extensions declare. Entries repo did not write are never changed.
+
+Tools: --tool, else [mcp] tools in .repository/config.toml, else the tools
+detected in the workspace (see repo tools).`,
+		Example: `  $ repo sync
+  $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
+  $ repo sync --dry-run            # print a unified diff, write nothing (CI)
+  $ repo sync --tool claude,vscode --scope project`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if !slices.Contains(toolprofiles.Scopes, opts.Scope) {
+				return usagef("--scope %q: use project, local or user", opts.Scope)
+			}
+			if opts.Output != "text" && opts.Output != "json" {
+				return usagef("--output %q: use text or json", opts.Output)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return syncRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any config is out of date, with one line per stale file")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print a unified diff of what sync would change")
+	fl.StringSliceVar(&opts.Tools, "tool", nil, "tool id to write (repeatable or comma-separated; see repo tools)")
+	fl.StringVar(&opts.Scope, "scope", toolprofiles.ScopeProject, "project, local or user")
+	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
+	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
+	return cmd
+}
+
+func syncRun(opts *SyncOptions) error {
+	f := opts.F
+	w, err := f.load(opts.Root)
+	if err != nil {
+		return err
+	}
+	sel, err := selectTools(w, opts.Tools, opts.Scope)
+	if err != nil {
+		return err
+	}
+	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	if err != nil {
+		return err
+	}
+	plan, err := writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt})
+	if err != nil {
+		return err
+	}
+	warnings := sel.notes
+	for _, tw := range twarn {
+		warnings = appendUnique(warnings, tw.String())
+	}
+	for _, pw := range plan.Warnings {
+		warnings = appendUnique(warnings, pw)
+	}
+	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source, Warnings: warnings}
+	for _, p := range sel.profiles {
+		res.Tools = append(res.Tools, p.ID)
+	}
+	res.Mode = mode(opts)
+	stale := plan.Stale()
+	var written []*writers.FilePlan
+	if !opts.Check && !opts.DryRun {
+		written, err = writers.Apply(plan)
+		if err != nil {
+			return err
+		}
+	}
+	for _, fp := range plan.Files {
+		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: fp.Tools, Changes: fp.Changes, Status: "unchanged"}
+		if fp.Changed() {
+			fr.Status = "stale"
+			if slices.Contains(written, fp) {
+				fr.Status = "written"
+			}
+			if opts.DryRun {
+				fr.Diff = writers.Diff(fp)
+			}
+		}
+		if fr.Changes == nil {
+			fr.Changes = []writers.Change{}
+		}
+		res.Files = append(res.Files, fr)
+	}
+	res.Stale = len(stale) > 0 && (opts.Check || opts.DryRun)
+
+	if opts.Output == "json" {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printText(f, opts, res, plan)
+	}
+	if opts.Check && len(stale) > 0 {
+		return errStale
+	}
+	return nil
+}
+
+func mode(opts *SyncOptions) string {
+	switch {
+	case opts.Check && opts.DryRun:
+		return "check+dry-run"
+	case opts.Check:
+		return "check"
+	case opts.DryRun:
+		return "dry-run"
+	}
+	return "sync"
+}
+
+func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan) {
+	// Warnings were shown when the files were written; a run that changes
+	// nothing (every commit's pre-commit hook) stays quiet.
+	if len(plan.Stale()) > 0 {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", w)
+		}
+	}
+	if len(res.Tools) == 0 {
+		fmt.Fprintf(f.IO.ErrOut, "repo: no tools to write: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)\n")
+		return
+	}
+	if opts.DryRun {
+		for _, fr := range res.Files {
+			fmt.Fprint(f.IO.Out, fr.Diff)
+		}
+	}
+	for _, fr := range res.Files {
+		if fr.Status == "unchanged" {
+			continue
+		}
+		switch {
+		case opts.Check:
+			fmt.Fprintf(f.IO.ErrOut, "out of date: %s (%s): %s\n", fr.Path, who(fr), reasons(fr.Changes))
+		case fr.Status == "written":
+			fmt.Fprintf(f.IO.ErrOut, "wrote %s (%s): %s\n", fr.Path, who(fr), summary(fr.Changes))
+		}
+	}
+	if !opts.Check && !opts.DryRun && countStatus(res.Files, "written") == 0 {
+		fmt.Fprintf(f.IO.ErrOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
+	}
+}
+
+func who(fr fileResult) string {
+	if fr.Scope == "record" {
+		return "ownership record"
+	}
+	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
+}
+
+func reasons(changes []writers.Change) string {
+	var out []string
+	for _, c := range changes {
+		if c.Entry == "" {
+			out = appendUnique(out, c.Reason)
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %q", c.Reason, c.Entry))
+	}
+	if len(out) == 0 {
+		return "formatting"
+	}
+	return strings.Join(out, ", ")
+}
+
+func summary(changes []writers.Change) string {
+	counts := map[string]int{}
+	for _, c := range changes {
+		counts[c.Action]++
+	}
+	var parts []string
+	for _, a := range []string{writers.ActionAdd, writers.ActionUpdate, writers.ActionAdopt, writers.ActionRemove, writers.ActionForget} {
+		if n := counts[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", a, n))
+		}
+	}
+	if len(parts) == 0 || (len(changes) == 1 && changes[0].Entry == "") {
+		return "updated"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func countStatus(files []fileResult, status string) int {
+	n := 0
+	for _, f := range files {
+		if f.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+func appendUnique(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// syncResult is the --output json document of repo sync (schema version 1).
+type syncResult struct {
+	Version    int          `json:"version"`
+	Mode       string       `json:"mode"`
+	Root       string       `json:"root"`
+	Scope      string       `json:"scope"`
+	Tools      []string     `json:"tools"`
+	ToolSource string       `json:"tool_source"`
+	Stale      bool         `json:"stale"`
+	Files      []fileResult `json:"files"`
+	Warnings   []string     `json:"warnings"`
+}
+
+type fileResult struct {
+	Path    string           `json:"path"`
+	Scope   string           `json:"scope"`
+	Tools   []string         `json:"tools"`
+	Status  string           `json:"status"` // unchanged, stale (would change), written
+	Changes []writers.Change `json:"changes"`
+	Diff    string           `json:"diff,omitempty"`
+}

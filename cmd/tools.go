@@ -1,0 +1,126 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+// ToolsOptions are the flags of repo tools.
+type ToolsOptions struct {
+	F      *Factory
+	Root   string
+	Output string
+}
+
+func newToolsCmd(f *Factory) *cobra.Command {
+	opts := &ToolsOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the AI tools repo knows: MCP support, detection, target file per scope",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if opts.Output != "text" && opts.Output != "json" {
+				return usagef("--output %q: use text or json", opts.Output)
+			}
+			return toolsRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Root, "root", "", "workspace root")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	return cmd
+}
+
+func toolsRun(opts *ToolsOptions) error {
+	f := opts.F
+	root, err := f.Root(opts.Root)
+	if err != nil {
+		return err
+	}
+	profiles, err := toolprofiles.Load(root)
+	if err != nil {
+		return err
+	}
+	w := &workspace{root: root, env: f.Env(root), profiles: profiles}
+	type row struct {
+		p        *toolprofiles.Profile
+		detected bool
+		files    map[string]string
+	}
+	var rows []row
+	for _, p := range profiles.All() {
+		r := row{p: p, detected: detected(p, w), files: map[string]string{}}
+		for _, scope := range toolprofiles.Scopes {
+			t := p.Scopes.Get(scope)
+			if t == nil {
+				continue
+			}
+			paths := t.PathsFor(f.GOOS)
+			if len(paths) == 0 {
+				continue
+			}
+			file, err := toolprofiles.ExpandPath(paths[0], root, w.env.Env)
+			if err != nil {
+				r.files[scope] = "(" + err.Error() + ")"
+				continue
+			}
+			r.files[scope] = w.env.Display(file)
+		}
+		rows = append(rows, r)
+	}
+	if opts.Output == "json" {
+		out := []any{}
+		for _, r := range rows {
+			targets := ordered.Object{}
+			for _, scope := range toolprofiles.Scopes {
+				t := r.p.Scopes.Get(scope)
+				file, ok := r.files[scope]
+				if t == nil || !ok {
+					continue
+				}
+				targets = append(targets, ordered.Member{Key: scope, Value: ordered.Object{
+					{Key: "file", Value: file},
+					{Key: "format", Value: t.Format},
+					{Key: "key", Value: t.Key},
+				}})
+			}
+			out = append(out, ordered.Object{
+				{Key: "id", Value: r.p.ID},
+				{Key: "name", Value: r.p.Name},
+				{Key: "mcp", Value: r.p.MCP},
+				{Key: "detected", Value: r.detected},
+				{Key: "evidence", Value: r.p.Evidence},
+				{Key: "origin", Value: r.p.Origin()},
+				{Key: "targets", Value: targets},
+			})
+		}
+		_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(out)))
+		return err
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tPROJECT\tLOCAL\tUSER")
+	for _, r := range rows {
+		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), yesNo(r.detected)}
+		for _, scope := range toolprofiles.Scopes {
+			file := r.files[scope]
+			if file == "" {
+				file = "-"
+			}
+			cells = append(cells, file)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

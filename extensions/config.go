@@ -1,0 +1,79 @@
+package extensions
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Config is repo's part of the workspace's .repository/config.toml: the
+// [mcp] table. The rest of the file belongs to the repo manager and is not
+// read here.
+type Config struct {
+	Tools []string `toml:"tools"` // tool ids written by default
+	Set   bool     // whether the file has an [mcp] table with tools
+}
+
+// ConfigFile is the workspace config, relative to the root.
+const ConfigFile = ".repository/config.toml"
+
+// LoadConfig reads the [mcp] table strictly; a missing file or table is an
+// empty config.
+func LoadConfig(root string) (Config, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, nil
+	}
+	if err != nil {
+		return Config{}, &Error{File: ConfigFile, Msg: "cannot read: " + describe(err)}
+	}
+	// First pass: the whole file, loosely, to find [mcp] without judging
+	// the repo manager's own keys.
+	var loose struct {
+		MCP map[string]any `toml:"mcp"`
+	}
+	if err := toml.Unmarshal(data, &loose); err != nil {
+		return Config{}, tomlError(err, ConfigFile, "")
+	}
+	if loose.MCP == nil {
+		return Config{}, nil
+	}
+	// Second pass: [mcp] strictly, so a misspelt key is reported.
+	var strict struct {
+		MCP struct {
+			Tools []string `toml:"tools"`
+		} `toml:"mcp"`
+	}
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&strict); err != nil {
+		var serr *toml.StrictMissingError
+		if errors.As(err, &serr) {
+			for _, e := range serr.Errors {
+				if k := e.Key(); len(k) > 0 && k[0] == "mcp" {
+					row, col := e.Position()
+					return Config{}, &Error{File: ConfigFile, Line: row, Col: col, Field: joinKey(k), Msg: "unknown key (the [mcp] table takes: tools)"}
+				}
+			}
+			// unknown keys outside [mcp] belong to the repo manager
+		} else {
+			return Config{}, tomlError(err, ConfigFile, "")
+		}
+	}
+	return Config{Tools: strict.MCP.Tools, Set: strict.MCP.Tools != nil}, nil
+}
+
+func joinKey(k []string) string {
+	out := ""
+	for i, s := range k {
+		if i > 0 {
+			out += "."
+		}
+		out += s
+	}
+	return out
+}

@@ -1,0 +1,221 @@
+package extensions
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// writeTree creates files under dir from a map of slash paths to contents.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const manifest = `name = "ext"
+version = "1.0.0"
+[provides]
+mcp = "mcp.json"
+`
+
+func loadOne(t *testing.T, mcp string, extra map[string]string) (*Workspace, string, error) {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		".repository/extensions/ext/extension.toml": manifest,
+		".repository/extensions/ext/mcp.json":       mcp,
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	writeTree(t, root, files)
+	ws, err := Load(Options{Root: root, Home: "/home/u", GOOS: "linux"})
+	return ws, root, err
+}
+
+func TestResolution(t *testing.T) {
+	mcp := `{"mcpServers": {
+  "vs": {"command": "python", "args": ["s.py", "serve", "--root", "."], "env": {"ROOT": "<<root>>", "TOKEN": "${TOKEN}", "D": "${X:-y}"}},
+  "py3": {"command": "python3.12", "args": ["--root=.", "--root", "x"]},
+  "tpl": {"command": "<<runtime.python>>", "args": ["<<extension.dir>>/a", "<<home>>/b", "{{keep}}", "${{ secrets.K }}"], "cwd": "sub"},
+  "remote": {"type": "sse", "url": "https://h.invalid/<<root>>", "headers": {"Authorization": "Bearer ${T}"}},
+  "inferred": {"url": "https://h.invalid/mcp"}
+}}`
+	ws, root, err := loadOne(t, mcp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := filepath.Join(root, ".repository", "extensions", "ext")
+	py := filepath.Join(ext, ".venv", "bin", "python")
+	byName := map[string]Server{}
+	var order []string
+	for _, s := range ws.Servers {
+		byName[s.Name] = s
+		order = append(order, s.Name)
+	}
+	if want := []string{"vs", "py3", "tpl", "remote", "inferred"}; !reflect.DeepEqual(order, want) {
+		t.Fatalf("order = %v, want file order %v", order, want)
+	}
+	vs := byName["vs"]
+	if vs.Command != py || !reflect.DeepEqual(vs.Args, []string{"s.py", "serve", "--root", root}) {
+		t.Errorf("vs: %q %q", vs.Command, vs.Args)
+	}
+	if want := []KV{{"ROOT", root}, {"TOKEN", "${TOKEN}"}, {"D", "${X:-y}"}}; !reflect.DeepEqual(vs.Env, want) {
+		t.Errorf("vs env = %v, want %v (order kept, references untouched)", vs.Env, want)
+	}
+	if p := byName["py3"]; p.Command != py || !reflect.DeepEqual(p.Args, []string{"--root=" + root, "--root", "x"}) {
+		t.Errorf("py3: %q %q", p.Command, p.Args)
+	}
+	tpl := byName["tpl"]
+	if want := []string{ext + "/a", "/home/u/b", "{{keep}}", "${{ secrets.K }}"}; tpl.Command != py || !reflect.DeepEqual(tpl.Args, want) {
+		t.Errorf("tpl: %q %q", tpl.Command, tpl.Args)
+	}
+	if tpl.Cwd != filepath.Join(root, "sub") {
+		t.Errorf("relative cwd = %q, want it under the root", tpl.Cwd)
+	}
+	r := byName["remote"]
+	if r.Transport != SSE || r.URL != "https://h.invalid/"+root || r.Headers[0].Value != "Bearer ${T}" {
+		t.Errorf("remote: %+v", r)
+	}
+	if byName["inferred"].Transport != HTTP {
+		t.Errorf("url without type should be http, got %q", byName["inferred"].Transport)
+	}
+}
+
+func TestWindowsVenvLayout(t *testing.T) {
+	c := Context{ExtDir: "/x/ext", Venv: ".venv", GOOS: "windows"}
+	if got := filepath.ToSlash(c.Python()); got != "/x/ext/.venv/Scripts/python.exe" {
+		t.Errorf("windows python = %s", got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		mcp   string
+		extra map[string]string
+		want  []string
+	}{
+		{"unknown template", `{"mcpServers": {"s": {"command": "x", "args": ["<<rot>>"]}}}`, nil,
+			[]string{"mcp.json:1:17", "extension ext", `server "s"`, "field args[0]", "unknown template <<rot>>", "<<root>>"}},
+		{"unterminated template", `{"mcpServers": {"s": {"command": "x", "env": {"A": "<<root"}}}}`, nil,
+			[]string{"field env.A", "unterminated"}},
+		{"bad json", "{\n  \"mcpServers\": {,}\n}", nil, []string{"mcp.json:2:", "invalid JSON"}},
+		{"servers not an object", `{"mcpServers": []}`, nil, []string{"mcpServers", "must be an object"}},
+		{"args not strings", `{"mcpServers": {"s": {"command": "x", "args": ["a", 1]}}}`, nil, []string{"field args[1]", "must be a string"}},
+		{"unknown field", `{"mcpServers": {"s": {"command": "x", "timeout": 5}}}`, nil, []string{"field timeout", "unknown field"}},
+		{"empty command", `{"mcpServers": {"s": {"command": " "}}}`, nil, []string{"field command", "non-empty"}},
+		{"remote with command", `{"mcpServers": {"s": {"type": "http", "url": "u", "command": "x"}}}`, nil, []string{"field command", "takes url"}},
+		{"bad type", `{"mcpServers": {"s": {"type": "ws", "url": "u"}}}`, nil, []string{"field type", "stdio, http or sse"}},
+		{"duplicate server", `{"mcpServers": {"s": {"command": "x"}, "s": {"command": "y"}}}`, nil, []string{"appears twice"}},
+		{"empty name", `{"mcpServers": {"": {"command": "x"}}}`, nil, []string{"must not be empty"}},
+		{"missing map", `{"servers": {}}`, nil, []string{"mcpServers", "missing"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := loadOne(t, c.mcp, c.extra)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestManifestErrors(t *testing.T) {
+	cases := []struct {
+		name     string
+		manifest string
+		want     []string
+	}{
+		{"unknown key", "name = \"ext\"\nversion = \"1\"\nprovide = 1\n", []string{"extension.toml:3", "unknown key provide"}},
+		{"wrong name", "name = \"other\"\n", []string{"must equal the folder name"}},
+		{"escaping mcp", "name = \"ext\"\n[provides]\nmcp = \"../x.json\"\n", []string{"provides.mcp", "outside the extension folder"}},
+		{"absolute mcp", "name = \"ext\"\n[provides]\nmcp = \"/etc/passwd\"\n", []string{"provides.mcp", "absolute"}},
+		{"escaping venv", "name = \"ext\"\n[runtime]\npython = \"../../v\"\n", []string{"runtime.python", "outside"}},
+		{"bad toml", "name = \n", []string{"extension.toml:1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{".repository/extensions/ext/extension.toml": c.manifest})
+			_, err := Load(Options{Root: root, GOOS: "linux"})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSymlinkedMCPFileOutsideIsRefused(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".repository/extensions/ext/extension.toml": manifest,
+		"elsewhere.json": `{"mcpServers": {}}`,
+	})
+	if err := os.Symlink(filepath.Join(root, "elsewhere.json"), filepath.Join(root, ".repository/extensions/ext/mcp.json")); err != nil {
+		t.Skip("symlinks not available:", err)
+	}
+	_, err := Load(Options{Root: root, GOOS: "linux"})
+	if err == nil || !strings.Contains(err.Error(), "outside the extension folder") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDuplicateServerAcrossExtensions(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".repository/extensions/a/extension.toml": "name = \"a\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/a/mcp.json":       `{"mcpServers": {"same": {"command": "x"}}}`,
+		".repository/extensions/b/extension.toml": "name = \"b\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/b/mcp.json":       `{"mcpServers": {"same": {"command": "y"}}}`,
+	})
+	_, err := Load(Options{Root: root, GOOS: "linux"})
+	if err == nil || !strings.Contains(err.Error(), "extension b") || !strings.Contains(err.Error(), "also declared by extension a") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".repository/x": "", "a/b/c": ""})
+	got, err := FindRoot(filepath.Join(root, "a", "b"))
+	if err != nil || got != root {
+		t.Fatalf("FindRoot = %q, %v", got, err)
+	}
+	if _, err := FindRoot(t.TempDir()); err != ErrNoRoot {
+		t.Fatalf("err = %v, want ErrNoRoot", err)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".repository/config.toml": "owner = \"rm\"\n[rules]\nx = 1\n[mcp]\ntools = [\"claude\"]\n"})
+	cfg, err := LoadConfig(root)
+	if err != nil || !cfg.Set || !reflect.DeepEqual(cfg.Tools, []string{"claude"}) {
+		t.Fatalf("cfg = %+v, %v (the repo manager's own keys must be ignored)", cfg, err)
+	}
+	writeTree(t, root, map[string]string{".repository/config.toml": "[mcp]\ntool = [\"claude\"]\n"})
+	if _, err := LoadConfig(root); err == nil || !strings.Contains(err.Error(), "config.toml:2") {
+		t.Fatalf("misspelt key: err = %v", err)
+	}
+}

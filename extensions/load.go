@@ -1,0 +1,201 @@
+package extensions
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// RepoDir is the folder that marks a workspace root.
+const RepoDir = ".repository"
+
+// ErrNoRoot is returned when no workspace root is found.
+var ErrNoRoot = errors.New("no .repository folder found here or in any parent; run inside a workspace or pass --root")
+
+// FindRoot walks up from dir to the first folder holding .repository/.
+func FindRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, RepoDir)); err == nil && fi.IsDir() {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", ErrNoRoot
+		}
+		dir = parent
+	}
+}
+
+// Extension is one installed extension.
+type Extension struct {
+	Name     string
+	Version  string
+	Dir      string // absolute
+	Manifest string // relative to the root, slash-separated
+	MCPFile  string // relative to the root; empty when the extension ships no MCP server
+	Venv     string // absolute virtualenv folder
+	Python   string // absolute venv python
+	Servers  []Server
+}
+
+// Workspace is everything repo read from the extensions.
+type Workspace struct {
+	Root       string
+	Extensions []Extension
+	Servers    []Server // every server, by extension name then file order
+}
+
+// Options says where to look and what to fill in.
+type Options struct {
+	Root string // absolute
+	Home string
+	GOOS string
+}
+
+// Load reads every extension under root/.repository/extensions and resolves
+// its servers. Any problem is an error: a half-read workspace would make
+// sync remove the servers it failed to read.
+func Load(o Options) (*Workspace, error) {
+	ws := &Workspace{Root: o.Root}
+	extRoot := filepath.Join(o.Root, RepoDir, "extensions")
+	entries, err := os.ReadDir(extRoot)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ws, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel(o.Root, extRoot), err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	owner := map[string]*Server{}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(extRoot, e.Name())
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue // a stray file or dangling link is not an extension
+		}
+		manifest := filepath.Join(dir, "extension.toml")
+		if _, err := os.Stat(manifest); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		ext, err := loadExtension(o, dir, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		for i := range ext.Servers {
+			s := &ext.Servers[i]
+			if prev, ok := owner[s.Name]; ok {
+				return nil, &Error{File: s.Source, Line: s.Line, Extension: s.Extension, Server: s.Name,
+					Msg: fmt.Sprintf("server name is also declared by extension %s (%s:%d); rename one of them", prev.Extension, prev.Source, prev.Line)}
+			}
+			owner[s.Name] = s
+		}
+		ws.Extensions = append(ws.Extensions, *ext)
+	}
+	for _, ext := range ws.Extensions {
+		ws.Servers = append(ws.Servers, ext.Servers...)
+	}
+	return ws, nil
+}
+
+func loadExtension(o Options, dir, folder string) (*Extension, error) {
+	manifestPath := filepath.Join(dir, "extension.toml")
+	mrel := rel(o.Root, manifestPath)
+	data, err := os.ReadFile(manifestPath)
+	if err != nil {
+		return nil, &Error{File: mrel, Extension: folder, Msg: "cannot read: " + describe(err)}
+	}
+	m, err := decodeManifest(data, mrel, folder)
+	if err != nil {
+		return nil, err
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, &Error{File: mrel, Extension: folder, Msg: "cannot resolve the extension folder: " + describe(err)}
+	}
+	venv, err := inside(dir, m.Runtime.Python)
+	if err != nil {
+		return nil, &Error{File: mrel, Extension: folder, Field: "runtime.python", Msg: err.Error()}
+	}
+	ctx := Context{Root: o.Root, Home: o.Home, GOOS: o.GOOS, ExtDir: dir, Venv: m.Runtime.Python}
+	ext := &Extension{Name: m.Name, Version: m.Version, Dir: dir, Manifest: mrel, Venv: venv, Python: ctx.Python()}
+	if m.Provides.MCP == "" {
+		return ext, nil
+	}
+	mcpPath, err := inside(dir, m.Provides.MCP)
+	if err != nil {
+		return nil, &Error{File: mrel, Extension: folder, Field: "provides.mcp", Msg: err.Error()}
+	}
+	ext.MCPFile = rel(o.Root, mcpPath)
+	// The file itself must not lead out of the extension through a symlink.
+	realMCP, err := filepath.EvalSymlinks(mcpPath)
+	if err != nil {
+		return nil, &Error{File: mrel, Extension: folder, Field: "provides.mcp", Msg: fmt.Sprintf("%s: %s", m.Provides.MCP, describe(err))}
+	}
+	if !within(realDir, realMCP) {
+		return nil, &Error{File: mrel, Extension: folder, Field: "provides.mcp",
+			Msg: fmt.Sprintf("%s is a link to %s, outside the extension folder; the MCP file must stay inside it", m.Provides.MCP, realMCP)}
+	}
+	data, err = os.ReadFile(realMCP)
+	if err != nil {
+		return nil, &Error{File: ext.MCPFile, Extension: folder, Msg: "cannot read: " + describe(err)}
+	}
+	decls, err := parseMCPFile(data, ext.MCPFile, folder)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range decls {
+		s, err := Resolve(d, ctx, m.Name, ext.MCPFile)
+		if err != nil {
+			return nil, err
+		}
+		ext.Servers = append(ext.Servers, s)
+	}
+	return ext, nil
+}
+
+// inside joins a manifest path to dir, refusing absolute paths and paths
+// that climb out of dir.
+func inside(dir, p string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("must not be empty")
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
+		return "", fmt.Errorf("%q is absolute; give a path inside the extension folder", p)
+	}
+	joined := filepath.Join(dir, filepath.FromSlash(p))
+	if !within(dir, joined) {
+		return "", fmt.Errorf("%q leads outside the extension folder; give a path inside it", p)
+	}
+	return joined, nil
+}
+
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+func rel(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(p)
+}
+
+// describe shortens *PathError texts: the path is already in the message.
+func describe(err error) string {
+	var perr *fs.PathError
+	if errors.As(err, &perr) {
+		return perr.Err.Error()
+	}
+	return err.Error()
+}

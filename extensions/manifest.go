@@ -1,0 +1,77 @@
+package extensions
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Manifest is an extension's extension.toml.
+type Manifest struct {
+	Name     string   `toml:"name"`
+	Version  string   `toml:"version"`
+	Provides Provides `toml:"provides"`
+	Runtime  Runtime  `toml:"runtime"`
+}
+
+// Provides lists what the extension ships.
+type Provides struct {
+	MCP string `toml:"mcp"` // the MCP file, relative to the extension folder
+}
+
+// Runtime describes the extension's own interpreters.
+type Runtime struct {
+	Python string `toml:"python"` // the virtualenv, relative to the extension folder
+}
+
+// DefaultVenv is the virtualenv folder when the manifest names none.
+const DefaultVenv = ".venv"
+
+// decodeManifest parses extension.toml strictly: an unknown key is an error
+// naming its line, because a misspelt key would otherwise be ignored and the
+// extension would silently provide nothing.
+func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, tomlError(err, file, folder)
+	}
+	if m.Name == "" {
+		return nil, &Error{File: file, Extension: folder, Field: "name", Msg: "is required"}
+	}
+	if m.Name != folder {
+		return nil, &Error{File: file, Extension: folder, Field: "name",
+			Msg: fmt.Sprintf("%q must equal the folder name %q", m.Name, folder)}
+	}
+	if m.Runtime.Python == "" {
+		m.Runtime.Python = DefaultVenv
+	}
+	return &m, nil
+}
+
+// tomlError turns go-toml errors into *Error with a position. Unknown keys
+// are checked first: a StrictMissingError also matches DecodeError and would
+// otherwise lose the key names.
+func tomlError(err error, file, ext string) error {
+	var serr *toml.StrictMissingError
+	if errors.As(err, &serr) && len(serr.Errors) > 0 {
+		first := serr.Errors[0]
+		row, col := first.Position()
+		var keys []string
+		for _, e := range serr.Errors {
+			keys = append(keys, strings.Join(e.Key(), "."))
+		}
+		return &Error{File: file, Line: row, Col: col, Extension: ext,
+			Msg: fmt.Sprintf("unknown key %s (known: name, version, provides.mcp, runtime.python)", strings.Join(keys, ", "))}
+	}
+	var derr *toml.DecodeError
+	if errors.As(err, &derr) {
+		row, col := derr.Position()
+		return &Error{File: file, Line: row, Col: col, Extension: ext, Msg: derr.Error()}
+	}
+	return &Error{File: file, Extension: ext, Msg: err.Error()}
+}

@@ -1,0 +1,83 @@
+// Package extensions is repo's source state: it finds the workspace root,
+// reads each extension's manifest and MCP file, and resolves every server
+// declaration for this machine (venv python, absolute root, templates),
+// leaving environment references for the AI tools to expand.
+package extensions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Transports a server can use.
+const (
+	Stdio = "stdio"
+	HTTP  = "http"
+	SSE   = "sse"
+)
+
+// KV is one member of a string map whose order the author chose.
+type KV struct {
+	Key   string
+	Value string
+}
+
+// Server is a declaration after resolution.
+type Server struct {
+	Name      string
+	Extension string // the extension's name
+	ExtDir    string // absolute extension folder
+	Source    string // the MCP file, relative to the root (slash-separated)
+	Line      int    // line of the declaration in Source
+
+	Transport string // stdio, http or sse
+	Command   string
+	Args      []string
+	Env       []KV
+	Cwd       string
+	URL       string
+	Headers   []KV
+}
+
+// Remote reports whether the server is reached over the network.
+func (s *Server) Remote() bool { return s.Transport != Stdio }
+
+// Error is a problem with an extension's input. It names the file, the
+// position when the format gives one, and the extension, server and field
+// involved, so the message alone says where to look.
+type Error struct {
+	File      string // relative to the root, slash-separated
+	Line, Col int
+	Extension string
+	Server    string
+	Field     string
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Col > 0 {
+			fmt.Fprintf(&b, ":%d", e.Col)
+		}
+	}
+	b.WriteString(": ")
+	var ctx []string
+	if e.Extension != "" {
+		ctx = append(ctx, "extension "+e.Extension)
+	}
+	if e.Server != "" {
+		ctx = append(ctx, fmt.Sprintf("server %q", e.Server))
+	}
+	if e.Field != "" {
+		ctx = append(ctx, "field "+e.Field)
+	}
+	if len(ctx) > 0 {
+		b.WriteString(strings.Join(ctx, ", "))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}

@@ -1,0 +1,242 @@
+package toolprofiles
+
+import (
+	"strings"
+	"testing"
+)
+
+// validProfile is a minimal correct profile; the tests break one thing at a time.
+const validProfile = `id = "mytool"
+name = "My Tool"
+mcp = true
+evidence = "docs"
+sources = ["https://example.com/docs/mcp"]
+detect = [".mytool"]
+
+[scopes.project]
+paths = [".mytool/mcp.json"]
+format = "json"
+key = ["mcpServers"]
+
+[entry]
+command = "string"
+env_ref = "${NAME}"
+`
+
+func TestDecodeValid(t *testing.T) {
+	p, err := Decode([]byte(validProfile), "test.toml")
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	if p.ID != "mytool" || p.Origin() != "test.toml" {
+		t.Fatalf("id %q origin %q", p.ID, p.Origin())
+	}
+	e := p.Entry
+	if e.CommandField != "command" || e.ArgsField != "args" || e.EnvField != "env" {
+		t.Fatalf("defaults not applied: %+v", e)
+	}
+}
+
+func TestDecodeRemoteDefaults(t *testing.T) {
+	src := validProfile + "\n[entry.remote]\nhttp = {}\nsse = { url_field = \"serverUrl\" }\n"
+	p, err := Decode([]byte(src), "test.toml")
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	r := p.Entry.Remote
+	if r == nil || r.HTTP == nil || r.SSE == nil {
+		t.Fatalf("remote = %+v", r)
+	}
+	if r.HTTP.URLField != "url" || r.SSE.URLField != "serverUrl" || r.HeadersField != "headers" {
+		t.Fatalf("remote defaults: http %+v sse %+v headers %q", *r.HTTP, *r.SSE, r.HeadersField)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	const origin = ".repository/toolprofiles/mytool.toml"
+	tests := []struct {
+		name string
+		src  string
+		want []string // every part must appear in the error text
+	}{
+		{
+			name: "unknown top-level key",
+			src:  strings.Replace(validProfile, `mcp = true`, "mcp = true\nhomepage = \"x\"", 1),
+			want: []string{"line 4", `unknown key "homepage"`},
+		},
+		{
+			name: "misspelt scope table",
+			src:  strings.Replace(validProfile, `[scopes.project]`, `[scopes.projct]`, 1),
+			want: []string{"line 8", `unknown key "scopes.projct"`},
+		},
+		{
+			name: "misspelt entry key",
+			src:  strings.Replace(validProfile, `command = "string"`, `comand = "string"`, 1),
+			want: []string{"line 14", `unknown key "entry.comand"`},
+		},
+		{
+			name: "misspelt remote key",
+			src:  validProfile + "\n[entry.remote]\nhttp = { typ = \"http\" }\n",
+			// go-toml leaves the inline table's own name ("http") out of the key.
+			want: []string{"line 18", `unknown key "entry.remote.`, `typ"`},
+		},
+		{
+			name: "every unknown key is named",
+			src:  strings.Replace(validProfile, `mcp = true`, "mcp = true\nfoo = 1\nbar = 2", 1),
+			want: []string{`line 4, column 1: unknown key "foo"`, `line 5, column 1: unknown key "bar"`},
+		},
+		{
+			name: "wrong type",
+			src:  strings.Replace(validProfile, `mcp = true`, `mcp = "yes"`, 1),
+			want: []string{"line 3", "bool"},
+		},
+		{
+			name: "string where a list is expected",
+			src:  strings.Replace(validProfile, `paths = [".mytool/mcp.json"]`, `paths = ".mytool/mcp.json"`, 1),
+			want: []string{"line 9"},
+		},
+		{
+			name: "TOML syntax error",
+			src:  strings.Replace(validProfile, `name = "My Tool"`, `name = "My Tool`, 1),
+			want: []string{"line 2"},
+		},
+		{
+			name: "bad format value",
+			src:  strings.Replace(validProfile, `format = "json"`, `format = "yaml"`, 1),
+			want: []string{"scopes.project", `format "yaml"`},
+		},
+		{
+			name: "bad id",
+			src:  strings.Replace(validProfile, `id = "mytool"`, `id = "My_Tool"`, 1),
+			want: []string{`id "My_Tool"`},
+		},
+		{
+			name: "missing id",
+			src:  strings.Replace(validProfile, `id = "mytool"`, ``, 1),
+			want: []string{`id ""`},
+		},
+		{
+			name: "bad evidence",
+			src:  strings.Replace(validProfile, `evidence = "docs"`, `evidence = "sure"`, 1),
+			want: []string{`evidence "sure"`},
+		},
+		{
+			name: "no sources",
+			src:  strings.Replace(validProfile, `sources = ["https://example.com/docs/mcp"]`, `sources = []`, 1),
+			want: []string{"sources"},
+		},
+		{
+			name: "mcp false with scopes",
+			src:  strings.Replace(validProfile, `mcp = true`, `mcp = false`, 1),
+			want: []string{"mcp = false but scopes are given"},
+		},
+		{
+			name: "mcp true without scopes",
+			src:  "id = \"mytool\"\nname = \"M\"\nmcp = true\nevidence = \"docs\"\nsources = [\"s\"]\n",
+			want: []string{"needs at least one scope"},
+		},
+		{
+			name: "env_ref without NAME",
+			src:  strings.Replace(validProfile, `env_ref = "${NAME}"`, `env_ref = "${VAR}"`, 1),
+			want: []string{`entry.env_ref "${VAR}" must contain NAME`},
+		},
+		{
+			name: "env_ref_default without env_ref",
+			src:  strings.Replace(validProfile, `env_ref = "${NAME}"`, `env_ref_default = true`, 1),
+			want: []string{"env_ref_default needs entry.env_ref"},
+		},
+		{
+			name: "bad command shape",
+			src:  strings.Replace(validProfile, `command = "string"`, `command = "list"`, 1),
+			want: []string{`entry.command "list"`},
+		},
+		{
+			name: "type value without type field",
+			src:  validProfile + "stdio_type = \"stdio\"\n",
+			want: []string{"needs entry.type_field"},
+		},
+		{
+			name: "empty remote",
+			src:  validProfile + "\n[entry.remote]\nheaders_field = \"h\"\n",
+			want: []string{"entry.remote: give http, sse or both"},
+		},
+		{
+			name: "absolute project path",
+			src:  strings.Replace(validProfile, `paths = [".mytool/mcp.json"]`, `paths = ["~/.mytool/mcp.json"]`, 1),
+			want: []string{"scopes.project", "project paths are relative"},
+		},
+		{
+			name: "relative user path",
+			src:  validProfile + "\n[scopes.user]\npaths = [\".mytool.json\"]\nformat = \"json\"\nkey = [\"mcpServers\"]\n",
+			want: []string{"scopes.user", `path ".mytool.json"`},
+		},
+		{
+			name: "relative per-OS user path",
+			src:  validProfile + "\n[scopes.user]\npaths = [\"~/.m.json\"]\npaths_windows = [\"AppData/m.json\"]\nformat = \"json\"\nkey = [\"mcpServers\"]\n",
+			want: []string{"scopes.user", `path "AppData/m.json"`},
+		},
+		{
+			name: "no paths",
+			src:  strings.Replace(validProfile, `paths = [".mytool/mcp.json"]`, `paths = []`, 1),
+			want: []string{"scopes.project", "at least one path"},
+		},
+		{
+			name: "no key",
+			src:  strings.Replace(validProfile, `key = ["mcpServers"]`, `key = []`, 1),
+			want: []string{"scopes.project", "key"},
+		},
+		{
+			name: "empty key segment",
+			src:  strings.Replace(validProfile, `key = ["mcpServers"]`, `key = ["a", ""]`, 1),
+			want: []string{"scopes.project", "segments must not be empty"},
+		},
+		{
+			name: "bad unsupported_os",
+			src:  strings.Replace(validProfile, `format = "json"`, "format = \"json\"\nunsupported_os = [\"macos\"]", 1),
+			want: []string{`unsupported_os "macos"`},
+		},
+		{
+			name: "absolute detect marker",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, `detect = ["/etc/mytool"]`, 1),
+			want: []string{`detect "/etc/mytool"`},
+		},
+		{
+			name: "preserve names a written field",
+			src:  validProfile + "cwd_field = \"cwd\"\npreserve = [\"disabled\", \"cwd\"]\n",
+			want: []string{`entry.preserve "cwd"`},
+		},
+		{
+			name: "set names a written field",
+			src:  validProfile + "\n[entry.set]\ncommand = \"x\"\n",
+			want: []string{`entry.set "command"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Decode([]byte(tt.src), origin)
+			if err == nil {
+				t.Fatalf("Decode succeeded (%+v), want an error", p)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, origin+": ") {
+				t.Errorf("error %q does not start with the origin %q", msg, origin)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not contain %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodeMCPFalse(t *testing.T) {
+	src := "id = \"aider\"\nname = \"Aider\"\nmcp = false\nevidence = \"2nd\"\nsources = [\"tool-formats.md: Aider\"]\n"
+	p, err := Decode([]byte(src), "aider.toml")
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	if p.MCP || p.Scopes.Get(ScopeUser) != nil {
+		t.Fatalf("got %+v", p)
+	}
+}

@@ -1,0 +1,141 @@
+package toolprofiles
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+//go:embed profiles/*.toml
+var builtin embed.FS
+
+// Set is a loaded collection of profiles, by id.
+type Set struct {
+	byID map[string]*Profile
+	ids  []string // sorted
+}
+
+// Get returns the profile with id, or nil.
+func (s *Set) Get(id string) *Profile { return s.byID[id] }
+
+// All returns every profile, sorted by id.
+func (s *Set) All() []*Profile {
+	out := make([]*Profile, len(s.ids))
+	for i, id := range s.ids {
+		out[i] = s.byID[id]
+	}
+	return out
+}
+
+// IDs returns the sorted profile ids.
+func (s *Set) IDs() []string { return append([]string(nil), s.ids...) }
+
+// Builtin loads the embedded profiles.
+func Builtin() (*Set, error) {
+	s := &Set{byID: map[string]*Profile{}}
+	if err := s.addFS(builtin, "profiles", "builtin:"); err != nil {
+		return nil, err
+	}
+	s.sortIDs()
+	return s, nil
+}
+
+// Load returns the embedded profiles with the workspace's overrides from
+// <root>/.repository/toolprofiles/*.toml applied: a profile with a known id
+// replaces the built-in one whole, a new id adds a tool.
+func Load(root string) (*Set, error) {
+	s, err := Builtin()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, ".repository", "toolprofiles")
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err := s.addFS(os.DirFS(dir), ".", filepath.ToSlash(filepath.Join(".repository", "toolprofiles"))+"/"); err != nil {
+		return nil, err
+	}
+	s.sortIDs()
+	return s, nil
+}
+
+func (s *Set) sortIDs() {
+	s.ids = s.ids[:0]
+	for id := range s.byID {
+		s.ids = append(s.ids, id)
+	}
+	sort.Strings(s.ids)
+}
+
+func (s *Set) addFS(fsys fs.FS, dir, label string) error {
+	names, err := fs.Glob(fsys, path.Join(dir, "*.toml"))
+	if err != nil {
+		return err
+	}
+	seen := map[string]string{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return fmt.Errorf("%s%s: %w", label, path.Base(name), err)
+		}
+		origin := label + path.Base(name)
+		p, err := Decode(data, origin)
+		if err != nil {
+			return err
+		}
+		if prev, ok := seen[p.ID]; ok {
+			return fmt.Errorf("%s: profile id %q is also defined in %s", origin, p.ID, prev)
+		}
+		seen[p.ID] = origin
+		s.byID[p.ID] = p
+	}
+	return nil
+}
+
+// Decode parses one profile file strictly: an unknown key is an error that
+// names the file, the line and the key.
+func Decode(data []byte, origin string) (*Profile, error) {
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var p Profile
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: %s", origin, describeTOMLError(err))
+	}
+	p.origin = origin
+	p.applyDefaults()
+	if err := p.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", origin, err)
+	}
+	return &p, nil
+}
+
+// describeTOMLError turns go-toml's errors into "line L, column C: what".
+// StrictMissingError is checked first: it unwraps to its DecodeErrors, so
+// asking for a DecodeError first would report only "unknown field" for the
+// first key, without naming it.
+func describeTOMLError(err error) string {
+	var serr *toml.StrictMissingError
+	if errors.As(err, &serr) {
+		var parts []string
+		for _, e := range serr.Errors {
+			row, col := e.Position()
+			parts = append(parts, fmt.Sprintf("line %d, column %d: unknown key %q", row, col, strings.Join(e.Key(), ".")))
+		}
+		return strings.Join(parts, "; ")
+	}
+	var derr *toml.DecodeError
+	if errors.As(err, &derr) {
+		row, col := derr.Position()
+		return fmt.Sprintf("line %d, column %d: %s", row, col, derr.Error())
+	}
+	return err.Error()
+}

@@ -1,0 +1,321 @@
+// Package toolprofiles holds what repo knows about each AI tool — where its
+// MCP config lives per scope, in which format, under which key, and how an
+// entry is spelled — as data: TOML files embedded in the binary, decoded
+// strictly so that a typo in a profile fails a test instead of writing a
+// wrong file. A workspace may add or replace profiles with its own files in
+// .repository/toolprofiles/*.toml.
+package toolprofiles
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Scope names, in the order repo reports them.
+const (
+	ScopeProject = "project" // a file in the repository
+	ScopeLocal   = "local"   // user-private, but for this repository only
+	ScopeUser    = "user"    // global for the user
+)
+
+// Scopes lists the valid scope names.
+var Scopes = []string{ScopeProject, ScopeLocal, ScopeUser}
+
+// Formats a target file can have. They differ in what the tool's reader
+// accepts, which decides what repo may leave in (or refuse to find in) a file.
+const (
+	FormatJSON         = "json"          // strict RFC 8259
+	FormatJSONComments = "json-comments" // // and /* */ comments, no trailing commas (Gemini, Qwen)
+	FormatJSONC        = "jsonc"         // comments and trailing commas
+)
+
+// Evidence levels, as in tool-formats.md.
+var evidenceLevels = []string{"run", "src", "docs", "2nd", "unverified"}
+
+// Profile describes one AI tool.
+type Profile struct {
+	ID       string   `toml:"id"`
+	Name     string   `toml:"name"`
+	MCP      bool     `toml:"mcp"`
+	Evidence string   `toml:"evidence"` // strongest evidence behind the profile: run, src, docs, 2nd, unverified
+	Sources  []string `toml:"sources"`  // where the facts come from
+	Notes    string   `toml:"notes"`
+	// Detect lists paths whose existence means the workspace uses the tool:
+	// relative to the root, or starting with ~/ for the user's home.
+	Detect []string    `toml:"detect"`
+	Scopes ScopeTable  `toml:"scopes"`
+	Entry  EntryFormat `toml:"entry"`
+
+	origin string // "builtin" or the override file that defined it
+}
+
+// Origin says where the profile was defined.
+func (p *Profile) Origin() string { return p.origin }
+
+// ScopeTable holds the target of each scope the tool has.
+type ScopeTable struct {
+	Project *Target `toml:"project"`
+	Local   *Target `toml:"local"`
+	User    *Target `toml:"user"`
+}
+
+// Get returns the target of a scope, or nil.
+func (s ScopeTable) Get(scope string) *Target {
+	switch scope {
+	case ScopeProject:
+		return s.Project
+	case ScopeLocal:
+		return s.Local
+	case ScopeUser:
+		return s.User
+	}
+	return nil
+}
+
+// Target is where a tool keeps its servers for one scope.
+type Target struct {
+	// Paths the tool reads, in preference order. The first that exists is
+	// written; if none exists, the first is created. Paths may use ~ and
+	// ${VAR} / ${VAR:-default}; project paths are relative to the root.
+	Paths []string `toml:"paths"`
+	// Per-OS replacements of Paths (GOOS names: linux, darwin, windows).
+	PathsLinux   []string `toml:"paths_linux"`
+	PathsDarwin  []string `toml:"paths_darwin"`
+	PathsWindows []string `toml:"paths_windows"`
+	// OSes on which the tool has no file for this scope.
+	UnsupportedOS []string `toml:"unsupported_os"`
+	Format        string   `toml:"format"`
+	// Key is the path of the server map inside the file, one literal key per
+	// segment; <<root>> stands for the workspace root (Claude's local scope).
+	Key []string `toml:"key"`
+}
+
+// PathsFor returns the candidate paths on goos, or nil when the scope does
+// not exist there.
+func (t *Target) PathsFor(goos string) []string {
+	if slices.Contains(t.UnsupportedOS, goos) {
+		return nil
+	}
+	switch {
+	case goos == "linux" && len(t.PathsLinux) > 0:
+		return t.PathsLinux
+	case goos == "darwin" && len(t.PathsDarwin) > 0:
+		return t.PathsDarwin
+	case goos == "windows" && len(t.PathsWindows) > 0:
+		return t.PathsWindows
+	}
+	return t.Paths
+}
+
+// EntryFormat is a tool's dialect for one server entry.
+type EntryFormat struct {
+	// Command shape: "string" (command + args fields) or "array" (one
+	// command array with the args folded in, OpenCode).
+	Command      string `toml:"command"`
+	CommandField string `toml:"command_field"` // default "command"
+	ArgsField    string `toml:"args_field"`    // default "args"; unused for "array"
+	AlwaysArgs   bool   `toml:"always_args"`   // write args even when empty
+	EnvField     string `toml:"env_field"`     // default "env"
+	CwdField     string `toml:"cwd_field"`     // empty: the tool has no working-directory field
+	TypeField    string `toml:"type_field"`    // empty: no transport type is written
+	StdioType    string `toml:"stdio_type"`    // type value of a stdio server; empty: omitted
+	// EnvRef is how the tool spells an environment reference, with NAME as
+	// the placeholder: "${NAME}", "${env:NAME}", "{env:NAME}". Empty: the
+	// tool expands nothing.
+	EnvRef string `toml:"env_ref"`
+	// EnvRefDefault: the tool understands ${NAME:-default}.
+	EnvRefDefault bool `toml:"env_ref_default"`
+	// Set lists fixed members written into every entry (enabled = true).
+	Set map[string]any `toml:"set"`
+	// Preserve lists members the tool or the user owns inside an entry
+	// (approval lists, enable toggles): kept across syncs, not part of
+	// what repo compares.
+	Preserve []string `toml:"preserve"`
+	// Remote is nil for stdio-only tools.
+	Remote *RemoteFormat `toml:"remote"`
+}
+
+// RemoteFormat is how a tool spells http and sse servers.
+type RemoteFormat struct {
+	HTTP         *RemoteKind `toml:"http"`
+	SSE          *RemoteKind `toml:"sse"`
+	HeadersField string      `toml:"headers_field"` // default "headers"
+}
+
+// RemoteKind spells one remote transport.
+type RemoteKind struct {
+	Type     string `toml:"type"`      // value of the entry's type field; empty: omitted
+	URLField string `toml:"url_field"` // default "url"
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// applyDefaults fills the field names a profile may leave out.
+func (p *Profile) applyDefaults() {
+	e := &p.Entry
+	if e.Command == "" {
+		e.Command = "string"
+	}
+	if e.CommandField == "" {
+		e.CommandField = "command"
+	}
+	if e.ArgsField == "" {
+		e.ArgsField = "args"
+	}
+	if e.EnvField == "" {
+		e.EnvField = "env"
+	}
+	if e.Remote != nil {
+		if e.Remote.HeadersField == "" {
+			e.Remote.HeadersField = "headers"
+		}
+		for _, k := range []*RemoteKind{e.Remote.HTTP, e.Remote.SSE} {
+			if k != nil && k.URLField == "" {
+				k.URLField = "url"
+			}
+		}
+	}
+}
+
+// validate reports the first thing wrong with a profile.
+func (p *Profile) validate() error {
+	if !idPattern.MatchString(p.ID) {
+		return fmt.Errorf("id %q: use lower-case letters, digits and '-'", p.ID)
+	}
+	if p.Name == "" {
+		return fmt.Errorf("profile %s: name is required", p.ID)
+	}
+	if !slices.Contains(evidenceLevels, p.Evidence) {
+		return fmt.Errorf("profile %s: evidence %q: use one of %s", p.ID, p.Evidence, strings.Join(evidenceLevels, ", "))
+	}
+	if len(p.Sources) == 0 {
+		return fmt.Errorf("profile %s: sources: cite at least one source", p.ID)
+	}
+	if err := p.validateDetect(); err != nil {
+		return err
+	}
+	n := 0
+	for _, scope := range Scopes {
+		t := p.Scopes.Get(scope)
+		if t == nil {
+			continue
+		}
+		n++
+		if err := t.validate(scope); err != nil {
+			return fmt.Errorf("profile %s: scopes.%s: %w", p.ID, scope, err)
+		}
+	}
+	if !p.MCP {
+		if n > 0 {
+			return fmt.Errorf("profile %s: mcp = false but scopes are given", p.ID)
+		}
+		return nil
+	}
+	if n == 0 {
+		return fmt.Errorf("profile %s: mcp = true needs at least one scope", p.ID)
+	}
+	e := p.Entry
+	if e.Command != "string" && e.Command != "array" {
+		return fmt.Errorf("profile %s: entry.command %q: use \"string\" or \"array\"", p.ID, e.Command)
+	}
+	if e.EnvRef != "" && !strings.Contains(e.EnvRef, "NAME") {
+		return fmt.Errorf("profile %s: entry.env_ref %q must contain NAME", p.ID, e.EnvRef)
+	}
+	if (e.StdioType != "" || (e.Remote != nil && (kindType(e.Remote.HTTP) != "" || kindType(e.Remote.SSE) != ""))) && e.TypeField == "" {
+		return fmt.Errorf("profile %s: entry: a type value needs entry.type_field", p.ID)
+	}
+	if e.Remote != nil && e.Remote.HTTP == nil && e.Remote.SSE == nil {
+		return fmt.Errorf("profile %s: entry.remote: give http, sse or both", p.ID)
+	}
+	if e.EnvRefDefault && e.EnvRef == "" {
+		return fmt.Errorf("profile %s: entry.env_ref_default needs entry.env_ref", p.ID)
+	}
+	written := e.writtenFields()
+	for _, f := range e.Preserve {
+		if slices.Contains(written, f) {
+			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field itself", p.ID, f)
+		}
+	}
+	for f := range e.Set {
+		if slices.Contains(written, f) {
+			return fmt.Errorf("profile %s: entry.set %q: repo writes that field itself", p.ID, f)
+		}
+	}
+	return nil
+}
+
+// writtenFields lists the entry members repo derives from a server
+// definition; they can be neither preserved nor fixed by entry.set.
+func (e *EntryFormat) writtenFields() []string {
+	out := []string{e.CommandField, e.EnvField}
+	if e.Command == "string" {
+		out = append(out, e.ArgsField)
+	}
+	for _, f := range []string{e.CwdField, e.TypeField} {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	if e.Remote != nil {
+		out = append(out, e.Remote.HeadersField)
+		for _, k := range []*RemoteKind{e.Remote.HTTP, e.Remote.SSE} {
+			if k != nil {
+				out = append(out, k.URLField)
+			}
+		}
+	}
+	return out
+}
+
+// validateDetect checks that each marker is relative to the root or under ~/.
+func (p *Profile) validateDetect() error {
+	for _, d := range p.Detect {
+		if d == "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "${") || (strings.HasPrefix(d, "~") && !strings.HasPrefix(d, "~/")) {
+			return fmt.Errorf("profile %s: detect %q: use a path relative to the root or starting with ~/", p.ID, d)
+		}
+	}
+	return nil
+}
+
+func kindType(k *RemoteKind) string {
+	if k == nil {
+		return ""
+	}
+	return k.Type
+}
+
+func (t *Target) validate(scope string) error {
+	if len(t.Paths) == 0 {
+		return fmt.Errorf("paths: at least one path is required")
+	}
+	switch t.Format {
+	case FormatJSON, FormatJSONComments, FormatJSONC:
+	default:
+		return fmt.Errorf("format %q: use json, json-comments or jsonc", t.Format)
+	}
+	if len(t.Key) == 0 {
+		return fmt.Errorf("key: the path of the server map is required")
+	}
+	if slices.Contains(t.Key, "") {
+		return fmt.Errorf("key %q: segments must not be empty", t.Key)
+	}
+	for _, paths := range [][]string{t.Paths, t.PathsLinux, t.PathsDarwin, t.PathsWindows} {
+		for _, p := range paths {
+			relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
+			if scope == ScopeProject && !relative {
+				return fmt.Errorf("path %q: project paths are relative to the root", p)
+			}
+			if scope != ScopeProject && relative {
+				return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
+			}
+		}
+	}
+	for _, os := range t.UnsupportedOS {
+		if os != "linux" && os != "darwin" && os != "windows" {
+			return fmt.Errorf("unsupported_os %q: use linux, darwin or windows", os)
+		}
+	}
+	return nil
+}

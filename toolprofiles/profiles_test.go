@@ -1,0 +1,244 @@
+package toolprofiles
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var wantIDs = []string{
+	"amazonq", "amp", "claude", "claude-desktop", "cline", "copilot", "crush", "cursor",
+	"gemini", "jetbrains", "kiro", "opencode", "qwen", "roo", "vscode", "windsurf", "zed",
+}
+
+func builtinSet(t *testing.T) *Set {
+	t.Helper()
+	s, err := Builtin()
+	if err != nil {
+		t.Fatalf("Builtin: %v", err)
+	}
+	return s
+}
+
+func TestBuiltinIDs(t *testing.T) {
+	s := builtinSet(t)
+	if got := s.IDs(); !slices.Equal(got, wantIDs) {
+		t.Fatalf("ids = %q\nwant  %q", got, wantIDs)
+	}
+	if n := len(s.All()); n != len(wantIDs) {
+		t.Fatalf("All() has %d profiles, want %d", n, len(wantIDs))
+	}
+	for _, id := range wantIDs {
+		p := s.Get(id)
+		if p == nil {
+			t.Fatalf("Get(%q) = nil", id)
+		}
+		if want := "builtin:" + id + ".toml"; p.Origin() != want {
+			t.Errorf("%s: origin %q, want %q (file name must match the id)", id, p.Origin(), want)
+		}
+	}
+	if s.Get("nope") != nil {
+		t.Error(`Get("nope") != nil`)
+	}
+}
+
+// varsFor is what a plausible machine of each OS has set; every other
+// variable is unset, so profiles must give a default for anything optional.
+var varsFor = map[string]map[string]string{
+	"linux":   {},
+	"darwin":  {},
+	"windows": {"APPDATA": "/h/AppData/Roaming"},
+}
+
+func TestBuiltinProfilesComplete(t *testing.T) {
+	root := filepath.FromSlash("/r")
+	for _, p := range builtinSet(t).All() {
+		t.Run(p.ID, func(t *testing.T) {
+			if !p.MCP {
+				t.Errorf("mcp = false")
+			}
+			if p.Name == "" || p.Notes == "" {
+				t.Errorf("name %q, notes %q: both are required for built-in profiles", p.Name, p.Notes)
+			}
+			if !slices.Contains(evidenceLevels, p.Evidence) {
+				t.Errorf("evidence %q", p.Evidence)
+			}
+			if len(p.Sources) == 0 || slices.Contains(p.Sources, "") {
+				t.Errorf("sources %q", p.Sources)
+			}
+			if len(p.Detect) == 0 {
+				t.Errorf("no detect markers")
+			}
+			n := 0
+			for _, scope := range Scopes {
+				tg := p.Scopes.Get(scope)
+				if tg == nil {
+					continue
+				}
+				n++
+				if scope == ScopeProject {
+					for _, path := range tg.Paths {
+						if filepath.IsAbs(path) || strings.ContainsAny(path, "~$") || strings.HasPrefix(path, "..") {
+							t.Errorf("project path %q is not plain relative", path)
+						}
+					}
+					continue
+				}
+				for goos, vars := range varsFor {
+					paths := tg.PathsFor(goos)
+					if p.ID == "claude-desktop" && goos == "linux" {
+						if paths != nil {
+							t.Errorf("%s: PathsFor(linux) = %q, want nil", scope, paths)
+						}
+						continue
+					}
+					if len(paths) == 0 {
+						t.Errorf("%s: no paths for %s", scope, goos)
+					}
+					for _, path := range paths {
+						got, err := ExpandPath(path, root, fakeEnv(goos, vars))
+						if err != nil {
+							t.Errorf("%s/%s: %v", scope, goos, err)
+							continue
+						}
+						if !strings.HasPrefix(got, filepath.FromSlash("/h/")) {
+							t.Errorf("%s/%s: %q expands to %q, outside the fake home", scope, goos, path, got)
+						}
+					}
+				}
+			}
+			if n == 0 {
+				t.Errorf("no scopes")
+			}
+		})
+	}
+}
+
+// TestBuiltinDialects pins the facts that are easiest to get wrong and
+// hardest to notice: where the server map is and how an entry is spelled.
+func TestBuiltinDialects(t *testing.T) {
+	s := builtinSet(t)
+	type want struct {
+		projectPath string // "" when the tool has no project scope
+		format      string // of the first scope
+		key         string // segments joined with " > "
+		typeField   string
+		stdioType   string
+		cwdField    string
+		envField    string
+		command     string
+		envRef      string
+		httpType    string // "-" when there is no http
+		httpURL     string
+		sseURL      string // "-" when there is no sse
+	}
+	tests := map[string]want{
+		"claude":         {".mcp.json", "json", "mcpServers", "type", "stdio", "", "env", "string", "${NAME}", "http", "url", "url"},
+		"cursor":         {".cursor/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "${env:NAME}", "", "url", "url"},
+		"vscode":         {".vscode/mcp.json", "jsonc", "servers", "type", "stdio", "cwd", "env", "string", "${env:NAME}", "http", "url", "url"},
+		"copilot":        {".mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${NAME}", "http", "url", "url"},
+		"roo":            {".roo/mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${env:NAME}", "streamable-http", "url", "url"},
+		"jetbrains":      {".junie/mcp/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+		"zed":            {".zed/settings.json", "jsonc", "context_servers", "", "", "", "env", "string", "", "", "url", "-"},
+		"gemini":         {".gemini/settings.json", "json-comments", "mcpServers", "", "", "cwd", "env", "string", "${NAME}", "", "httpUrl", "url"},
+		"qwen":           {".qwen/settings.json", "json-comments", "mcpServers", "", "", "cwd", "env", "string", "${NAME}", "", "httpUrl", "url"},
+		"opencode":       {"opencode.json", "jsonc", "mcp", "type", "local", "cwd", "environment", "array", "{env:NAME}", "remote", "url", "url"},
+		"kiro":           {".kiro/settings/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "${NAME}", "", "url", "-"},
+		"amazonq":        {".amazonq/mcp.json", "json", "mcpServers", "type", "", "", "env", "string", "${env:NAME}", "http", "url", "-"},
+		"crush":          {".crush.json", "jsonc", "mcp", "type", "stdio", "", "env", "string", "${NAME}", "http", "url", "url"},
+		"amp":            {".amp/settings.json", "jsonc", "amp.mcpServers", "", "", "", "env", "string", "", "", "url", "-"},
+		"windsurf":       {"", "json", "mcpServers", "", "", "", "env", "string", "${env:NAME}", "", "serverUrl", "serverUrl"},
+		"cline":          {"", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "", "streamableHttp", "url", "url"},
+		"claude-desktop": {"", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+	}
+	if len(tests) != len(wantIDs) {
+		t.Fatalf("table has %d tools, want %d", len(tests), len(wantIDs))
+	}
+	for id, w := range tests {
+		p := s.Get(id)
+		if p == nil {
+			t.Errorf("%s: missing", id)
+			continue
+		}
+		var first *Target
+		for _, scope := range Scopes {
+			if first = p.Scopes.Get(scope); first != nil {
+				break
+			}
+		}
+		projectPath := ""
+		if p.Scopes.Project != nil {
+			projectPath = p.Scopes.Project.Paths[0]
+		}
+		e := p.Entry
+		httpType, httpURL, sseURL := "-", "", "-"
+		if e.Remote != nil && e.Remote.HTTP != nil {
+			httpType, httpURL = e.Remote.HTTP.Type, e.Remote.HTTP.URLField
+		}
+		if e.Remote != nil && e.Remote.SSE != nil {
+			sseURL = e.Remote.SSE.URLField
+		}
+		got := want{projectPath, first.Format, strings.Join(first.Key, " > "), e.TypeField, e.StdioType,
+			e.CwdField, e.EnvField, e.Command, e.EnvRef, httpType, httpURL, sseURL}
+		if got != w {
+			t.Errorf("%s:\n got %+v\nwant %+v", id, got, w)
+		}
+		for _, scope := range Scopes {
+			if tg := p.Scopes.Get(scope); tg != nil && tg.Format != first.Format {
+				t.Errorf("%s: scopes disagree on the format (%s vs %s)", id, tg.Format, first.Format)
+			}
+		}
+	}
+
+	if p := s.Get("opencode"); p.Entry.Set["enabled"] != true {
+		t.Errorf("opencode: entry.set.enabled = %v, want true", p.Entry.Set["enabled"])
+	}
+	for _, id := range []string{"zed", "kiro"} {
+		if !s.Get(id).Entry.AlwaysArgs {
+			t.Errorf("%s: always_args = false", id)
+		}
+	}
+	for _, id := range []string{"gemini", "qwen", "crush", "claude"} {
+		if !s.Get(id).Entry.EnvRefDefault {
+			t.Errorf("%s: env_ref_default = false", id)
+		}
+	}
+	if got := s.Get("claude-desktop").Scopes.User.UnsupportedOS; !slices.Equal(got, []string{"linux"}) {
+		t.Errorf("claude-desktop: unsupported_os = %q", got)
+	}
+}
+
+// Claude Code and Copilot CLI read the same .mcp.json: a server written for
+// one is read by the other, so both profiles must spell a stdio entry alike.
+func TestSharedMCPJSONAgrees(t *testing.T) {
+	s := builtinSet(t)
+	claude, copilot := s.Get("claude"), s.Get("copilot")
+	a, b := claude.Scopes.Project, copilot.Scopes.Project
+	if a == nil || b == nil {
+		t.Fatal("claude and copilot both need a project scope")
+	}
+	if !slices.Equal(a.Paths, b.Paths) || a.Format != b.Format || !slices.Equal(a.Key, b.Key) {
+		t.Fatalf("project targets differ: claude %q %s %q, copilot %q %s %q", a.Paths, a.Format, a.Key, b.Paths, b.Format, b.Key)
+	}
+	if a.Format != FormatJSON {
+		t.Errorf("shared .mcp.json must be strict JSON (Claude ignores it whole on a comment), got %s", a.Format)
+	}
+	ea, eb := claude.Entry, copilot.Entry
+	for _, f := range []struct{ what, a, b string }{
+		{"type field", ea.TypeField, eb.TypeField},
+		{"stdio type", ea.StdioType, eb.StdioType},
+		{"command shape", ea.Command, eb.Command},
+		{"command field", ea.CommandField, eb.CommandField},
+		{"args field", ea.ArgsField, eb.ArgsField},
+		{"env field", ea.EnvField, eb.EnvField},
+		{"env reference", ea.EnvRef, eb.EnvRef},
+	} {
+		if f.a != f.b {
+			t.Errorf("%s: claude %q, copilot %q", f.what, f.a, f.b)
+		}
+	}
+	if ea.AlwaysArgs != eb.AlwaysArgs {
+		t.Errorf("always_args: claude %v, copilot %v", ea.AlwaysArgs, eb.AlwaysArgs)
+	}
+}

@@ -1,0 +1,174 @@
+// Package translator turns a resolved server into one tool's entry. It is
+// pure: no I/O, no globals, and the same input always gives the same bytes,
+// so golden files can pin every tool's dialect.
+package translator
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+// Warning is something a tool cannot express, said once per tool and server.
+type Warning struct {
+	Tool   string
+	Server string
+	Msg    string
+}
+
+func (w Warning) String() string {
+	return fmt.Sprintf("%s: server %q: %s", w.Tool, w.Server, w.Msg)
+}
+
+// Result is a server in a tool's dialect.
+type Result struct {
+	Entry    ordered.Object // nil when the tool cannot take the server at all
+	Warnings []Warning
+}
+
+// envRef matches an environment reference: ${NAME} or ${NAME:-default}.
+// ${{…}} (Continue) and ${env:…}, ${input:…} (already tool syntax) do not match.
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// Translate renders s for profile p.
+func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
+	t := &translation{server: s, profile: p}
+	var entry ordered.Object
+	if s.Remote() {
+		entry = t.remote()
+	} else {
+		entry = t.stdio()
+	}
+	if entry != nil {
+		keys := make([]string, 0, len(p.Entry.Set))
+		for k := range p.Entry.Set {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			entry = entry.Set(k, p.Entry.Set[k])
+		}
+	}
+	return Result{Entry: entry, Warnings: t.warnings}
+}
+
+type translation struct {
+	server   extensions.Server
+	profile  *toolprofiles.Profile
+	warnings []Warning
+	warned   map[string]bool
+}
+
+func (t *translation) warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if t.warned == nil {
+		t.warned = map[string]bool{}
+	}
+	if t.warned[msg] {
+		return
+	}
+	t.warned[msg] = true
+	t.warnings = append(t.warnings, Warning{Tool: t.profile.ID, Server: t.server.Name, Msg: msg})
+}
+
+func (t *translation) stdio() ordered.Object {
+	e := t.profile.Entry
+	var obj ordered.Object
+	if e.TypeField != "" && e.StdioType != "" {
+		obj = obj.Set(e.TypeField, e.StdioType)
+	}
+	cmd := t.ref("command", t.server.Command)
+	args := make([]string, len(t.server.Args))
+	for i, a := range t.server.Args {
+		args[i] = t.ref(fmt.Sprintf("args[%d]", i), a)
+	}
+	if e.Command == "array" {
+		obj = obj.Set(e.CommandField, append([]string{cmd}, args...))
+	} else {
+		obj = obj.Set(e.CommandField, cmd)
+		if len(args) > 0 || e.AlwaysArgs {
+			obj = obj.Set(e.ArgsField, args)
+		}
+	}
+	if env := t.envMap(t.server.Env, "env"); len(env) > 0 {
+		obj = obj.Set(e.EnvField, env)
+	}
+	if t.server.Cwd != "" {
+		if e.CwdField == "" {
+			t.warn("%s has no working-directory field; cwd %q is not written (the server starts where the tool starts it)", t.profile.Name, t.server.Cwd)
+		} else {
+			obj = obj.Set(e.CwdField, t.ref("cwd", t.server.Cwd))
+		}
+	}
+	return obj
+}
+
+func (t *translation) remote() ordered.Object {
+	r := t.profile.Entry.Remote
+	if r == nil {
+		t.warn("%s supports stdio servers only; this %s server is not written", t.profile.Name, t.server.Transport)
+		return nil
+	}
+	kind := r.HTTP
+	if t.server.Transport == extensions.SSE {
+		kind = r.SSE
+	}
+	if kind == nil {
+		t.warn("%s does not support %s servers; this server is not written", t.profile.Name, t.server.Transport)
+		return nil
+	}
+	var obj ordered.Object
+	if kind.Type != "" {
+		obj = obj.Set(t.profile.Entry.TypeField, kind.Type)
+	}
+	obj = obj.Set(kind.URLField, t.ref("url", t.server.URL))
+	if h := t.envMap(t.server.Headers, "headers"); len(h) > 0 {
+		obj = obj.Set(r.HeadersField, h)
+	}
+	return obj
+}
+
+// envMap renders env or headers. In a tool that expands nothing, an env
+// member that only forwards a variable of its own name ("TOKEN":
+// "${TOKEN}") is left out: the server inherits it from the tool's
+// environment, which is what the author meant, and no literal "${TOKEN}"
+// reaches the server.
+func (t *translation) envMap(in []extensions.KV, field string) ordered.Object {
+	var out ordered.Object
+	for _, kv := range in {
+		if t.profile.Entry.EnvRef == "" && field == "env" && kv.Value == "${"+kv.Key+"}" {
+			t.warn("%s expands no environment references; env %s is left out so the server inherits %s from the tool's environment", t.profile.Name, kv.Key, kv.Key)
+			continue
+		}
+		out = append(out, ordered.Member{Key: kv.Key, Value: t.ref(field+"."+kv.Key, kv.Value)})
+	}
+	return out
+}
+
+// ref rewrites environment references into the tool's own syntax.
+func (t *translation) ref(field, v string) string {
+	if !strings.Contains(v, "${") {
+		return v
+	}
+	e := t.profile.Entry
+	return envRef.ReplaceAllStringFunc(v, func(m string) string {
+		sub := envRef.FindStringSubmatch(m)
+		name, hasDefault, def := sub[1], sub[2] != "", sub[3]
+		if e.EnvRef == "" {
+			t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, m)
+			return m
+		}
+		if hasDefault {
+			if e.EnvRefDefault {
+				return strings.Replace(e.EnvRef, "NAME", name+":-"+def, 1)
+			}
+			t.warn("%s has no default syntax for environment references; the default %q of ${%s} in %s is dropped", t.profile.Name, def, name, field)
+		}
+		return strings.Replace(e.EnvRef, "NAME", name, 1)
+	})
+}

@@ -1,0 +1,132 @@
+package translator
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// servers covers every shape a tool's dialect has to express.
+var servers = []extensions.Server{
+	{Name: "venv-python", Transport: extensions.Stdio, Command: "/ws/.repository/extensions/vs/.venv/bin/python",
+		Args: []string{"/ws/.repository/extensions/vs/subagent.py", "serve", "--root", "/ws"},
+		Env:  []extensions.KV{{Key: "VAULTSPEC_MCP_ROOT_DIR", Value: "/ws"}}},
+	{Name: "no-args", Transport: extensions.Stdio, Command: "reference-manager"},
+	{Name: "env-refs", Transport: extensions.Stdio, Command: "node", Args: []string{"s.js", "--token=${API_TOKEN}"},
+		Env: []extensions.KV{{Key: "SUDOCODE_TOKEN", Value: "${SUDOCODE_TOKEN}"}, {Key: "LEVEL", Value: "${LOG_LEVEL:-info}"}, {Key: "RENAMED", Value: "${OTHER}"}}},
+	{Name: "with-cwd", Transport: extensions.Stdio, Command: "python3", Args: []string{"-m", "aifp"}, Cwd: "/ws/sub"},
+	{Name: "remote-http", Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp?a=1&b=2",
+		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer ${DOCS_TOKEN}"}}},
+	{Name: "remote-sse", Transport: extensions.SSE, URL: "https://events.example.invalid/sse"},
+}
+
+// TestGolden pins every tool's dialect: one golden file per profile with
+// the entry for each server shape and the warnings the tool produces.
+func TestGolden(t *testing.T) {
+	set, err := toolprofiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range set.All() {
+		if !p.MCP {
+			continue
+		}
+		t.Run(p.ID, func(t *testing.T) {
+			var b bytes.Buffer
+			for _, s := range servers {
+				res := Translate(s, p)
+				fmt.Fprintf(&b, "== %s\n", s.Name)
+				if res.Entry == nil {
+					b.WriteString("(not written)\n")
+				} else {
+					var pretty bytes.Buffer
+					if err := json.Indent(&pretty, ordered.JSON(res.Entry), "", "  "); err != nil {
+						t.Fatal(err)
+					}
+					b.Write(pretty.Bytes())
+					b.WriteByte('\n')
+				}
+				for _, w := range res.Warnings {
+					fmt.Fprintf(&b, "warning: %s\n", w.Msg)
+				}
+			}
+			golden := filepath.Join("testdata", p.ID+".golden")
+			if *update {
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./translator -update to create it)", err)
+			}
+			if !bytes.Equal(b.Bytes(), want) {
+				t.Errorf("%s differs from the translation; if the change is intended run go test ./translator -update\n--- got\n%s", golden, b.String())
+			}
+		})
+	}
+}
+
+// TestDeterministic: translating twice gives the same bytes, whatever the
+// map iteration order of the profile's fixed members.
+func TestDeterministic(t *testing.T) {
+	set, _ := toolprofiles.Builtin()
+	for _, p := range set.All() {
+		for _, s := range servers {
+			a := ordered.JSON(Translate(s, p).Entry)
+			for i := 0; i < 20; i++ {
+				if b := ordered.JSON(Translate(s, p).Entry); !bytes.Equal(a, b) {
+					t.Fatalf("%s/%s: %s != %s", p.ID, s.Name, a, b)
+				}
+			}
+		}
+	}
+}
+
+func TestEnvReferenceSyntax(t *testing.T) {
+	set, _ := toolprofiles.Builtin()
+	cases := map[string]string{
+		"claude":   `"LEVEL":"${LOG_LEVEL:-info}"`,
+		"cursor":   `"SUDOCODE_TOKEN":"${env:SUDOCODE_TOKEN}"`,
+		"vscode":   `"SUDOCODE_TOKEN":"${env:SUDOCODE_TOKEN}"`,
+		"roo":      `"SUDOCODE_TOKEN":"${env:SUDOCODE_TOKEN}"`,
+		"opencode": `"SUDOCODE_TOKEN":"{env:SUDOCODE_TOKEN}"`,
+		"gemini":   `"LEVEL":"${LOG_LEVEL:-info}"`,
+	}
+	for id, want := range cases {
+		got := string(ordered.JSON(Translate(servers[2], set.Get(id)).Entry))
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: %s does not contain %s", id, got, want)
+		}
+	}
+	// A tool with no syntax: the forwarding member is left out (inherited),
+	// a renamed one stays literal, and both are warned about.
+	res := Translate(servers[2], set.Get("zed"))
+	got := string(ordered.JSON(res.Entry))
+	if strings.Contains(got, "SUDOCODE_TOKEN") || !strings.Contains(got, `"RENAMED":"${OTHER}"`) {
+		t.Errorf("zed: %s", got)
+	}
+	if len(res.Warnings) == 0 {
+		t.Error("zed: no warning for references it cannot expand")
+	}
+}
+
+func TestRemoteOnStdioOnlyTool(t *testing.T) {
+	set, _ := toolprofiles.Builtin()
+	res := Translate(servers[4], set.Get("jetbrains"))
+	if res.Entry != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].String(), `jetbrains: server "remote-http"`) {
+		t.Fatalf("got %+v", res)
+	}
+}

@@ -1,0 +1,83 @@
+package writers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+// Apply writes every changed file of the plan: tool configs first, then the
+// ownership records, so a record never claims an entry that is not on disk.
+// Before each write the file is read again; if it changed since it was
+// planned (a tool rewrote it meanwhile) nothing more is written and the
+// error says to run again. Each write is atomic, and is read back.
+func Apply(p *Plan) (written []*FilePlan, err error) {
+	var configs, records []*FilePlan
+	for _, f := range p.Stale() {
+		if f.Scope == "record" {
+			records = append(records, f)
+		} else {
+			configs = append(configs, f)
+		}
+	}
+	for _, f := range append(configs, records...) {
+		if err := applyFile(f); err != nil {
+			return written, err
+		}
+		written = append(written, f)
+	}
+	return written, nil
+}
+
+func applyFile(f *FilePlan) error {
+	now, err := os.ReadFile(f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if f.Existed {
+			return fmt.Errorf("%s: was removed while repo was planning; run repo sync again", f.Display)
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+			return fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
+		}
+	case err != nil:
+		return fmt.Errorf("%s: cannot read: %w", f.Display, unwrapPath(err))
+	case !f.Existed || !bytes.Equal(now, f.Before):
+		return fmt.Errorf("%s: changed while repo was planning (another program wrote it); nothing more was written, run repo sync again", f.Display)
+	}
+	if err := writeAtomic(f.Path, f.After, f.Mode); err != nil {
+		return fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
+	}
+	back, err := os.ReadFile(f.Path)
+	if err != nil || !bytes.Equal(back, f.After) {
+		return fmt.Errorf("%s: reading the file back after writing gave different bytes; check the disk and run repo sync again", f.Display)
+	}
+	return nil
+}
+
+// Diff renders a git-style unified diff of one planned file, with
+// slash-separated a/ and b/ labels so golden files match on every OS.
+// It is empty when the file does not change.
+func Diff(f *FilePlan) string {
+	if !f.Changed() {
+		return ""
+	}
+	label := f.Display
+	if strings.HasPrefix(label, "/") {
+		label = label[1:]
+	}
+	oldLabel, newLabel := "a/"+label, "b/"+label
+	var head strings.Builder
+	fmt.Fprintf(&head, "diff --git %s %s\n", oldLabel, newLabel)
+	if !f.Existed {
+		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm())
+		oldLabel = "/dev/null"
+	}
+	body := udiff.Unified(oldLabel, newLabel, string(f.Before), string(f.After))
+	return head.String() + body
+}

@@ -1,0 +1,421 @@
+package jsonedit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// Formatting rules of Set and Delete (the tests spell them out as golden
+// files):
+//
+// Multi-line objects (the '{' and '}' on different lines, and an empty
+// top-level object):
+//   - A new member goes on its own line after the last member, after any
+//     comment lines that follow it, immediately before the line holding the
+//     closing brace. It is indented like the last member that starts its own
+//     line, or, in an empty object, like the brace's line plus one indent
+//     unit. A comma is added after the previous member; if that member had a
+//     trailing comma (JSONC) the new member gets one too.
+//   - Values are pretty-printed by renderMember at the member's indentation.
+// Single-line objects (`{"a": 1}`, minified files, and an empty object whose
+// parent object is on one line):
+//   - A new member is appended after the last one as compact JSON, copying
+//     the object's separator (", " or ",") and colon (": " or ":") style.
+//   - A replaced value is written as compact JSON.
+// Delete removes a member that has lines to itself together with those lines
+// (and a // comment at the end of its last line); otherwise just the member,
+// its comma and the blanks next to it. The comma of the previous member goes
+// when the deleted member was the last one without a trailing comma. An object
+// left with nothing but whitespace inside becomes {}.
+
+// splice replaces del bytes at offset at with ins.
+type splice struct {
+	at, del int
+	ins     []byte
+}
+
+// applySplices applies non-overlapping splices to src and returns new bytes.
+// Splices at the same offset are applied in the order given.
+func applySplices(src []byte, ss []splice) []byte {
+	slices.SortStableFunc(ss, func(a, b splice) int { return a.at - b.at })
+	n := len(src)
+	for _, s := range ss {
+		n += len(s.ins) - s.del
+	}
+	out := make([]byte, 0, n)
+	prev := 0
+	for _, s := range ss {
+		out = append(out, src[prev:s.at]...)
+		out = append(out, s.ins...)
+		prev = s.at + s.del
+	}
+	return append(out, src[prev:]...)
+}
+
+// Set inserts the member key: value into the object at path, or replaces the
+// value if key exists. Missing objects along path are created. value must be
+// valid JSON (normally compact); it is pretty-printed at the member's
+// indentation, keeping its member order. Set returns a new Doc; d is
+// unchanged. A path segment that is not an object is a *TypeError, a
+// duplicate key in an object on the path a *DuplicateKeyError.
+func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
+	if err := checkKeys(path, key); err != nil {
+		return nil, err
+	}
+	if !json.Valid(value) {
+		return nil, errors.New("jsonedit: Set: value is not valid JSON")
+	}
+	objs, err := d.walk(path)
+	if err != nil {
+		return nil, err
+	}
+	var ss []splice
+	if found := len(objs) - 1; found < len(path) {
+		// Create the missing objects as one nested value.
+		missing := path[found:]
+		ss, err = d.insertMember(objs, missing[0], nest(missing[1:], key, value))
+	} else if i := objs[found].index(key); i >= 0 {
+		ss, err = d.replaceValue(objs[found], objs[found].members[i], value)
+	} else {
+		ss, err = d.insertMember(objs, key, value)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.verifySet(applySplices(d.data, ss), path, key, value)
+}
+
+// Delete removes the member key from the object at path. If the key or some
+// segment of path is missing it returns d itself, bytes unchanged, and no
+// error. A path segment that is not an object is a *TypeError, a duplicate
+// key in an object on the path a *DuplicateKeyError.
+func (d *Doc) Delete(path []string, key string) (*Doc, error) {
+	objs, err := d.walk(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) != len(path)+1 {
+		return d, nil
+	}
+	o := objs[len(path)]
+	i := o.index(key)
+	if i < 0 {
+		return d, nil
+	}
+	return d.verifyDelete(applySplices(d.data, d.removeMember(o, i)), path, key)
+}
+
+func checkKeys(path []string, key string) error {
+	for _, k := range append(path[:len(path):len(path)], key) {
+		if !utf8.ValidString(k) {
+			return fmt.Errorf("jsonedit: key %q is not valid UTF-8", k)
+		}
+	}
+	return nil
+}
+
+// isInline reports whether the last object of objs is edited in single-line
+// style: it is non-empty and on one line, or it is empty and its parent
+// object is on one line. An empty top-level object is expanded.
+func (d *Doc) isInline(objs []object) bool {
+	o := objs[len(objs)-1]
+	if len(o.members) > 0 {
+		return d.sameLine(o.open, o.close)
+	}
+	if len(objs) == 1 {
+		return false
+	}
+	p := objs[len(objs)-2]
+	return d.sameLine(p.open, p.close)
+}
+
+// insertMember returns the splices that add key: value to the last object of
+// objs, which does not contain key.
+func (d *Doc) insertMember(objs []object, key string, value []byte) ([]splice, error) {
+	if d.isInline(objs) {
+		return d.insertInline(objs, key, value), nil
+	}
+	return d.insertMultiline(objs[len(objs)-1], key, value)
+}
+
+// insertMultiline adds the member on a line of its own (see the rules at the
+// top of this file).
+func (d *Doc) insertMultiline(o object, key string, value []byte) ([]splice, error) {
+	nl, unit := d.newline(), d.indentUnit()
+	openIndent := d.lineIndent(o.open)
+	indent := d.childIndent(o, openIndent, unit)
+	member, err := renderMember(quoteKey(key), value, indent, unit, nl)
+	if err != nil {
+		return nil, err
+	}
+
+	var ss []splice
+	if n := len(o.members); n > 0 {
+		last := o.members[n-1]
+		if d.commaAfter(last.valEnd, o.close) >= 0 {
+			member = append(member, ',') // keep the trailing-comma style
+		} else {
+			ss = append(ss, splice{at: last.valEnd, ins: []byte{','}})
+		}
+	}
+
+	// q: just past the last non-whitespace byte before the closing brace (the
+	// last member, its comma, or a comment).
+	q := o.close
+	for q > o.open+1 && isWS(d.data[q-1]) {
+		q--
+	}
+	if i := bytes.IndexByte(d.data[q:o.close], '\n'); i >= 0 {
+		// The brace is on a later line: open a new line just before the
+		// first line break, reusing that line break's bytes so that deleting
+		// the member again restores the file exactly. Inserting before the
+		// break (not after) also ends a // comment there correctly.
+		at, br := q+i, []byte("\n")
+		if at > q && d.data[at-1] == '\r' {
+			at, br = at-1, []byte("\r\n")
+		}
+		ins := slices.Concat(br, []byte(indent), member)
+		return append(ss, splice{at: at, ins: ins}), nil
+	}
+	// The brace is on the same line as the last member or the '{': put the
+	// member and the brace on lines of their own.
+	ins := slices.Concat(nl, []byte(indent), member, nl, []byte(openIndent))
+	return append(ss, splice{at: q, del: o.close - q, ins: ins}), nil
+}
+
+// insertInline appends the member in single-line style.
+func (d *Doc) insertInline(objs []object, key string, value []byte) []splice {
+	o := objs[len(objs)-1]
+	colon := d.colonStyle(objs)
+	member := slices.Concat(quoteKey(key), colon, compact(value))
+	n := len(o.members)
+	if n == 0 {
+		return []splice{{at: o.open + 1, ins: member}}
+	}
+	sep := d.separatorStyle(o, colon)
+	last := o.members[n-1]
+	if c := d.commaAfter(last.valEnd, o.close); c >= 0 {
+		// After the trailing comma, with a trailing comma of its own.
+		return []splice{{at: c + 1, ins: slices.Concat(sep[1:], member, []byte{','})}}
+	}
+	return []splice{{at: last.valEnd, ins: slices.Concat(sep, member)}}
+}
+
+// colonStyle returns what separates a key from its value in the nearest
+// object of objs that has members, if it is plain (":" with optional blanks);
+// else ":".
+func (d *Doc) colonStyle(objs []object) []byte {
+	for i := len(objs) - 1; i >= 0; i-- {
+		if len(objs[i].members) == 0 {
+			continue
+		}
+		m := objs[i].members[0]
+		s := d.data[m.keyEnd:m.valStart]
+		if bytes.Count(s, []byte{':'}) == 1 && allBlank(bytes.Replace(s, []byte{':'}, nil, 1)) {
+			return s
+		}
+		break
+	}
+	return []byte{':'}
+}
+
+// separatorStyle returns what separates the object's first two members if it
+// is a comma followed by blanks; else ", " or "," to match colon.
+func (d *Doc) separatorStyle(o object, colon []byte) []byte {
+	if len(o.members) >= 2 {
+		s := d.data[o.members[0].valEnd:o.members[1].keyStart]
+		if len(s) > 0 && s[0] == ',' && allBlank(s[1:]) {
+			return s
+		}
+	}
+	if bytes.HasSuffix(colon, []byte{' '}) {
+		return []byte(", ")
+	}
+	return []byte{','}
+}
+
+// childIndent returns the indentation for a new member of o: that of the
+// last member that starts its own line, else the brace's line plus one unit.
+func (d *Doc) childIndent(o object, openIndent, unit string) string {
+	for i := len(o.members) - 1; i >= 0; i-- {
+		if ks := o.members[i].keyStart; d.startsLine(ks) {
+			return d.lineIndent(ks)
+		}
+	}
+	return openIndent + unit
+}
+
+// commaAfter returns the offset of the comma that follows a value ending at
+// from (skipping whitespace and comments, before limit), or -1.
+func (d *Doc) commaAfter(from, limit int) int {
+	if i := skipTrivia(d.data, from, limit); i < limit && d.data[i] == ',' {
+		return i
+	}
+	return -1
+}
+
+// replaceValue returns the splice that replaces m's value in o. Only the
+// value's bytes change.
+func (d *Doc) replaceValue(o object, m member, value []byte) ([]splice, error) {
+	var v []byte
+	if d.sameLine(o.open, o.close) {
+		v = compact(value)
+	} else {
+		unit := d.indentUnit()
+		indent := d.childIndent(o, d.lineIndent(o.open), unit)
+		if d.startsLine(m.keyStart) {
+			indent = d.lineIndent(m.keyStart)
+		}
+		var err error
+		v, err = renderValue(d.data[m.keyStart:m.keyEnd], value, indent, unit, d.newline())
+		if err != nil {
+			return nil, err
+		}
+	}
+	return []splice{{at: m.valStart, del: m.valEnd - m.valStart, ins: v}}, nil
+}
+
+// removeMember returns the splices that delete o.members[i] (see the rules at
+// the top of this file).
+func (d *Doc) removeMember(o object, i int) []splice {
+	m := o.members[i]
+	isLast := i == len(o.members)-1
+	start, end := m.keyStart, m.valEnd
+	comma := d.commaAfter(m.valEnd, o.close)
+	if comma >= 0 {
+		end = comma + 1
+	}
+
+	if ls, le, ok := d.ownLines(start, end); ok {
+		start, end = ls, le
+	} else {
+		// Take the blanks on one side with the member: `{"a": 1, "b": 2}`
+		// loses "a": 1 and the space after its comma.
+		e := end
+		for e < o.close && isBlank(d.data[e]) {
+			e++
+		}
+		if e > end && !isLast {
+			end = e
+		} else {
+			for start > o.open+1 && isBlank(d.data[start-1]) {
+				start--
+			}
+		}
+	}
+
+	var ss []splice
+	if isLast && comma < 0 && i > 0 {
+		// The previous member becomes the last one: drop its comma.
+		if pc := d.commaAfter(o.members[i-1].valEnd, m.keyStart); pc >= 0 {
+			ss = append(ss, splice{at: pc, del: 1})
+		}
+	}
+	if len(o.members) == 1 && allWS(d.data[o.open+1:start]) && allWS(d.data[end:o.close]) {
+		// Nothing but whitespace would be left: write {}.
+		return []splice{{at: o.open + 1, del: o.close - o.open - 1}}
+	}
+	return append(ss, splice{at: start, del: end - start})
+}
+
+// ownLines reports whether the member spanning [start, end) (its comma
+// included) has its lines to itself: only blanks before it on its first line,
+// and only blanks and possibly a // comment after it on its last line. If so
+// it returns the span of those whole lines, line break included.
+func (d *Doc) ownLines(start, end int) (int, int, bool) {
+	ls := d.lineStart(start)
+	if !allBlank(d.data[ls:start]) {
+		return 0, 0, false
+	}
+	r := end
+	for r < len(d.data) && isBlank(d.data[r]) {
+		r++
+	}
+	if r+1 < len(d.data) && d.data[r] == '/' && d.data[r+1] == '/' {
+		r = commentEnd(d.data, r, len(d.data))
+	}
+	switch {
+	case r < len(d.data) && d.data[r] == '\n':
+		return ls, r + 1, true
+	case r+1 < len(d.data) && d.data[r] == '\r' && d.data[r+1] == '\n':
+		return ls, r + 2, true
+	}
+	return 0, 0, false
+}
+
+// verifySet parses the edited bytes and checks that path+key holds value,
+// read back both by our scanner and by gjson.
+func (d *Doc) verifySet(out []byte, path []string, key string, value []byte) (*Doc, error) {
+	nd, err := parse(out, d.dialect)
+	if err != nil {
+		return nil, fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+	}
+	got, err := nd.lookup(path, key)
+	if err != nil {
+		return nil, fmt.Errorf("jsonedit: internal error: re-reading the edited document: %w", err)
+	}
+	if got == nil || !sameJSON(got, value) {
+		return nil, errors.New("jsonedit: internal error: the edited document does not hold the new value")
+	}
+	full := append(slices.Clone(path), key)
+	if r := gjson.GetBytes(nd.clean, getPath(full)); !r.Exists() || !sameJSON([]byte(r.Raw), value) {
+		return nil, errors.New("jsonedit: internal error: gjson does not read the new value back")
+	}
+	return nd, nil
+}
+
+// verifyDelete parses the edited bytes and checks that path still exists
+// and key is gone.
+func (d *Doc) verifyDelete(out []byte, path []string, key string) (*Doc, error) {
+	nd, err := parse(out, d.dialect)
+	if err != nil {
+		return nil, fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+	}
+	objs, err := nd.walk(path)
+	if err != nil {
+		return nil, fmt.Errorf("jsonedit: internal error: re-reading the edited document: %w", err)
+	}
+	if len(objs) != len(path)+1 || objs[len(path)].index(key) >= 0 {
+		return nil, errors.New("jsonedit: internal error: the member is still there after deleting it")
+	}
+	return nd, nil
+}
+
+// lookup returns the clean bytes of the value of key in the object at path,
+// or nil if it is missing.
+func (d *Doc) lookup(path []string, key string) ([]byte, error) {
+	objs, err := d.walk(path)
+	if err != nil || len(objs) != len(path)+1 {
+		return nil, err
+	}
+	o := objs[len(path)]
+	i := o.index(key)
+	if i < 0 {
+		return nil, nil
+	}
+	m := o.members[i]
+	return d.clean[m.valStart:m.valEnd], nil
+}
+
+// sameJSON reports whether a and b decode to equal values (numbers compared
+// by their text, so 1 and 1.0 differ).
+func sameJSON(a, b []byte) bool {
+	va, errA := decodeAny(a)
+	vb, errB := decodeAny(b)
+	return errA == nil && errB == nil && reflect.DeepEqual(va, vb)
+}
+
+func decodeAny(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}

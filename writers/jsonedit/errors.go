@@ -1,0 +1,114 @@
+package jsonedit
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Positions: Line and Col are 1-based. Col counts Unicode code points (runes)
+// from the start of the line, so a tab counts as one column and "ü" as one
+// column; a UTF-8 BOM at the start of the file is not counted.
+
+// SyntaxError locates a problem in the document's syntax.
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
+}
+
+// TypeError says that a segment of a path exists but is not an object (for
+// example "mcpServers" is an array, a string or null). An empty Path means the
+// top-level value. Got is "array", "string", "number", "boolean" or "null".
+// Line and Col locate the offending value.
+type TypeError struct {
+	Path      []string
+	Got       string
+	Line, Col int
+}
+
+func (e *TypeError) Error() string {
+	what := "the top-level value"
+	if len(e.Path) > 0 {
+		what = "the value of " + formatPath(e.Path)
+	}
+	return fmt.Sprintf("line %d, column %d: %s is %s %s, want an object", e.Line, e.Col, what, article(e.Got), e.Got)
+}
+
+// DuplicateKeyError says that Key appears more than once in the object at
+// Path, an object that Object, Set or Delete looked into. Line and Col locate
+// the second occurrence.
+type DuplicateKeyError struct {
+	Path      []string
+	Key       string
+	Line, Col int
+}
+
+func (e *DuplicateKeyError) Error() string {
+	where := "the top-level object"
+	if len(e.Path) > 0 {
+		where = "the object at " + formatPath(e.Path)
+	}
+	return fmt.Sprintf("line %d, column %d: duplicate key %s in %s", e.Line, e.Col, strconv.Quote(e.Key), where)
+}
+
+// formatPath renders a path as quoted keys: "projects" > "/home/u" > "mcpServers".
+func formatPath(path []string) string {
+	q := make([]string, len(path))
+	for i, k := range path {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, " > ")
+}
+
+func article(typ string) string {
+	if typ == "array" || typ == "object" {
+		return "an"
+	}
+	return "a"
+}
+
+// position converts a byte offset into a 1-based line and rune column.
+func position(data []byte, bom, off int) (line, col int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	line = 1 + bytes.Count(data[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	if start < bom {
+		start = bom
+	}
+	if off < start {
+		off = start
+	}
+	return line, 1 + utf8.RuneCount(data[start:off])
+}
+
+func syntaxErrorAt(data []byte, bom, off int, msg string) *SyntaxError {
+	line, col := position(data, bom, off)
+	return &SyntaxError{Line: line, Col: col, Msg: msg}
+}
+
+// lineCounter turns increasing offsets into line numbers in one pass.
+type lineCounter struct {
+	data []byte
+	off  int
+	line int
+}
+
+func (c *lineCounter) lineAt(off int) int {
+	if c.line == 0 {
+		c.line = 1
+	}
+	if off < c.off { // not increasing: start over
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
+}

@@ -1,0 +1,264 @@
+package jsonedit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+)
+
+// The scanners below run on the clean copy, which json.Valid has accepted,
+// so they can be simple. They still stay inside the slice bounds so that a
+// bug shows up as a failed validation rather than a panic.
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// lastNonWS returns the offset of the last non-whitespace byte before i, or -1.
+func lastNonWS(b []byte, i int) int {
+	for i--; i >= 0 && isWS(b[i]); i-- {
+	}
+	return i
+}
+
+func allBlank(b []byte) bool {
+	for _, c := range b {
+		if !isBlank(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func allWS(b []byte) bool {
+	for _, c := range b {
+		if !isWS(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringEnd returns the offset just past the string that starts at b[i] == '"'.
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the offset just past the value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return len(b)
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	default: // number, true, false, null
+		for i < len(b) && !isWS(b[i]) && b[i] != ',' && b[i] != '}' && b[i] != ']' {
+			i++
+		}
+		return i
+	}
+}
+
+// commentEnd returns the offset just past the comment starting at data[i]
+// ("//" or "/*"), without going past limit. Like jsonc.ToJSON, a line comment
+// ends before its '\n' and a block comment after "*/".
+func commentEnd(data []byte, i, limit int) int {
+	if data[i+1] == '/' {
+		if j := bytes.IndexByte(data[i:limit], '\n'); j >= 0 {
+			return i + j
+		}
+		return limit
+	}
+	if j := bytes.Index(data[i+2:limit], []byte("*/")); j >= 0 {
+		return i + 2 + j + 2
+	}
+	return limit
+}
+
+// skipTrivia skips whitespace and comments in the ORIGINAL bytes, starting
+// between two tokens, and returns the offset of the next other byte (or limit).
+func skipTrivia(data []byte, i, limit int) int {
+	for i < limit {
+		switch {
+		case isWS(data[i]):
+			i++
+		case data[i] == '/' && i+1 < limit && (data[i+1] == '/' || data[i+1] == '*'):
+			i = commentEnd(data, i, limit)
+		default:
+			return i
+		}
+	}
+	return limit
+}
+
+// member is one key/value pair of an object, as offsets into the document.
+type member struct {
+	key              string // decoded
+	keyStart, keyEnd int    // the quoted key
+	valStart, valEnd int
+}
+
+// object is an object's braces and members, in document order.
+type object struct {
+	open, close int // offsets of '{' and '}'
+	members     []member
+}
+
+// index returns the position of key among the members, or -1.
+func (o *object) index(key string) int {
+	return slices.IndexFunc(o.members, func(m member) bool { return m.key == key })
+}
+
+// readObject reads the object whose '{' is at clean[open].
+func readObject(clean []byte, open int) object {
+	o := object{open: open}
+	i := skipWS(clean, open+1)
+	for i < len(clean) && clean[i] != '}' {
+		if clean[i] != '"' { // the ',' between members
+			i = skipWS(clean, i+1)
+			continue
+		}
+		m := member{keyStart: i, keyEnd: stringEnd(clean, i)}
+		m.key = decodeKey(clean[m.keyStart:m.keyEnd])
+		i = skipWS(clean, m.keyEnd) // at ':'
+		m.valStart = skipWS(clean, i+1)
+		m.valEnd = valueEnd(clean, m.valStart)
+		o.members = append(o.members, m)
+		i = skipWS(clean, m.valEnd)
+	}
+	o.close = i
+	return o
+}
+
+// decodeKey decodes a quoted JSON string.
+func decodeKey(raw []byte) string {
+	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // raw is valid: json.Valid accepted the document
+	return s
+}
+
+// walk descends from the top-level object along path. objs[i] is the object
+// at path[:i]; when fewer than len(path)+1 objects come back, path[len(objs)-1]
+// is missing. Every object it looks into is checked for duplicate keys, and a
+// segment whose value is not an object is a *TypeError.
+func (d *Doc) walk(path []string) ([]object, error) {
+	objs := make([]object, 0, len(path)+1)
+	o := readObject(d.clean, d.root)
+	for i := 0; ; i++ {
+		if err := d.checkDuplicates(&o, path[:i]); err != nil {
+			return nil, err
+		}
+		objs = append(objs, o)
+		if i == len(path) {
+			return objs, nil
+		}
+		j := o.index(path[i])
+		if j < 0 {
+			return objs, nil
+		}
+		m := o.members[j]
+		if m.valStart >= len(d.clean) {
+			return nil, errors.New("jsonedit: internal error: value out of range")
+		}
+		if d.clean[m.valStart] != '{' {
+			line, col := position(d.data, d.bom, m.valStart)
+			return nil, &TypeError{Path: slices.Clone(path[:i+1]), Got: typeName(d.clean[m.valStart]), Line: line, Col: col}
+		}
+		o = readObject(d.clean, m.valStart)
+	}
+}
+
+func (d *Doc) checkDuplicates(o *object, path []string) error {
+	if len(o.members) < 2 {
+		return nil
+	}
+	seen := make(map[string]struct{}, len(o.members))
+	for _, m := range o.members {
+		if _, dup := seen[m.key]; dup {
+			line, col := position(d.data, d.bom, m.keyStart)
+			return &DuplicateKeyError{Path: slices.Clone(path), Key: m.key, Line: line, Col: col}
+		}
+		seen[m.key] = struct{}{}
+	}
+	return nil
+}
+
+// Member is one member of an object, as returned by Object.
+type Member struct {
+	Key   string // decoded key
+	Value []byte // the value as compact strict JSON (comments and trailing commas removed)
+	Line  int    // 1-based line where the key starts
+}
+
+// Object returns the members of the object at path, in document order. path
+// is a list of literal keys (no gjson syntax: every byte is literal); an empty
+// path means the top-level object. found is false (with a nil error) when some
+// segment is missing. A segment that exists but is not an object is a
+// *TypeError; a duplicate key in any object on the way, the final one
+// included, is a *DuplicateKeyError.
+func (d *Doc) Object(path []string) (members []Member, found bool, err error) {
+	objs, err := d.walk(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(objs) != len(path)+1 {
+		return nil, false, nil
+	}
+	o := objs[len(path)]
+	members = make([]Member, 0, len(o.members))
+	lines := lineCounter{data: d.data}
+	for _, m := range o.members {
+		members = append(members, Member{
+			Key:   m.key,
+			Value: compact(d.clean[m.valStart:m.valEnd]),
+			Line:  lines.lineAt(m.keyStart),
+		})
+	}
+	return members, true, nil
+}
+
+// compact returns valid JSON without insignificant whitespace.
+func compact(v []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(len(v))
+	if err := json.Compact(&b, v); err != nil {
+		return bytes.Clone(v)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,450 @@
+package writers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+// Actions a plan can take on an entry.
+const (
+	ActionAdd    = "add"
+	ActionUpdate = "update"
+	ActionRemove = "remove"
+	ActionAdopt  = "adopt"
+	ActionForget = "forget" // dropped from the record, left in the file
+)
+
+// Reasons, as --check prints them.
+const (
+	ReasonMissing    = "missing entry"
+	ReasonStale      = "stale entry"
+	ReasonHandEdited = "hand-edited entry"
+	ReasonGone       = "entry of a removed server"
+	ReasonAdopted    = "user entry adopted"
+	ReasonRecord     = "ownership record out of date"
+)
+
+// Change is one thing a plan does to a file.
+type Change struct {
+	Action string `json:"action"`
+	Entry  string `json:"entry,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// FilePlan is one file's planned new content.
+type FilePlan struct {
+	Path    string   // absolute path to write (symlinks resolved)
+	Display string   // as shown to people
+	Scope   string   // project, local, user; "record" for ownership records
+	Tools   []string // profile ids reading the file
+	Existed bool
+	Before  []byte
+	After   []byte
+	Mode    fs.FileMode // for a new file
+	Changes []Change
+}
+
+// Changed reports whether applying the plan would write the file.
+func (f *FilePlan) Changed() bool {
+	if !f.Existed {
+		return f.After != nil
+	}
+	return !bytes.Equal(f.Before, f.After)
+}
+
+// Plan is everything a sync would do.
+type Plan struct {
+	Files    []*FilePlan
+	Warnings []string
+}
+
+// Stale returns the files a sync would write.
+func (p *Plan) Stale() []*FilePlan {
+	var out []*FilePlan
+	for _, f := range p.Files {
+		if f.Changed() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Options change what a plan may do.
+type Options struct {
+	// Adopt lets repo take over a user's own entry that has the name of a
+	// managed server, instead of refusing.
+	Adopt bool
+}
+
+// ConflictError is a user's own entry in the way of a managed one.
+type ConflictError struct {
+	File  string
+	Line  int
+	Entry string
+	Tools []string
+}
+
+func (e *ConflictError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	return fmt.Sprintf("%s: entry %q already exists and was not written by repo (it is your own); rename or delete it to keep both, or run `repo sync --adopt` to let repo manage it", loc, e.Entry)
+}
+
+// FileError is a problem with one target file.
+type FileError struct {
+	File      string
+	Line, Col int
+	Err       error
+}
+
+func (e *FileError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+	}
+	return fmt.Sprintf("%s: %v", loc, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Build plans every target. It reads files and records but writes nothing.
+// Every file is checked before any error is returned, so one run reports
+// every broken file at once.
+func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
+	p := &Plan{}
+	records := map[string]*recordState{}
+	recordFor := func(scope string) (*recordState, error) {
+		kind := "project"
+		if scope != toolprofiles.ScopeProject {
+			kind = "user"
+		}
+		if rs, ok := records[kind]; ok {
+			return rs, nil
+		}
+		var path string
+		var err error
+		if kind == "project" {
+			path = ProjectRecordPath(env.Root)
+		} else if path, err = UserRecordPath(env); err != nil {
+			return nil, err
+		}
+		rec, raw, err := ReadRecord(path, env.Display(path))
+		if err != nil {
+			return nil, err
+		}
+		if kind == "user" {
+			rec.Root = env.Root
+		}
+		rs := &recordState{kind: kind, path: path, rec: rec, before: raw}
+		records[kind] = rs
+		return rs, nil
+	}
+
+	files, order, err := groupByFile(targets)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, path := range order {
+		group := files[path]
+		rs, err := recordFor(group[0].Scope)
+		if err != nil {
+			return nil, err
+		}
+		fp, err := planFile(env, path, group, rs, opts, p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.Files = append(p.Files, fp)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	for _, kind := range []string{"project", "user"} {
+		rs, ok := records[kind]
+		if !ok {
+			continue
+		}
+		after := rs.rec.Bytes()
+		if rs.before == nil && len(rs.rec.Targets) == 0 {
+			continue // nothing owned, nothing to remember
+		}
+		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: "record",
+			Existed: rs.before != nil, Before: rs.before, After: after, Mode: 0o644}
+		if fp.Changed() {
+			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
+		}
+		p.Files = append(p.Files, fp)
+	}
+	return p, nil
+}
+
+type recordState struct {
+	kind   string
+	path   string
+	rec    *Record
+	before []byte
+}
+
+// groupByFile puts targets that land in one file together: the file is
+// read, edited and written once. Symlinks are resolved so that two paths
+// to one file are one file, and so the write goes through the link.
+func groupByFile(targets []*Target) (map[string][]*Target, []string, error) {
+	files := map[string][]*Target{}
+	var order []string
+	for _, t := range targets {
+		real := t.Path
+		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
+			real = r
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, &FileError{File: t.Display, Err: err}
+		}
+		if _, ok := files[real]; !ok {
+			order = append(order, real)
+		}
+		files[real] = append(files[real], t)
+	}
+	return files, order, nil
+}
+
+func planFile(env Env, path string, group []*Target, rs *recordState, opts Options, p *Plan) (*FilePlan, error) {
+	first := group[0]
+	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: 0o644}
+	if first.Scope != toolprofiles.ScopeProject {
+		fp.Mode = 0o600 // per-user files can hold tokens
+	}
+	for _, t := range group {
+		fp.Tools = append(fp.Tools, t.Tools...)
+		if t.Format != first.Format {
+			return nil, &FileError{File: first.Display, Err: fmt.Errorf("tools %s and %s read this file with different formats", strings.Join(first.Tools, ","), strings.Join(t.Tools, ","))}
+		}
+	}
+	slices.Sort(fp.Tools)
+	fp.Tools = slices.Compact(fp.Tools)
+	format, err := FormatFor(first.Format)
+	if err != nil {
+		return nil, &FileError{File: first.Display, Err: err}
+	}
+	data, err := os.ReadFile(path)
+	var doc Document
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		doc = format.New()
+	case err != nil:
+		return nil, &FileError{File: first.Display, Err: fmt.Errorf("cannot read: %w", unwrapPath(err))}
+	default:
+		fp.Existed, fp.Before = true, data
+		if isBlank(data) {
+			doc = format.New()
+		} else if doc, err = format.Parse(data); err != nil {
+			l, c := position(err)
+			return nil, &FileError{File: first.Display, Line: l, Col: c, Err: fmt.Errorf("%v; fix the file (repo changes nothing until every file parses)", stripPosition(err))}
+		}
+	}
+	before := doc
+	for _, t := range group {
+		doc, err = planTarget(env, doc, t, fp, rs, opts, p)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if doc == before && fp.Existed {
+		fp.After = fp.Before // untouched, byte for byte
+	} else {
+		fp.After = doc.Bytes()
+	}
+	if !fp.Existed && len(fp.Changes) == 0 {
+		fp.After = nil // no entries for a file that does not exist: do not create it
+	}
+	return fp, nil
+}
+
+func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState, opts Options, p *Plan) (Document, error) {
+	fileErr := func(line int, err error) error {
+		l, c := position(err)
+		if l == 0 {
+			l = line
+		}
+		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
+	}
+	members, _, err := doc.Entries(t.Key)
+	if err != nil {
+		return nil, fileErr(0, fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key)))
+	}
+	current := map[string]Member{}
+	for _, m := range members {
+		current[m.Name] = m
+	}
+	recFile := t.Display
+	if rs.kind == "user" {
+		recFile = filepath.ToSlash(t.Path)
+	}
+	var owned map[string]Owned
+	if e := rs.rec.Find(recFile, t.Key); e != nil {
+		owned = e.Entries
+	}
+	next := map[string]Owned{}
+	change := func(action, entry, reason string) {
+		fp.Changes = append(fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
+	}
+	set := func(name string, v ordered.Object) error {
+		var err error
+		doc, err = doc.Set(t.Key, name, v)
+		if err != nil {
+			return fileErr(0, fmt.Errorf("writing entry %q: %w", name, err))
+		}
+		return nil
+	}
+	for _, d := range t.Entries {
+		want := d.Value
+		cur, present := current[d.Name]
+		if present {
+			want = withPreserved(want, cur.Value, t.Preserve)
+		}
+		digest := Digest(ordered.JSON(want.Without(t.Preserve...)))
+		next[d.Name] = Owned{Extension: d.Extension, Digest: digest}
+		rec, isOwned := owned[d.Name]
+		switch {
+		case !present:
+			change(ActionAdd, d.Name, ReasonMissing)
+			if err := set(d.Name, want); err != nil {
+				return nil, err
+			}
+		case sameJSON(cur.Value, ordered.JSON(want)):
+			if !isOwned {
+				// Identical to what repo would write: nothing to adopt but the name.
+				change(ActionAdopt, d.Name, ReasonAdopted)
+			}
+		case !isOwned:
+			if !opts.Adopt {
+				return nil, &ConflictError{File: t.Display, Line: cur.Line, Entry: d.Name, Tools: t.Tools}
+			}
+			change(ActionAdopt, d.Name, ReasonAdopted)
+			if err := set(d.Name, want); err != nil {
+				return nil, err
+			}
+		default:
+			reason := ReasonStale
+			if Digest(withoutMembers(cur.Value, t.Preserve)) != rec.Digest {
+				reason = ReasonHandEdited
+				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
+			}
+			change(ActionUpdate, d.Name, reason)
+			if err := set(d.Name, want); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, name := range sortedKeys(owned) {
+		if _, still := next[name]; still {
+			continue
+		}
+		cur, present := current[name]
+		if !present {
+			continue // already gone: just forget it
+		}
+		if Digest(withoutMembers(cur.Value, t.Preserve)) != owned[name].Digest {
+			change(ActionForget, name, ReasonGone)
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
+			continue
+		}
+		change(ActionRemove, name, ReasonGone)
+		var err error
+		if doc, err = doc.Delete(t.Key, name); err != nil {
+			return nil, fileErr(cur.Line, fmt.Errorf("removing entry %q: %w", name, err))
+		}
+	}
+	rs.rec.Put(recFile, t.Key, next)
+	return doc, nil
+}
+
+// withPreserved copies the members the tool or user owns from the current
+// entry into the wanted one, so a sync never resets an approval list or an
+// enable toggle.
+func withPreserved(want ordered.Object, cur []byte, preserve []string) ordered.Object {
+	if len(preserve) == 0 {
+		return want
+	}
+	var curObj map[string]json.RawMessage
+	if json.Unmarshal(cur, &curObj) != nil {
+		return want
+	}
+	out := slices.Clone(want)
+	for _, k := range preserve {
+		if v, ok := curObj[k]; ok {
+			out = out.Set(k, json.RawMessage(v))
+		}
+	}
+	return out
+}
+
+func withoutMembers(raw []byte, keys []string) []byte {
+	if len(keys) == 0 {
+		return raw
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	for _, k := range keys {
+		delete(m, k)
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
+
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+func sortedKeys(m map[string]Owned) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func keyString(key []string) string {
+	b, _ := json.Marshal(key)
+	return string(b)
+}
+
+// stripPosition drops an editor error's own "line L, column C: " prefix;
+// FileError prints the position as file:line:col.
+func stripPosition(err error) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "line ") {
+		if i := strings.Index(msg, ": "); i > 0 {
+			return errors.New(msg[i+2:])
+		}
+	}
+	return err
+}
+
+func unwrapPath(err error) error {
+	var perr *fs.PathError
+	if errors.As(err, &perr) {
+		return perr.Err
+	}
+	return err
+}

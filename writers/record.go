@@ -1,0 +1,156 @@
+package writers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// RecordVersion is the format version of ownership records.
+const RecordVersion = 1
+
+// Record is repo's memory of the entries it wrote: per target, each name
+// with a digest of the value written — never the value, which can hold a
+// secret. It is the source of truth for ownership; nothing in the tool
+// files themselves is trusted to say what repo owns.
+type Record struct {
+	Version int `json:"version"`
+	// Root is set only in per-user records, which live outside the workspace.
+	Root    string         `json:"root,omitempty"`
+	Targets []*RecordEntry `json:"targets"`
+}
+
+// RecordEntry is what repo owns in one target.
+type RecordEntry struct {
+	File    string           `json:"file"` // root-relative (project) or absolute (per-user)
+	Key     []string         `json:"key"`
+	Entries map[string]Owned `json:"entries"`
+}
+
+// Owned is one managed entry.
+type Owned struct {
+	Extension string `json:"extension"`
+	Digest    string `json:"digest"`
+}
+
+// ProjectRecordPath is where the record of project-scope entries lives. It
+// is meant to be committed: it holds relative paths and digests only.
+func ProjectRecordPath(root string) string {
+	return filepath.Join(root, ".repository", "mcp-managed.json")
+}
+
+// UserRecordPath is where the record of one workspace's local- and
+// user-scope entries lives: outside the workspace, since those files are
+// the user's, one record per workspace so that two workspaces writing to
+// the same ~/.claude.json never claim each other's entries.
+func UserRecordPath(env Env) (string, error) {
+	sum := sha256.Sum256([]byte(env.Root))
+	name := hex.EncodeToString(sum[:8]) + ".json"
+	base := ""
+	if env.Getenv != nil {
+		base = env.Getenv("XDG_STATE_HOME")
+		if env.GOOS == "windows" && base == "" {
+			base = env.Getenv("LOCALAPPDATA")
+		}
+	}
+	if base == "" {
+		if env.Home == "" {
+			return "", errors.New("the home directory is not known (set HOME): repo keeps its record of per-user entries there")
+		}
+		base = filepath.Join(env.Home, ".local", "state")
+	}
+	return filepath.Join(base, "repo", "workspaces", name), nil
+}
+
+// ReadRecord loads a record; a missing file is an empty record.
+func ReadRecord(path, display string) (*Record, []byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Record{Version: RecordVersion}, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
+	}
+	var r Record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
+	}
+	if r.Version != RecordVersion {
+		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads version %d)", display, r.Version, RecordVersion)
+	}
+	return &r, data, nil
+}
+
+// Find returns the entries owned in one target (nil if none).
+func (r *Record) Find(file string, key []string) *RecordEntry {
+	for _, t := range r.Targets {
+		if t.File == file && slices.Equal(t.Key, key) {
+			return t
+		}
+	}
+	return nil
+}
+
+// Put replaces the entries of one target; an empty map drops the target.
+func (r *Record) Put(file string, key []string, entries map[string]Owned) {
+	for i, t := range r.Targets {
+		if t.File == file && slices.Equal(t.Key, key) {
+			if len(entries) == 0 {
+				r.Targets = slices.Delete(r.Targets, i, i+1)
+			} else {
+				t.Entries = entries
+			}
+			return
+		}
+	}
+	if len(entries) > 0 {
+		r.Targets = append(r.Targets, &RecordEntry{File: file, Key: slices.Clone(key), Entries: entries})
+	}
+}
+
+// Bytes renders the record deterministically: targets sorted, two-space
+// indent, final newline, no timestamps — so a second sync rewrites nothing
+// and a committed record diffs cleanly.
+func (r *Record) Bytes() []byte {
+	slices.SortFunc(r.Targets, func(a, b *RecordEntry) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return slices.Compare(a.Key, b.Key)
+	})
+	if r.Targets == nil {
+		r.Targets = []*RecordEntry{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		panic(err) // the record holds only strings
+	}
+	return b.Bytes()
+}
+
+// Digest fingerprints an entry value. Key order and whitespace do not
+// matter (a tool that reformats its file has not edited our entry), so the
+// value is canonicalised first.
+func Digest(raw []byte) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		sum := sha256.Sum256(raw)
+		return "sha256:" + hex.EncodeToString(sum[:16])
+	}
+	canon, _ := json.Marshal(v) // maps marshal with sorted keys
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:16])
+}

@@ -1,0 +1,168 @@
+// Package writers plans and applies the changes repo makes to tool config
+// files. One code path serves sync, --check and --dry-run: Plan computes
+// every file's new bytes in memory and validates them; only Apply writes.
+package writers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/translator"
+)
+
+// Target is one (file, key path) that servers are written into, with the
+// tools that read it. Two tools reading one file and key share a target.
+type Target struct {
+	Path     string   // absolute file path
+	Display  string   // the path as shown to people: root-relative, ~/…, or absolute
+	Scope    string   // project, local or user
+	Format   string   // toolprofiles.Format*
+	Key      []string // path of the server map, <<root>> filled in
+	Tools    []string // profile ids, sorted
+	Entries  []Desired
+	Preserve []string // members owned by the tool or the user, kept across syncs
+}
+
+// Desired is one managed entry as repo wants it.
+type Desired struct {
+	Name      string
+	Extension string
+	Value     ordered.Object
+}
+
+// Env is where per-user paths come from.
+type Env struct {
+	Root string
+	toolprofiles.Env
+}
+
+// Display shows p relative to the root, else to the home folder, else as is.
+func (e Env) Display(p string) string {
+	if r, err := filepath.Rel(e.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	if e.Home != "" {
+		if r, err := filepath.Rel(e.Home, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "~/" + filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// BuildTargets translates every server for every profile that has the
+// scope, and groups the results by file and key. Profiles without the scope
+// are skipped by the caller's choice, not here.
+func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile, scope string, env Env) ([]*Target, []translator.Warning, error) {
+	var warnings []translator.Warning
+	byKey := map[string]*Target{}
+	var order []string
+	// per target: server name -> which tool produced which entry, to check agreement
+	type produced struct {
+		tool  string
+		entry ordered.Object
+	}
+	seen := map[string]map[string]produced{}
+	for _, p := range profiles {
+		t := p.Scopes.Get(scope)
+		if t == nil || !p.MCP {
+			continue
+		}
+		path, err := choosePath(t, env)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s (%s scope): %w", p.ID, scope, err)
+		}
+		if path == "" {
+			continue // no file for this scope on this OS
+		}
+		key := make([]string, len(t.Key))
+		for i, k := range t.Key {
+			key[i] = strings.ReplaceAll(k, "<<root>>", rootKey(env))
+		}
+		id := path + "\x00" + strings.Join(key, "\x00")
+		tg, ok := byKey[id]
+		if !ok {
+			tg = &Target{Path: path, Display: env.Display(path), Scope: scope, Format: t.Format, Key: key}
+			byKey[id] = tg
+			order = append(order, id)
+			seen[id] = map[string]produced{}
+		} else if tg.Format != t.Format {
+			return nil, nil, fmt.Errorf("%s: profiles %s and %s read it with different formats (%s, %s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format)
+		}
+		tg.Tools = append(tg.Tools, p.ID)
+		for _, f := range p.Entry.Preserve {
+			if !slices.Contains(tg.Preserve, f) {
+				tg.Preserve = append(tg.Preserve, f)
+			}
+		}
+		first := len(tg.Tools) == 1
+		for _, s := range servers {
+			res := translator.Translate(s, p)
+			warnings = append(warnings, res.Warnings...)
+			prev, had := seen[id][s.Name]
+			if !first {
+				if had != (res.Entry != nil) || (had && !bytes.Equal(ordered.JSON(prev.entry), ordered.JSON(res.Entry))) {
+					return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
+				}
+				continue
+			}
+			if res.Entry == nil {
+				continue
+			}
+			seen[id][s.Name] = produced{tool: p.ID, entry: res.Entry}
+			tg.Entries = append(tg.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry})
+		}
+	}
+	out := make([]*Target, 0, len(order))
+	for _, id := range order {
+		tg := byKey[id]
+		slices.Sort(tg.Tools)
+		slices.Sort(tg.Preserve)
+		out = append(out, tg)
+	}
+	return out, warnings, nil
+}
+
+func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {
+	show := func(o ordered.Object) string {
+		if o == nil {
+			return "(not written)"
+		}
+		return string(ordered.JSON(o))
+	}
+	return fmt.Errorf("%s is read by both %s and %s, and they need different entries for server %q:\n  %s: %s\n  %s: %s\nsync them one at a time with --tool, or make the server expressible in both",
+		tg.Display, toolA, toolB, server, toolA, show(a), toolB, show(b))
+}
+
+// rootKey is the root as tools spell it in keys: Claude Code writes
+// project keys with forward slashes on every OS.
+func rootKey(env Env) string { return filepath.ToSlash(env.Root) }
+
+// choosePath picks the first candidate that exists, else the first one.
+func choosePath(t *toolprofiles.Target, env Env) (string, error) {
+	cands := t.PathsFor(env.GOOS)
+	var first string
+	for i, c := range cands {
+		p, err := toolprofiles.ExpandPath(c, env.Root, env.Env)
+		if err != nil {
+			return "", err
+		}
+		if i == 0 {
+			first = p
+		}
+		if _, err := os.Lstat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s: %w", env.Display(p), err)
+		}
+	}
+	return first, nil
+}
