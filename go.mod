@@ -3,17 +3,20 @@ module github.com/repo-manager/repo
 go 1.26.8
 
 require (
-	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
-	github.com/goccy/go-yaml v1.19.2 // indirect
-	github.com/google/renameio/v2 v2.0.2 // indirect
+	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/google/renameio/v2 v2.0.2
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/spf13/cobra v1.10.2
+	github.com/tidwall/gjson v1.20.0
+	github.com/tidwall/jsonc v0.3.3
+	github.com/tidwall/pretty v1.2.0
+)
+
+require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	github.com/tidwall/gjson v1.20.0 // indirect
-	github.com/tidwall/jsonc v0.3.3 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
-	github.com/tidwall/pretty v1.2.0 // indirect
-	github.com/tidwall/sjson v1.2.5 // indirect
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

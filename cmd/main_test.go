@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+var digestPattern = regexp.MustCompile(`sha256:[0-9a-f]{32}`)
 
 var update = flag.Bool("update", false, "rewrite the golden sections of failing scripts")
 
@@ -45,6 +49,22 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// unwork FILE OUT copies FILE (or stdout, stderr) to OUT with the
+			// work folder spelled $WORK and entry digests (which hash those
+			// paths) masked, so goldens hold nothing run-specific and plain
+			// cmp (which -update can rewrite) compares them.
+			"unwork": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: unwork FILE OUT")
+				}
+				text := strings.ReplaceAll(ts.ReadFile(args[0]), ts.Getenv("WORK"), "$WORK")
+				text = digestPattern.ReplaceAllString(text, "sha256:<digest>")
+				out := ts.MkAbs(args[1])
+				ts.Check(os.MkdirAll(filepath.Dir(out), 0o755))
+				ts.Check(os.WriteFile(out, []byte(text), 0o644))
+			},
+		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, "home")
 			if err := os.MkdirAll(home, 0o755); err != nil {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -86,7 +87,7 @@ func toolsRun(opts *ToolsOptions) error {
 				targets = append(targets, ordered.Member{Key: scope, Value: ordered.Object{
 					{Key: "file", Value: file},
 					{Key: "format", Value: t.Format},
-					{Key: "key", Value: t.Key},
+					{Key: "key", Value: resolvedKey(t.Key, root)},
 				}})
 			}
 			out = append(out, ordered.Object{
@@ -123,4 +124,13 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// resolvedKey fills <<root>> into a key path, as the writer does.
+func resolvedKey(key []string, root string) []string {
+	out := make([]string, len(key))
+	for i, k := range key {
+		out[i] = strings.ReplaceAll(k, "<<root>>", filepath.ToSlash(root))
+	}
+	return out
 }

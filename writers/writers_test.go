@@ -1,0 +1,233 @@
+package writers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+func testEnv(t *testing.T) Env {
+	t.Helper()
+	root := t.TempDir()
+	return Env{Root: root, Env: toolprofiles.Env{Home: filepath.Join(root, "home"), GOOS: "linux", Getenv: func(string) string { return "" }}}
+}
+
+func profiles(t *testing.T, ids ...string) []*toolprofiles.Profile {
+	t.Helper()
+	set, err := toolprofiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*toolprofiles.Profile
+	for _, id := range ids {
+		out = append(out, set.Get(id))
+	}
+	return out
+}
+
+var server = extensions.Server{Name: "s", Extension: "ext", Transport: extensions.Stdio, Command: "node", Args: []string{"s.js"}}
+
+// sync plans and applies once, returning the plan.
+func sync(t *testing.T, env Env, servers []extensions.Server, ids ...string) *Plan {
+	t.Helper()
+	targets, _, err := BuildTargets(servers, profiles(t, ids...), toolprofiles.ScopeProject, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(env, targets, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func write(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A toggle the tool's UI wrote inside a managed entry (Zed "enabled",
+// OpenCode "enabled": false) survives a sync, and does not count as a
+// hand edit.
+func TestPreservedMembersSurvive(t *testing.T) {
+	env := testEnv(t)
+	sync(t, env, []extensions.Server{server}, "opencode", "zed")
+	oc := filepath.Join(env.Root, "opencode.json")
+	zed := filepath.Join(env.Root, ".zed", "settings.json")
+	write(t, oc, strings.Replace(read(t, oc), `"enabled": true`, `"enabled": false`, 1))
+	write(t, zed, strings.Replace(read(t, zed), `"command": "node",`, `"command": "node", "enabled": false,`, 1))
+
+	p := sync(t, env, []extensions.Server{server}, "opencode", "zed")
+	if stale := p.Stale(); len(stale) != 0 {
+		t.Fatalf("a preserved toggle made %s stale: %+v", stale[0].Display, stale[0].Changes)
+	}
+	// A real change rewrites the entry but keeps the toggle.
+	changed := server
+	changed.Args = []string{"s.js", "--v"}
+	sync(t, env, []extensions.Server{changed}, "opencode", "zed")
+	if got := read(t, oc); !strings.Contains(got, `"enabled": false`) || !strings.Contains(got, `"--v"`) {
+		t.Errorf("opencode.json lost the user's toggle or the change:\n%s", got)
+	}
+	if got := read(t, zed); !strings.Contains(got, `"enabled": false`) || !strings.Contains(got, `"--v"`) {
+		t.Errorf("zed settings lost the user's toggle or the change:\n%s", got)
+	}
+}
+
+// A tool that reformats its file (key order, indentation) has not edited
+// our entry: the digest is over the canonical value.
+func TestDigestIgnoresFormatting(t *testing.T) {
+	a := Digest([]byte(`{"command":"x","args":["a"]}`))
+	b := Digest([]byte("{\n  \"args\": [ \"a\" ],\n  \"command\": \"x\"\n}"))
+	if a != b {
+		t.Fatalf("%s != %s", a, b)
+	}
+	if a == Digest([]byte(`{"command":"y","args":["a"]}`)) {
+		t.Fatal("different values, same digest")
+	}
+}
+
+func TestReformattedEntryIsNotStale(t *testing.T) {
+	env := testEnv(t)
+	sync(t, env, []extensions.Server{server}, "claude")
+	path := filepath.Join(env.Root, ".mcp.json")
+	// What a tool's own writer might do: compact, keys reordered.
+	write(t, path, `{"mcpServers":{"s":{"args":["s.js"],"command":"node","type":"stdio"}}}`)
+	targets, _, _ := BuildTargets([]extensions.Server{server}, profiles(t, "claude"), toolprofiles.ScopeProject, env)
+	p, err := Build(env, targets, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Stale()) != 0 {
+		t.Fatalf("reformatted entry reported stale: %+v", p.Stale()[0].Changes)
+	}
+}
+
+// A config managed by a dotfile manager is a symlink: the write goes to
+// its target and the link stays a link.
+func TestWritesThroughSymlink(t *testing.T) {
+	env := testEnv(t)
+	real := filepath.Join(env.Root, "dotfiles", "mcp.json")
+	write(t, real, "{\n  \"mcpServers\": {}\n}\n")
+	link := filepath.Join(env.Root, ".mcp.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	sync(t, env, []extensions.Server{server}, "claude")
+	fi, err := os.Lstat(link)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if !strings.Contains(read(t, real), `"s"`) {
+		t.Fatal("the link's target was not written")
+	}
+}
+
+func TestModeIsKept(t *testing.T) {
+	env := testEnv(t)
+	path := filepath.Join(env.Root, ".mcp.json")
+	write(t, path, "{}\n")
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sync(t, env, []extensions.Server{server}, "claude")
+	fi, _ := os.Stat(path)
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode = %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// A file that changes between planning and writing (Claude Code rewrites
+// ~/.claude.json constantly) is not clobbered.
+func TestChangedSincePlannedIsNotClobbered(t *testing.T) {
+	env := testEnv(t)
+	path := filepath.Join(env.Root, ".mcp.json")
+	write(t, path, "{}\n")
+	targets, _, _ := BuildTargets([]extensions.Server{server}, profiles(t, "claude"), toolprofiles.ScopeProject, env)
+	p, err := Build(env, targets, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, path, "{\"theirs\": 1}\n")
+	if _, err := Apply(p); err == nil || !strings.Contains(err.Error(), "changed while repo was planning") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := read(t, path); got != "{\"theirs\": 1}\n" {
+		t.Fatalf("the other program's write was lost: %q", got)
+	}
+}
+
+func TestNoFileCreatedWithoutEntries(t *testing.T) {
+	env := testEnv(t)
+	p := sync(t, env, nil, "cursor")
+	if len(p.Stale()) != 0 {
+		t.Fatalf("stale: %v", p.Stale()[0].Display)
+	}
+	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !os.IsNotExist(err) {
+		t.Fatal("created .cursor/ with nothing to write")
+	}
+}
+
+func TestDiffOfNewFile(t *testing.T) {
+	f := &FilePlan{Display: ".cursor/mcp.json", After: []byte("{}\n"), Mode: 0o644}
+	want := "diff --git a/.cursor/mcp.json b/.cursor/mcp.json\nnew file mode 100644\n--- /dev/null\n+++ b/.cursor/mcp.json\n@@ -0,0 +1 @@\n+{}\n"
+	if got := Diff(f); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if Diff(&FilePlan{Existed: true, Before: []byte("x"), After: []byte("x")}) != "" {
+		t.Fatal("diff of an unchanged file is not empty")
+	}
+}
+
+func TestRecordIsDeterministic(t *testing.T) {
+	r := &Record{Version: 1}
+	r.Put("b.json", []string{"k"}, map[string]Owned{"z": {Extension: "e", Digest: "d1"}, "a": {Extension: "e", Digest: "d2"}})
+	r.Put("a.json", []string{"k"}, map[string]Owned{"x": {Extension: "e", Digest: "d3"}})
+	first := string(r.Bytes())
+	for i := 0; i < 10; i++ {
+		if string(r.Bytes()) != first {
+			t.Fatal("record bytes vary")
+		}
+	}
+	if !strings.HasSuffix(first, "\n") || strings.Index(first, "a.json") > strings.Index(first, "b.json") {
+		t.Fatalf("record not sorted or without final newline:\n%s", first)
+	}
+	r.Put("a.json", []string{"k"}, nil)
+	if strings.Contains(string(r.Bytes()), "a.json") {
+		t.Fatal("an empty target stays in the record")
+	}
+}
+
+func TestUserRecordPath(t *testing.T) {
+	env := testEnv(t)
+	p, err := UserRecordPath(env)
+	if err != nil || !strings.HasPrefix(p, filepath.Join(env.Home, ".local", "state", "repo", "workspaces")) {
+		t.Fatalf("%s %v", p, err)
+	}
+	other := env
+	other.Root = env.Root + "2"
+	q, _ := UserRecordPath(other)
+	if p == q {
+		t.Fatal("two workspaces share a per-user record")
+	}
+}
