@@ -152,6 +152,6 @@ func encode(b *bytes.Buffer, v any) error {
 func encodeString(b *bytes.Buffer, s string) {
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // strings always encode
+	_ = enc.Encode(s)       // strings always encode
 	b.Truncate(b.Len() - 1) // Encode appends '\n'
 }
