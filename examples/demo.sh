@@ -16,6 +16,13 @@ for manifest in .repository/extensions/*/extension.toml; do
   venv=$(sed -n 's/^python *= *"\(.*\)"/\1/p' "$manifest")
   [ -n "$venv" ] || continue
   [ -x "$ext/$venv/bin/python" ] || python3 -m venv --without-pip "$ext/$venv"
+  # An extension that ships a package in src/ installs it into its venv, as `pip install -e`
+  # would (a .pth file), so `python -m <package>` works without PYTHONPATH — which some tools
+  # (Gemini CLI) strip from a server's environment.
+  if [ -d "$ext/src" ]; then
+    site=$("$ext/$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    mkdir -p "$site" && echo "$PWD/$ext/src" > "$site/$(basename "$ext").pth"
+  fi
   echo "== venv: $ext/$venv"
 done
 

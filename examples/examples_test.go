@@ -377,6 +377,11 @@ func resolve(t *testing.T, s server) (command string, args, env []string) {
 		t.Skipf("server %s: %s is not on PATH", s.name, command)
 	}
 	env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // keep __pycache__ out of the workspace
+	// An extension with a src/ package installs it into its venv (demo.sh writes a .pth file, as
+	// `pip install -e` would); the test has no venvs, so the package goes on PYTHONPATH instead.
+	if fi, err := os.Stat(filepath.Join(s.extDir, "src")); err == nil && fi.IsDir() {
+		env = append(env, "PYTHONPATH="+filepath.Join(s.extDir, "src"))
+	}
 	for k, v := range s.decl.Env {
 		env = append(env, k+"="+check("env "+k, v)) // later entries win
 	}

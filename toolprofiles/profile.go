@@ -133,6 +133,10 @@ type EntryFormat struct {
 	// (approval lists, enable toggles): kept across syncs, not part of
 	// what repo compares.
 	Preserve []string `toml:"preserve"`
+	// BlockedEnv lists environment variables the tool removes from a
+	// server's environment (Gemini CLI drops PYTHONPATH, LD_PRELOAD, …):
+	// a server that sets one is still written, with a warning.
+	BlockedEnv []string `toml:"blocked_env"`
 	// Remote is nil for stdio-only tools.
 	Remote *RemoteFormat `toml:"remote"`
 }

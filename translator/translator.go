@@ -6,6 +6,7 @@ package translator
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -93,6 +94,11 @@ func (t *translation) stdio() ordered.Object {
 		obj = obj.Set(e.CommandField, cmd)
 		if len(args) > 0 || e.AlwaysArgs {
 			obj = obj.Set(e.ArgsField, args)
+		}
+	}
+	for _, kv := range t.server.Env {
+		if slices.ContainsFunc(e.BlockedEnv, func(b string) bool { return strings.EqualFold(b, kv.Key) }) {
+			t.warn("%s removes %s from a server's environment; the server starts without it (install what it points to instead)", t.profile.Name, kv.Key)
 		}
 	}
 	if env := t.envMap(t.server.Env, "env"); len(env) > 0 {

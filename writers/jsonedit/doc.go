@@ -145,15 +145,23 @@ func parse(data []byte, dialect Dialect) (*Doc, error) {
 
 // stripComments returns the clean copy of data: jsonc.ToJSON of everything
 // after the BOM, with the BOM itself turned into spaces.
+//
+// jsonc v0.3.3 still returns one byte too many when the input ends with an
+// unterminated "/*" (verified: "/*" becomes 3 bytes). A '\n' sentinel after
+// the input avoids that: it ends a trailing // comment exactly like the end
+// of input does, and cannot start or end anything, so the bytes before it
+// come out as they would have without it.
 func stripComments(data []byte, bom int) ([]byte, error) {
-	clean := make([]byte, len(data))
-	copy(clean, data)
-	body := jsonc.ToJSONInPlace(clean[bom:])
-	if len(body) != len(data)-bom {
+	buf := make([]byte, len(data)+1)
+	copy(buf, data)
+	buf[len(data)] = '\n'
+	body := jsonc.ToJSONInPlace(buf[bom:])
+	if len(body) != len(buf)-bom || &body[0] != &buf[bom] {
 		// jsonc documents that the output has the input's length; every
 		// offset in this package relies on it.
-		return nil, fmt.Errorf("jsonedit: comment stripping changed the document length (%d -> %d)", len(data)-bom, len(body))
+		return nil, fmt.Errorf("jsonedit: comment stripping changed the document length (%d -> %d)", len(buf)-bom, len(body))
 	}
+	clean := buf[:len(data):len(data)]
 	for i := 0; i < bom; i++ {
 		clean[i] = ' '
 	}

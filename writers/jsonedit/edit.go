@@ -9,7 +9,6 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
 )
 
 // Formatting rules of Set and Delete (the tests spell them out as golden
@@ -82,7 +81,7 @@ func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
 		missing := path[found:]
 		ss, err = d.insertMember(objs, missing[0], nest(missing[1:], key, value))
 	} else if i := objs[found].index(key); i >= 0 {
-		ss, err = d.replaceValue(objs[found], objs[found].members[i], value)
+		ss, err = d.replaceValue(objs, objs[found].members[i], value)
 	} else {
 		ss, err = d.insertMember(objs, key, value)
 	}
@@ -142,13 +141,14 @@ func (d *Doc) insertMember(objs []object, key string, value []byte) ([]splice, e
 	if d.isInline(objs) {
 		return d.insertInline(objs, key, value), nil
 	}
-	return d.insertMultiline(objs[len(objs)-1], key, value)
+	return d.insertMultiline(objs, key, value)
 }
 
 // insertMultiline adds the member on a line of its own (see the rules at the
 // top of this file).
-func (d *Doc) insertMultiline(o object, key string, value []byte) ([]splice, error) {
-	nl, unit := d.newline(), d.indentUnit()
+func (d *Doc) insertMultiline(objs []object, key string, value []byte) ([]splice, error) {
+	o := objs[len(objs)-1]
+	nl, unit := d.newline(), d.indentUnit(objs)
 	openIndent := d.lineIndent(o.open)
 	indent := d.childIndent(o, openIndent, unit)
 	member, err := renderMember(quoteKey(key), value, indent, unit, nl)
@@ -263,12 +263,13 @@ func (d *Doc) commaAfter(from, limit int) int {
 
 // replaceValue returns the splice that replaces m's value in o. Only the
 // value's bytes change.
-func (d *Doc) replaceValue(o object, m member, value []byte) ([]splice, error) {
+func (d *Doc) replaceValue(objs []object, m member, value []byte) ([]splice, error) {
+	o := objs[len(objs)-1]
 	var v []byte
 	if d.sameLine(o.open, o.close) {
 		v = compact(value)
 	} else {
-		unit := d.indentUnit()
+		unit := d.indentUnit(objs)
 		indent := d.childIndent(o, d.lineIndent(o.open), unit)
 		if d.startsLine(m.keyStart) {
 			indent = d.lineIndent(m.keyStart)
@@ -365,7 +366,7 @@ func (d *Doc) verifySet(out []byte, path []string, key string, value []byte) (*D
 		return nil, errors.New("jsonedit: internal error: the edited document does not hold the new value")
 	}
 	full := append(slices.Clone(path), key)
-	if r := gjson.GetBytes(nd.clean, getPath(full)); !r.Exists() || !sameJSON([]byte(r.Raw), value) {
+	if r := gjsonGet(nd.clean, full); !r.Exists() || !sameJSON([]byte(r.Raw), value) {
 		return nil, errors.New("jsonedit: internal error: gjson does not read the new value back")
 	}
 	return nd, nil

@@ -23,12 +23,45 @@ func (d *Doc) newline() []byte {
 	return []byte("\n")
 }
 
-// indentUnit detects the file's indentation unit from the first indented line
-// whose first byte is JSON (not a comment, not inside one): "\t" if that line
-// starts with a tab, else its run of spaces (1 to 8). It defaults to two
-// spaces, for example for minified JSON or New's "{}\n".
-func (d *Doc) indentUnit() string {
-	for ls := d.bom; ls < len(d.data); {
+// indentUnit returns the indentation unit to use inside the last object of
+// objs. It is learnt from the nearest object (innermost first) that has a
+// member on a line of its own indented deeper than the object's '{' line: the
+// difference is the unit. Failing that, the whole file is looked at
+// (fileIndentUnit).
+func (d *Doc) indentUnit(objs []object) string {
+	for i := len(objs) - 1; i >= 0; i-- {
+		o := objs[i]
+		open := d.lineIndent(o.open)
+		for _, m := range o.members {
+			if !d.startsLine(m.keyStart) {
+				continue
+			}
+			in := d.lineIndent(m.keyStart)
+			if u, ok := strings.CutPrefix(in, open); ok && isUnit(u) {
+				return u
+			}
+			break
+		}
+	}
+	return d.fileIndentUnit()
+}
+
+// isUnit accepts one tab or 1 to 8 spaces.
+func isUnit(u string) bool {
+	return u == "\t" || (len(u) >= 1 && len(u) <= 8 && strings.Trim(u, " ") == "")
+}
+
+// maxUnitLines bounds the lines fileIndentUnit looks at, so a huge minified
+// file costs one scan at most.
+const maxUnitLines = 1000
+
+// fileIndentUnit detects the file's indentation unit from its first lines
+// that start with indented JSON (not a comment, not inside one): "\t" if the
+// first of them starts with a tab, else the smallest run of spaces (1 to 8).
+// It defaults to two spaces, for example for minified JSON or New's "{}\n".
+func (d *Doc) fileIndentUnit() string {
+	best := 0
+	for ls, n := d.bom, 0; ls < len(d.data) && n < maxUnitLines; n++ {
 		le := bytes.IndexByte(d.data[ls:], '\n')
 		if le < 0 {
 			le = len(d.data)
@@ -44,20 +77,19 @@ func (d *Doc) indentUnit() string {
 		// one is skipped, which is harmless.
 		if i > ls && i < le && d.data[i] != '\r' && d.data[i] == d.clean[i] {
 			if d.data[ls] == '\t' {
-				return "\t"
+				if best == 0 {
+					return "\t"
+				}
+			} else if sp := i - ls; d.data[i-1] == ' ' && (best == 0 || sp < best) && isUnit(string(d.data[ls:i])) {
+				best = sp
 			}
-			n := 0
-			for n < i-ls && d.data[ls+n] == ' ' {
-				n++
-			}
-			if n <= 8 {
-				return strings.Repeat(" ", n)
-			}
-			return "  "
 		}
 		ls = le + 1
 	}
-	return "  "
+	if best == 0 {
+		return "  "
+	}
+	return strings.Repeat(" ", best)
 }
 
 // lineStart returns the offset of the first byte of the line holding off
@@ -245,4 +277,18 @@ func getPath(keys []string) string {
 		}
 	}
 	return strings.Join(parts, ".")
+}
+
+// gjsonGet reads the value at keys with gjson. A path whose first two keys
+// are empty would start with "..", which gjson reads as JSON Lines syntax, so
+// leading empty keys are read one at a time.
+func gjsonGet(json []byte, keys []string) gjson.Result {
+	if len(keys) < 2 || keys[0] != "" || keys[1] != "" {
+		return gjson.GetBytes(json, getPath(keys))
+	}
+	r := gjson.GetBytes(json, "")
+	for keys = keys[1:]; len(keys) >= 2 && keys[0] == "" && keys[1] == ""; keys = keys[1:] {
+		r = r.Get("")
+	}
+	return r.Get(getPath(keys))
 }
