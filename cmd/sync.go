@@ -88,7 +88,8 @@ func syncRun(opts *SyncOptions) error {
 	for _, pw := range plan.Warnings {
 		warnings = appendUnique(warnings, pw)
 	}
-	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source, Warnings: warnings}
+	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...)}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
@@ -102,7 +103,7 @@ func syncRun(opts *SyncOptions) error {
 		}
 	}
 	for _, fp := range plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: fp.Tools, Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
 		if fp.Changed() {
 			fr.Status = "stale"
 			if slices.Contains(written, fp) {
