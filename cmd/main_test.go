@@ -65,6 +65,13 @@ func TestScript(t *testing.T) {
 				ts.Check(os.WriteFile(out, []byte(text), 0o644))
 			},
 		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root": // root reads files whatever their mode
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, "home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
