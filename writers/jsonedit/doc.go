@@ -49,19 +49,6 @@ const (
 	JSONC
 )
 
-// String returns the dialect's name.
-func (d Dialect) String() string {
-	switch d {
-	case Strict:
-		return "strict JSON"
-	case Comments:
-		return "JSON with comments"
-	case JSONC:
-		return "JSONC"
-	}
-	return fmt.Sprintf("Dialect(%d)", int(d))
-}
-
 // Doc is a parsed document. It is immutable.
 type Doc struct {
 	dialect Dialect
@@ -99,9 +86,6 @@ func New(d Dialect) *Doc {
 // Bytes returns a copy of the document's current bytes (the original bytes
 // for a document that was parsed and not edited).
 func (d *Doc) Bytes() []byte { return bytes.Clone(d.data) }
-
-// Dialect returns the dialect the document was parsed with.
-func (d *Doc) Dialect() Dialect { return d.dialect }
 
 // parse is Parse without the defensive copy: the Doc takes ownership of data.
 func parse(data []byte, dialect Dialect) (*Doc, error) {

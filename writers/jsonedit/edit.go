@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"unicode/utf8"
-
 )
 
 // Formatting rules of Set and Delete (the tests spell them out as golden
@@ -71,6 +70,9 @@ func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
 	if !json.Valid(value) {
 		return nil, errors.New("jsonedit: Set: value is not valid JSON")
 	}
+	if !utf8.Valid(value) { // json.Valid does not check the text of strings
+		return nil, errors.New("jsonedit: Set: value is not valid UTF-8")
+	}
 	objs, err := d.walk(path)
 	if err != nil {
 		return nil, err
@@ -93,7 +95,12 @@ func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
 
 // Delete removes the member key from the object at path. If the key or some
 // segment of path is missing it returns d itself, bytes unchanged, and no
-// error. A path segment that is not an object is a *TypeError, a duplicate
+// error.
+//
+// Delete exactly undoes (byte for byte) a Set that inserted a new key into
+// an object that already existed and was non-empty, provided that object is
+// on one line or there is a line break between its last member (or comment)
+// and its closing brace. Emptying an object otherwise leaves {}. A path segment that is not an object is a *TypeError, a duplicate
 // key in an object on the path a *DuplicateKeyError.
 func (d *Doc) Delete(path []string, key string) (*Doc, error) {
 	objs, err := d.walk(path)

@@ -116,6 +116,14 @@ func TestPathSegmentIndexKeysNeedColonForSjson(t *testing.T) {
 	if gjson.Get(out, getPath([]string{"x", "0"})).Int() != 1 {
 		t.Fatal("gjson does not read an all-digit object key")
 	}
+	// The empty key: gjson reads it, sjson cannot create it under a
+	// missing parent.
+	if gjson.Get(`{"x":{"":1}}`, "x."+PathSegment("")).Int() != 1 {
+		t.Fatal("gjson does not read the empty key")
+	}
+	if out, _ := sjson.Set(`{}`, "x."+PathSegment(""), 1); out != `{"x":[1]}` {
+		t.Fatalf("sjson now creates the empty key (%s); update PathSegment's doc", out)
+	}
 }
 
 // TestHostileKeysEdit sets, reads and deletes every hostile key as a member
@@ -366,5 +374,106 @@ func BenchmarkParseLarge(b *testing.B) {
 		if _, err := Parse(data, JSONC); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestNewThenSet is the example from the package's specification.
+func TestNewThenSet(t *testing.T) {
+	d, err := New(Strict).Set([]string{"mcpServers"}, "a", []byte(`{"command":"x","args":["y"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "mcpServers": {
+    "a": {
+      "command": "x",
+      "args": ["y"]
+    }
+  }
+}
+`
+	if got := string(d.Bytes()); got != want {
+		t.Fatal(diff(got, want))
+	}
+}
+
+// TestCommentLikeStrings checks that // and /* inside strings, in the file
+// and in the value, are left alone.
+func TestCommentLikeStrings(t *testing.T) {
+	in := "{\n  \"url\": \"https://x/*y*/\", // real comment\n  \"s\": {\n    \"p\": \"C:\\\\\"\n  }\n}\n"
+	d := mustParse(t, in, JSONC)
+	nd, err := d.Set([]string{"s"}, "q", []byte(`{"u":"http://a//b/*c"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"url\": \"https://x/*y*/\", // real comment\n  \"s\": {\n    \"p\": \"C:\\\\\",\n    \"q\": {\n      \"u\": \"http://a//b/*c\"\n    }\n  }\n}\n"
+	if got := string(nd.Bytes()); got != want {
+		t.Fatal(diff(got, want))
+	}
+	checkSetProperties(t, d, nd, []string{"s"}, "q", []byte(`{"u":"http://a//b/*c"}`))
+}
+
+// TestTrailingCommentLinesAndTrailingComma: the new member goes after the
+// comment lines at the end of the object and keeps the trailing comma.
+func TestTrailingCommentLinesAndTrailingComma(t *testing.T) {
+	in := "{\n  \"servers\": {\n    \"a\": 1,\n    // \"b\": 2,\n  },\n}\n"
+	d := mustParse(t, in, JSONC)
+	nd, err := d.Set([]string{"servers"}, "c", []byte(`3`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"servers\": {\n    \"a\": 1,\n    // \"b\": 2,\n    \"c\": 3,\n  },\n}\n"
+	if got := string(nd.Bytes()); got != want {
+		t.Fatal(diff(got, want))
+	}
+	back, err := nd.Delete([]string{"servers"}, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(back.Bytes()) != in {
+		t.Fatal(diff(string(back.Bytes()), in))
+	}
+}
+
+// TestMixedLineEndings: the line break opened for a new member copies the
+// one it is inserted before, so Delete restores a mixed file exactly.
+func TestMixedLineEndings(t *testing.T) {
+	in := "{\r\n  \"s\": {\r\n    \"a\": 1\n  }\r\n}\r\n"
+	d := mustParse(t, in, Strict)
+	nd, err := d.Set([]string{"s"}, "b", []byte(`{"x":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\r\n  \"s\": {\r\n    \"a\": 1,\n    \"b\": {\r\n      \"x\": 1\r\n    }\n  }\r\n}\r\n"
+	if got := string(nd.Bytes()); got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	back, err := nd.Delete([]string{"s"}, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(back.Bytes()) != in {
+		t.Fatalf("got %q", back.Bytes())
+	}
+}
+
+// TestIndentUnitDetection covers the unit used inside empty objects.
+func TestIndentUnitDetection(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"from sibling depth", "{\n   \"a\": {}\n}", "{\n   \"a\": {\n      \"k\": 1\n   }\n}"},
+		{"comment lines ignored", "/*\n        text\n*/\n{\n\t\"a\": {}\n}", "/*\n        text\n*/\n{\n\t\"a\": {\n\t\t\"k\": 1\n\t}\n}"},
+		{"deeper object decides", "{\n  \"x\": {\n      \"y\": 1\n  },\n  \"a\": {}\n}", "{\n  \"x\": {\n      \"y\": 1\n  },\n  \"a\": {\n    \"k\": 1\n  }\n}"},
+		{"file default", "{\"a\": {}\n}", "{\"a\": {\n  \"k\": 1\n}\n}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := mustParse(t, tc.in, JSONC)
+			nd, err := d.Set([]string{"a"}, "k", []byte(`1`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(nd.Bytes()); got != tc.want {
+				t.Fatalf("got %q\nwant %q", got, tc.want)
+			}
+		})
 	}
 }

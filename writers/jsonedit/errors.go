@@ -8,11 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// Positions: Line and Col are 1-based. Col counts Unicode code points (runes)
-// from the start of the line, so a tab counts as one column and "ü" as one
-// column; a UTF-8 BOM at the start of the file is not counted.
-
 // SyntaxError locates a problem in the document's syntax.
+//
+// In all the error types of this package, Line and Col are 1-based and Col
+// counts Unicode code points (runes) from the start of the line: a tab is one
+// column, so is "ü"; a UTF-8 BOM at the start of the file is not counted.
 type SyntaxError struct {
 	Line, Col int
 	Msg       string

@@ -94,7 +94,7 @@ func FuzzEdit(f *testing.F) {
 			}
 			return
 		}
-		if !json.Valid(value) {
+		if !json.Valid(value) || !utf8.Valid(value) {
 			if _, err := d.Set(path, key, value); err == nil {
 				t.Fatal("Set accepted an invalid value")
 			}

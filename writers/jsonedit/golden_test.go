@@ -127,9 +127,10 @@ type editCase struct {
 
 var goldenCases = []editCase{
 	{
-		name: "claude/insert after existing server",
-		in:   claudeJSON,
-		path: []string{"projects", "/home/u/work/app", "mcpServers"}, key: "repo",
+		name:  "claude/insert after existing server",
+		in:    claudeJSON,
+		path:  []string{"projects", "/home/u/work/app", "mcpServers"},
+		key:   "repo",
 		value: `{"type":"stdio","command":"repo","args":["mcp","serve"],"env":{"A":"1"}}`,
 		want: `{
   "numStartups": 42,
@@ -165,9 +166,10 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "claude/insert into empty mcpServers",
-		in:   claudeJSON,
-		path: []string{"projects", "/home/u/work/other", "mcpServers"}, key: "repo",
+		name:  "claude/insert into empty mcpServers",
+		in:    claudeJSON,
+		path:  []string{"projects", "/home/u/work/other", "mcpServers"},
+		key:   "repo",
 		value: `{"command":"repo"}`,
 		want: `{
   "numStartups": 42,
@@ -199,9 +201,10 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "claude/create project and mcpServers under existing projects",
-		in:   claudeJSON,
-		path: []string{"projects", "/abs/root", "mcpServers"}, key: "repo",
+		name:  "claude/create project and mcpServers under existing projects",
+		in:    claudeJSON,
+		path:  []string{"projects", "/abs/root", "mcpServers"},
+		key:   "repo",
 		value: `{"command":"repo","args":["mcp"]}`,
 		want: `{
   "numStartups": 42,
@@ -237,9 +240,10 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "claude/replace existing server value only",
-		in:   claudeJSON,
-		path: []string{"projects", "/home/u/work/app", "mcpServers"}, key: "existing",
+		name:  "claude/replace existing server value only",
+		in:    claudeJSON,
+		path:  []string{"projects", "/home/u/work/app", "mcpServers"},
+		key:   "existing",
 		value: `{"command":"npx","args":["-y","@acme/server@2"]}`,
 		want: `{
   "numStartups": 42,
@@ -266,8 +270,10 @@ var goldenCases = []editCase{
 	},
 	{
 		name: "claude/delete only server leaves {}",
-		in:   claudeJSON, del: true,
-		path: []string{"projects", "/home/u/work/app", "mcpServers"}, key: "existing",
+		in:   claudeJSON,
+		del:  true,
+		path: []string{"projects", "/home/u/work/app", "mcpServers"},
+		key:  "existing",
 		want: `{
   "numStartups": 42,
   "installMethod": "native",
@@ -288,8 +294,10 @@ var goldenCases = []editCase{
 	},
 	{
 		name: "claude/delete last project removes the previous comma",
-		in:   claudeJSON, del: true,
-		path: []string{"projects"}, key: "/home/u/work/other",
+		in:   claudeJSON,
+		del:  true,
+		path: []string{"projects"},
+		key:  "/home/u/work/other",
 		want: `{
   "numStartups": 42,
   "installMethod": "native",
@@ -312,9 +320,10 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "claude/create top-level mcpServers",
-		in:   claudeJSON,
-		path: []string{"mcpServers"}, key: "repo",
+		name:  "claude/create top-level mcpServers",
+		in:    claudeJSON,
+		path:  []string{"mcpServers"},
+		key:   "repo",
 		value: `{"command":"repo"}`,
 		want: strings.TrimSuffix(claudeJSON, "\"userID\": \"abc\"\n}\n") + `"userID": "abc",
   "mcpServers": {
@@ -326,10 +335,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "vscode/insert keeps trailing-comma style and comments", dialect: JSONC,
-		in:   vscodeMCP,
-		path: []string{"servers"}, key: "repo",
-		value: `{"type":"stdio","command":"repo","args":["mcp"]}`,
+		name:    "vscode/insert keeps trailing-comma style and comments",
+		dialect: JSONC,
+		in:      vscodeMCP,
+		path:    []string{"servers"},
+		key:     "repo",
+		value:   `{"type":"stdio","command":"repo","args":["mcp"]}`,
 		want: `{
   // 💡 Inputs are prompted on first server start, then stored securely by VS Code.
   "inputs": [
@@ -360,9 +371,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "vscode/delete keeps the comment above", dialect: JSONC,
-		in: vscodeMCP, del: true,
-		path: []string{"servers"}, key: "Perplexity",
+		name:    "vscode/delete keeps the comment above",
+		dialect: JSONC,
+		in:      vscodeMCP,
+		del:     true,
+		path:    []string{"servers"},
+		key:     "Perplexity",
 		want: `{
   // 💡 Inputs are prompted on first server start, then stored securely by VS Code.
   "inputs": [
@@ -380,10 +394,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "vscode/replace drops comments inside the replaced value only", dialect: JSONC,
-		in:   vscodeMCP,
-		path: []string{"servers", "Perplexity"}, key: "env",
-		value: `{"PERPLEXITY_API_KEY":"${input:perplexity-key}","DEBUG":"1"}`,
+		name:    "vscode/replace drops comments inside the replaced value only",
+		dialect: JSONC,
+		in:      vscodeMCP,
+		path:    []string{"servers", "Perplexity"},
+		key:     "env",
+		value:   `{"PERPLEXITY_API_KEY":"${input:perplexity-key}","DEBUG":"1"}`,
 		want: `{
   // 💡 Inputs are prompted on first server start, then stored securely by VS Code.
   "inputs": [
@@ -410,10 +426,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "zed/insert into real context_servers, not the commented-out one", dialect: JSONC,
-		in:   zedSettings,
-		path: []string{"context_servers"}, key: "repo",
-		value: `{"command":"repo","args":["mcp","serve"]}`,
+		name:    "zed/insert into real context_servers, not the commented-out one",
+		dialect: JSONC,
+		in:      zedSettings,
+		path:    []string{"context_servers"},
+		key:     "repo",
+		value:   `{"command":"repo","args":["mcp","serve"]}`,
 		want: `// Zed settings
 //
 // For information on how to configure Zed, see the Zed
@@ -440,7 +458,8 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "zed/create context_servers when only a commented-out one exists", dialect: JSONC,
+		name:    "zed/create context_servers when only a commented-out one exists",
+		dialect: JSONC,
 		in: `// Zed settings
 {
   "ui_font_size": 16,
@@ -450,7 +469,8 @@ var goldenCases = []editCase{
   "vim_mode": true
 }
 `,
-		path: []string{"context_servers"}, key: "repo",
+		path:  []string{"context_servers"},
+		key:   "repo",
 		value: `{"command":"repo"}`,
 		want: `// Zed settings
 {
@@ -468,10 +488,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "opencode/insert", dialect: JSONC,
-		in:   openCode,
-		path: []string{"mcp"}, key: "repo",
-		value: `{"type":"local","command":["repo","mcp","serve"],"enabled":true,"environment":{"X":"1"}}`,
+		name:    "opencode/insert",
+		dialect: JSONC,
+		in:      openCode,
+		path:    []string{"mcp"},
+		key:     "repo",
+		value:   `{"type":"local","command":["repo","mcp","serve"],"enabled":true,"environment":{"X":"1"}}`,
 		want: `{
   "$schema": "https://opencode.ai/config.json",
   // MCP servers
@@ -494,10 +516,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "gemini/replace keeps comments around the server", dialect: Comments,
-		in:   geminiSettings,
-		path: []string{"mcpServers"}, key: "pythonTools",
-		value: `{"command":"python3","args":["-m","my_mcp_server"]}`,
+		name:    "gemini/replace keeps comments around the server",
+		dialect: Comments,
+		in:      geminiSettings,
+		path:    []string{"mcpServers"},
+		key:     "pythonTools",
+		value:   `{"command":"python3","args":["-m","my_mcp_server"]}`,
 		want: `{
   // Theme
   "theme": "GitHub",
@@ -511,10 +535,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "gemini/insert", dialect: Comments,
-		in:   geminiSettings,
-		path: []string{"mcpServers"}, key: "repo",
-		value: `{"command":"repo"}`,
+		name:    "gemini/insert",
+		dialect: Comments,
+		in:      geminiSettings,
+		path:    []string{"mcpServers"},
+		key:     "repo",
+		value:   `{"command":"repo"}`,
 		want: `{
   // Theme
   "theme": "GitHub",
@@ -532,9 +558,12 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "gemini/delete only member leaves {}", dialect: Comments,
-		in: geminiSettings, del: true,
-		path: []string{"mcpServers"}, key: "pythonTools",
+		name:    "gemini/delete only member leaves {}",
+		dialect: Comments,
+		in:      geminiSettings,
+		del:     true,
+		path:    []string{"mcpServers"},
+		key:     "pythonTools",
 		want: `{
   // Theme
   "theme": "GitHub",
@@ -543,9 +572,10 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "crlf/insert uses CRLF",
-		in:   crlf(mcpJSON),
-		path: []string{"mcpServers"}, key: "b",
+		name:  "crlf/insert uses CRLF",
+		in:    crlf(mcpJSON),
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y","args":["1"]}`,
 		want: crlf(`{
   "mcpServers": {
@@ -572,8 +602,10 @@ var goldenCases = []editCase{
     }
   }
 }
-`), del: true,
-		path: []string{"mcpServers"}, key: "a",
+`),
+		del:  true,
+		path: []string{"mcpServers"},
+		key:  "a",
 		want: crlf(`{
   "mcpServers": {
     "b": {
@@ -584,9 +616,10 @@ var goldenCases = []editCase{
 `),
 	},
 	{
-		name: "crlf/new nested path",
-		in:   crlf("{\n  \"x\": 1\n}\n"),
-		path: []string{"mcpServers"}, key: "b",
+		name:  "crlf/new nested path",
+		in:    crlf("{\n  \"x\": 1\n}\n"),
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: crlf(`{
   "x": 1,
@@ -599,9 +632,10 @@ var goldenCases = []editCase{
 `),
 	},
 	{
-		name: "bom/insert keeps the BOM",
-		in:   bomStr + mcpJSON,
-		path: []string{"mcpServers"}, key: "b",
+		name:  "bom/insert keeps the BOM",
+		in:    bomStr + mcpJSON,
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: bomStr + `{
   "mcpServers": {
@@ -616,9 +650,10 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "bom/empty object",
-		in:   bomStr + "{}",
-		path: []string{"mcpServers"}, key: "b",
+		name:  "bom/empty object",
+		in:    bomStr + "{}",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: bomStr + `{
   "mcpServers": {
@@ -629,9 +664,10 @@ var goldenCases = []editCase{
 }`,
 	},
 	{
-		name: "no final newline stays without one",
-		in:   strings.TrimSuffix(mcpJSON, "\n"),
-		path: []string{"mcpServers"}, key: "b",
+		name:  "no final newline stays without one",
+		in:    strings.TrimSuffix(mcpJSON, "\n"),
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: `{
   "mcpServers": {
@@ -645,25 +681,28 @@ var goldenCases = []editCase{
 }`,
 	},
 	{
-		name: "no final newline/top-level insert",
-		in:   "{\n  \"a\": 1\n}",
-		path: nil, key: "b",
+		name:  "no final newline/top-level insert",
+		in:    "{\n  \"a\": 1\n}",
+		path:  nil,
+		key:   "b",
 		value: `[1,2]`,
-		want: "{\n  \"a\": 1,\n  \"b\": [1, 2]\n}",
+		want:  "{\n  \"a\": 1,\n  \"b\": [1, 2]\n}",
 	},
 	{
-		name: "tabs",
-		in:   "{\n\t\"mcpServers\": {\n\t\t\"a\": {\n\t\t\t\"command\": \"x\"\n\t\t}\n\t}\n}\n",
-		path: []string{"mcpServers"}, key: "b",
+		name:  "tabs",
+		in:    "{\n\t\"mcpServers\": {\n\t\t\"a\": {\n\t\t\t\"command\": \"x\"\n\t\t}\n\t}\n}\n",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y","env":{"K":"v"}}`,
-		want: "{\n\t\"mcpServers\": {\n\t\t\"a\": {\n\t\t\t\"command\": \"x\"\n\t\t},\n\t\t\"b\": {\n\t\t\t\"command\": \"y\",\n\t\t\t\"env\": {\n\t\t\t\t\"K\": \"v\"\n\t\t\t}\n\t\t}\n\t}\n}\n",
+		want:  "{\n\t\"mcpServers\": {\n\t\t\"a\": {\n\t\t\t\"command\": \"x\"\n\t\t},\n\t\t\"b\": {\n\t\t\t\"command\": \"y\",\n\t\t\t\"env\": {\n\t\t\t\t\"K\": \"v\"\n\t\t\t}\n\t\t}\n\t}\n}\n",
 	},
 	{
-		name: "tabs/new nested path uses tabs",
-		in:   "{\n\t\"x\": true\n}\n",
-		path: []string{"mcpServers"}, key: "b",
+		name:  "tabs/new nested path uses tabs",
+		in:    "{\n\t\"x\": true\n}\n",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
-		want: "{\n\t\"x\": true,\n\t\"mcpServers\": {\n\t\t\"b\": {\n\t\t\t\"command\": \"y\"\n\t\t}\n\t}\n}\n",
+		want:  "{\n\t\"x\": true,\n\t\"mcpServers\": {\n\t\t\"b\": {\n\t\t\t\"command\": \"y\"\n\t\t}\n\t}\n}\n",
 	},
 	{
 		name: "four spaces",
@@ -675,7 +714,8 @@ var goldenCases = []editCase{
     }
 }
 `,
-		path: []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y","args":["--flag"]}`,
 		want: `{
     "mcpServers": {
@@ -696,7 +736,8 @@ var goldenCases = []editCase{
     "mcpServers": {}
 }
 `,
-		path: []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: `{
     "mcpServers": {
@@ -710,92 +751,113 @@ var goldenCases = []editCase{
 	{
 		name:  "minified/insert stays on one line",
 		in:    `{"mcpServers":{"a":{"command":"x"}},"other":1}`,
-		path:  []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command": "y", "args": ["1"]}`,
 		want:  `{"mcpServers":{"a":{"command":"x"},"b":{"command":"y","args":["1"]}},"other":1}`,
 	},
 	{
 		name:  "minified/create path",
 		in:    `{"other":1}`,
-		path:  []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want:  `{"other":1,"mcpServers":{"b":{"command":"y"}}}`,
 	},
 	{
 		name:  "minified/into empty nested object",
 		in:    `{"mcpServers":{},"other":1}` + "\n",
-		path:  []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want:  `{"mcpServers":{"b":{"command":"y"}},"other":1}` + "\n",
 	},
 	{
-		name: "minified/delete middle", del: true,
+		name: "minified/delete middle",
+		del:  true,
 		in:   `{"mcpServers":{"a":1,"b":2,"c":3}}`,
-		path: []string{"mcpServers"}, key: "b",
+		path: []string{"mcpServers"},
+		key:  "b",
 		want: `{"mcpServers":{"a":1,"c":3}}`,
 	},
 	{
-		name: "minified/delete last", del: true,
+		name: "minified/delete last",
+		del:  true,
 		in:   `{"mcpServers":{"a":1,"b":2,"c":3}}`,
-		path: []string{"mcpServers"}, key: "c",
+		path: []string{"mcpServers"},
+		key:  "c",
 		want: `{"mcpServers":{"a":1,"b":2}}`,
 	},
 	{
-		name: "minified/delete only", del: true,
+		name: "minified/delete only",
+		del:  true,
 		in:   `{"mcpServers":{"a":1}}`,
-		path: []string{"mcpServers"}, key: "a",
+		path: []string{"mcpServers"},
+		key:  "a",
 		want: `{"mcpServers":{}}`,
 	},
 	{
 		name:  "single-line object in multi-line file copies its spacing",
 		in:    "{\n  \"env\": { \"A\": \"1\", \"B\": \"2\" }\n}\n",
-		path:  []string{"env"}, key: "C",
+		path:  []string{"env"},
+		key:   "C",
 		value: `"3"`,
 		want:  "{\n  \"env\": { \"A\": \"1\", \"B\": \"2\", \"C\": \"3\" }\n}\n",
 	},
 	{
-		name: "single-line object/delete first", del: true,
+		name: "single-line object/delete first",
+		del:  true,
 		in:   "{\n  \"env\": { \"A\": \"1\", \"B\": \"2\" }\n}\n",
-		path: []string{"env"}, key: "A",
+		path: []string{"env"},
+		key:  "A",
 		want: "{\n  \"env\": { \"B\": \"2\" }\n}\n",
 	},
 	{
 		name:  "single-line object/replace is compact",
 		in:    "{\n  \"env\": {\"A\": {\"x\": 1}}\n}\n",
-		path:  []string{"env"}, key: "A",
+		path:  []string{"env"},
+		key:   "A",
 		value: `{"x": 2, "y": [1, 2]}`,
 		want:  "{\n  \"env\": {\"A\": {\"x\":2,\"y\":[1,2]}}\n}\n",
 	},
 	{
-		name:  "single-line JSONC object with trailing comma", dialect: JSONC,
-		in:    "{\n  \"env\": {\"A\": \"1\",}\n}\n",
-		path:  []string{"env"}, key: "B",
-		value: `"2"`,
-		want:  "{\n  \"env\": {\"A\": \"1\", \"B\": \"2\",}\n}\n",
+		name:    "single-line JSONC object with trailing comma",
+		dialect: JSONC,
+		in:      "{\n  \"env\": {\"A\": \"1\",}\n}\n",
+		path:    []string{"env"},
+		key:     "B",
+		value:   `"2"`,
+		want:    "{\n  \"env\": {\"A\": \"1\", \"B\": \"2\",}\n}\n",
 	},
 	{
-		name:  "amp.mcpServers is a literal top-level key", dialect: JSONC,
-		in:    "{\n  \"editor.fontSize\": 14,\n  \"amp.mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n  },\n  \"amp\": {\"mcpServers\": {}}\n}\n",
-		path:  []string{"amp.mcpServers"}, key: "b",
-		value: `{"command":"y"}`,
-		want:  "{\n  \"editor.fontSize\": 14,\n  \"amp.mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n    \"b\": {\n      \"command\": \"y\"\n    }\n  },\n  \"amp\": {\"mcpServers\": {}}\n}\n",
+		name:    "amp.mcpServers is a literal top-level key",
+		dialect: JSONC,
+		in:      "{\n  \"editor.fontSize\": 14,\n  \"amp.mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n  },\n  \"amp\": {\"mcpServers\": {}}\n}\n",
+		path:    []string{"amp.mcpServers"},
+		key:     "b",
+		value:   `{"command":"y"}`,
+		want:    "{\n  \"editor.fontSize\": 14,\n  \"amp.mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n    \"b\": {\n      \"command\": \"y\"\n    }\n  },\n  \"amp\": {\"mcpServers\": {}}\n}\n",
 	},
 	{
-		name:  "amp.mcpServers created as one key", dialect: JSONC,
-		in:    "{\n  \"editor.fontSize\": 14\n}\n",
-		path:  []string{"amp.mcpServers"}, key: "b",
-		value: `{"command":"y"}`,
-		want:  "{\n  \"editor.fontSize\": 14,\n  \"amp.mcpServers\": {\n    \"b\": {\n      \"command\": \"y\"\n    }\n  }\n}\n",
+		name:    "amp.mcpServers created as one key",
+		dialect: JSONC,
+		in:      "{\n  \"editor.fontSize\": 14\n}\n",
+		path:    []string{"amp.mcpServers"},
+		key:     "b",
+		value:   `{"command":"y"}`,
+		want:    "{\n  \"editor.fontSize\": 14,\n  \"amp.mcpServers\": {\n    \"b\": {\n      \"command\": \"y\"\n    }\n  }\n}\n",
 	},
 	{
 		name:  "new document",
 		in:    "{}\n",
-		path:  []string{"mcpServers"}, key: "a",
+		path:  []string{"mcpServers"},
+		key:   "a",
 		value: `{"command":"x","args":["y"]}`,
 		want:  "{\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"x\",\n      \"args\": [\"y\"]\n    }\n  }\n}\n",
 	},
 	{
-		name: "comments right next to the edited object", dialect: JSONC,
+		name:    "comments right next to the edited object",
+		dialect: JSONC,
 		in: `{
   /* before */ "mcpServers": /* between */ { // opening
     "a": {"command": "x"} // after a
@@ -804,7 +866,8 @@ var goldenCases = []editCase{
   "z": 1
 }
 `,
-		path: []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: `{
   /* before */ "mcpServers": /* between */ { // opening
@@ -819,14 +882,16 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "comment inside empty object stays", dialect: JSONC,
+		name:    "comment inside empty object stays",
+		dialect: JSONC,
 		in: `{
   "mcpServers": {
     // add servers here
   }
 }
 `,
-		path: []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `{"command":"y"}`,
 		want: `{
   "mcpServers": {
@@ -845,7 +910,8 @@ var goldenCases = []editCase{
     "a": 1}
 }
 `,
-		path: []string{"mcpServers"}, key: "b",
+		path:  []string{"mcpServers"},
+		key:   "b",
 		value: `2`,
 		want: `{
   "mcpServers": {
@@ -856,13 +922,15 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "block comment spanning lines before the closing brace", dialect: JSONC,
+		name:    "block comment spanning lines before the closing brace",
+		dialect: JSONC,
 		in: `{
   "a": 1 /* one
   two */
 }
 `,
-		path: nil, key: "b",
+		path:  nil,
+		key:   "b",
 		value: `2`,
 		want: `{
   "a": 1, /* one
@@ -872,79 +940,104 @@ var goldenCases = []editCase{
 `,
 	},
 	{
-		name: "trailing comma at top level is kept, new member gets one", dialect: JSONC,
-		in:   "{\n  \"a\": 1,\n}\n",
-		path: nil, key: "b",
-		value: `{"c":[]}`,
-		want: "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": []\n  },\n}\n",
+		name:    "trailing comma at top level is kept, new member gets one",
+		dialect: JSONC,
+		in:      "{\n  \"a\": 1,\n}\n",
+		path:    nil,
+		key:     "b",
+		value:   `{"c":[]}`,
+		want:    "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": []\n  },\n}\n",
 	},
 	{
-		name: "delete first member", del: true,
+		name: "delete first member",
+		del:  true,
 		in:   "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n",
-		path: nil, key: "a",
+		path: nil,
+		key:  "a",
 		want: "{\n  \"b\": 2,\n  \"c\": 3\n}\n",
 	},
 	{
-		name: "delete middle member with its same-line comment", dialect: JSONC, del: true,
-		in:   "{\n  \"a\": 1,\n  \"b\": 2, // about b\n  \"c\": 3\n}\n",
-		path: nil, key: "b",
-		want: "{\n  \"a\": 1,\n  \"c\": 3\n}\n",
+		name:    "delete middle member with its same-line comment",
+		dialect: JSONC,
+		del:     true,
+		in:      "{\n  \"a\": 1,\n  \"b\": 2, // about b\n  \"c\": 3\n}\n",
+		path:    nil,
+		key:     "b",
+		want:    "{\n  \"a\": 1,\n  \"c\": 3\n}\n",
 	},
 	{
-		name: "delete last member keeps the previous member's comment", dialect: JSONC, del: true,
-		in:   "{\n  \"a\": 1, // about a\n  \"b\": 2\n}\n",
-		path: nil, key: "b",
-		want: "{\n  \"a\": 1 // about a\n}\n",
+		name:    "delete last member keeps the previous member's comment",
+		dialect: JSONC,
+		del:     true,
+		in:      "{\n  \"a\": 1, // about a\n  \"b\": 2\n}\n",
+		path:    nil,
+		key:     "b",
+		want:    "{\n  \"a\": 1 // about a\n}\n",
 	},
 	{
-		name: "delete last member with trailing comma keeps trailing-comma style", dialect: JSONC, del: true,
-		in:   "{\n  \"a\": 1,\n  \"b\": 2,\n}\n",
-		path: nil, key: "b",
-		want: "{\n  \"a\": 1,\n}\n",
+		name:    "delete last member with trailing comma keeps trailing-comma style",
+		dialect: JSONC,
+		del:     true,
+		in:      "{\n  \"a\": 1,\n  \"b\": 2,\n}\n",
+		path:    nil,
+		key:     "b",
+		want:    "{\n  \"a\": 1,\n}\n",
 	},
 	{
-		name: "delete member with comments inside it", dialect: JSONC, del: true,
-		in:   "{\n  // keep me\n  \"a\": {\n    // goes\n    \"x\": 1 /* goes */\n  },\n  /* keep */ \"b\": 2\n}\n",
-		path: nil, key: "a",
-		want: "{\n  // keep me\n  /* keep */ \"b\": 2\n}\n",
+		name:    "delete member with comments inside it",
+		dialect: JSONC,
+		del:     true,
+		in:      "{\n  // keep me\n  \"a\": {\n    // goes\n    \"x\": 1 /* goes */\n  },\n  /* keep */ \"b\": 2\n}\n",
+		path:    nil,
+		key:     "a",
+		want:    "{\n  // keep me\n  /* keep */ \"b\": 2\n}\n",
 	},
 	{
-		name: "delete only member next to a comment keeps the comment", dialect: JSONC, del: true,
-		in:   "{\n  \"s\": {\n    // the servers\n    \"a\": 1\n  }\n}\n",
-		path: []string{"s"}, key: "a",
-		want: "{\n  \"s\": {\n    // the servers\n  }\n}\n",
+		name:    "delete only member next to a comment keeps the comment",
+		dialect: JSONC,
+		del:     true,
+		in:      "{\n  \"s\": {\n    // the servers\n    \"a\": 1\n  }\n}\n",
+		path:    []string{"s"},
+		key:     "a",
+		want:    "{\n  \"s\": {\n    // the servers\n  }\n}\n",
 	},
 	{
-		name: "delete member sharing a line with the brace", del: true,
+		name: "delete member sharing a line with the brace",
+		del:  true,
 		in:   "{ \"a\": 1,\n  \"b\": 2\n}\n",
-		path: nil, key: "a",
+		path: nil,
+		key:  "a",
 		want: "{\n  \"b\": 2\n}\n",
 	},
 	{
 		name:  "replace keeps an escaped key's bytes",
 		in:    "{\n  \"\\u0061\": {\n    \"x\": 1\n  }\n}\n",
-		path:  nil, key: "a",
+		path:  nil,
+		key:   "a",
 		value: `{"x":2}`,
 		want:  "{\n  \"\\u0061\": {\n    \"x\": 2\n  }\n}\n",
 	},
 	{
 		name:  "replace scalar with object",
 		in:    "{\n  \"a\": null,\n  \"b\": 1\n}\n",
-		path:  nil, key: "a",
+		path:  nil,
+		key:   "a",
 		value: `{"x":[{"y":1}]}`,
 		want:  "{\n  \"a\": {\n    \"x\": [\n      {\n        \"y\": 1\n      }\n    ]\n  },\n  \"b\": 1\n}\n",
 	},
 	{
 		name:  "long arrays wrap",
 		in:    "{}",
-		path:  nil, key: "args",
+		path:  nil,
+		key:   "args",
 		value: `["aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbbbbbbbbbbbb","cccccccccccccccccccc","dddddddddd"]`,
 		want:  "{\n  \"args\": [\n    \"aaaaaaaaaaaaaaaaaaaa\",\n    \"bbbbbbbbbbbbbbbbbbbb\",\n    \"cccccccccccccccccccc\",\n    \"dddddddddd\"\n  ]\n}",
 	},
 	{
 		name:  "hostile keys are literal",
 		in:    mcpJSON,
-		path:  []string{"mcpServers"}, key: `@x.y*z?#|:0 "q" \`,
+		path:  []string{"mcpServers"},
+		key:   `@x.y*z?#|:0 "q" \`,
 		value: `{"command":"y"}`,
 		want: `{
   "mcpServers": {
@@ -961,7 +1054,8 @@ var goldenCases = []editCase{
 	{
 		name:  "all-digit and empty keys in the path",
 		in:    "{\n  \"x\": 1\n}\n",
-		path:  []string{"0", "", "-1"}, key: "42",
+		path:  []string{"0", "", "-1"},
+		key:   "42",
 		value: `true`,
 		want:  "{\n  \"x\": 1,\n  \"0\": {\n    \"\": {\n      \"-1\": {\n        \"42\": true\n      }\n    }\n  }\n}\n",
 	},

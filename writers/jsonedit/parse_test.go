@@ -37,7 +37,7 @@ func TestParseAccepts(t *testing.T) {
 			if string(d.Bytes()) != tc.in {
 				t.Fatal("Bytes() differs from the input")
 			}
-			if d.Dialect() != tc.dialect {
+			if d.dialect != tc.dialect {
 				t.Fatal("wrong dialect")
 			}
 		})

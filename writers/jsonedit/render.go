@@ -225,8 +225,9 @@ func nest(segments []string, key string, value []byte) []byte {
 }
 
 // PathSegment escapes one literal key for use as a component of a gjson or
-// sjson path. It is the one escaping function: every path this package
-// builds goes through it. The rules (aesthetics.md §4):
+// sjson path. It is the one escaping function: the paths this package builds
+// are made of its output (see getPath for the one exception). The rules
+// (aesthetics.md §4):
 //
 //  1. gjson.Escape(k) backslash-escapes every byte except [A-Za-z0-9_:-],
 //     bytes <= ' ' and bytes > '~';
@@ -235,10 +236,13 @@ func nest(segments []string, key string, value []byte) []byte {
 //  3. an all-digit key or "-1" becomes ":"+k, because sjson would otherwise
 //     create an array (or append) when the parent object is missing.
 //
-// Rule 3 is sjson-only: gjson has no ':' marker and looks for the key ":42".
-// gjson reads of an all-digit key therefore use the key as is (gjson matches
-// it against object keys); getPath does that. Verified: see
-// TestPathSegmentRoundTrip.
+// Rule 3 is sjson-only: gjson has no ':' marker and would look for the key
+// ":42", so gjson reads of such keys use the key as is, which gjson matches
+// against object keys. The empty key escapes to "", which gjson reads fine
+// but sjson cannot create under a missing parent (it makes an array). This
+// package locates members with its own scanner and uses gjson only to
+// cross-check edits; it never writes with sjson. TestPathSegmentRoundTrip
+// verifies all of this.
 func PathSegment(k string) string {
 	if isIndexLike(k) {
 		return ":" + k
@@ -266,7 +270,8 @@ func isIndexLike(k string) bool {
 	return true
 }
 
-// getPath joins literal keys into a gjson (read) path.
+// getPath joins literal keys into a gjson (read) path: PathSegment, except
+// that all-digit keys and "-1" are used as they are (rule 3 is sjson-only).
 func getPath(keys []string) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
