@@ -14,13 +14,7 @@ import (
 type Declaration struct {
 	Name      string
 	Line, Col int
-	Transport string
-	Command   string
-	Args      []string
-	Env       []KV
-	Cwd       string
-	URL       string
-	Headers   []KV
+	Spec
 }
 
 var knownFields = "command, args, env, cwd, type, url, headers"

@@ -53,10 +53,8 @@ var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
 // Environment references (${NAME}) are left alone: they are for the tool to
 // expand, and expanding them here would write secrets into files.
 func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
-	s := Server{
-		Name: d.Name, Extension: ext, ExtDir: c.ExtDir, Source: source, Line: d.Line,
-		Transport: d.Transport,
-	}
+	s := Server{Name: d.Name, Extension: ext, ExtDir: c.ExtDir, Source: source, Line: d.Line,
+		Spec: Spec{Transport: d.Transport}}
 	fail := func(field, msg string) error {
 		return &Error{File: source, Line: d.Line, Col: d.Col, Extension: ext, Server: d.Name, Field: field, Msg: msg}
 	}

@@ -22,14 +22,9 @@ type KV struct {
 	Value string
 }
 
-// Server is a declaration after resolution.
-type Server struct {
-	Name      string
-	Extension string // the extension's name
-	ExtDir    string // absolute extension folder
-	Source    string // the MCP file, relative to the root (slash-separated)
-	Line      int    // line of the declaration in Source
-
+// Spec is what a server runs or connects to: the fields of an MCP file's
+// entry, shared by a declaration as written and a server as resolved.
+type Spec struct {
 	Transport string // stdio, http or sse
 	Command   string
 	Args      []string
@@ -39,8 +34,18 @@ type Server struct {
 	Headers   []KV
 }
 
+// Server is a declaration after resolution.
+type Server struct {
+	Name      string
+	Extension string // the extension's name
+	ExtDir    string // absolute extension folder
+	Source    string // the MCP file, relative to the root (slash-separated)
+	Line      int    // line of the declaration in Source
+	Spec
+}
+
 // Remote reports whether the server is reached over the network.
-func (s *Server) Remote() bool { return s.Transport != Stdio }
+func (s *Spec) Remote() bool { return s.Transport != Stdio }
 
 // Error is a problem with an extension's input. It names the file, the
 // position when the format gives one, and the extension, server and field

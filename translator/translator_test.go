@@ -19,17 +19,17 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // servers covers every shape a tool's dialect has to express.
 var servers = []extensions.Server{
-	{Name: "venv-python", Transport: extensions.Stdio, Command: "/ws/.repository/extensions/vs/.venv/bin/python",
+	{Name: "venv-python", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "/ws/.repository/extensions/vs/.venv/bin/python",
 		Args: []string{"/ws/.repository/extensions/vs/subagent.py", "serve", "--root", "/ws"},
-		Env:  []extensions.KV{{Key: "VAULTSPEC_MCP_ROOT_DIR", Value: "/ws"}}},
-	{Name: "no-args", Transport: extensions.Stdio, Command: "reference-manager"},
-	{Name: "env-refs", Transport: extensions.Stdio, Command: "node", Args: []string{"s.js", "--token=${API_TOKEN}"},
-		Env: []extensions.KV{{Key: "SUDOCODE_TOKEN", Value: "${SUDOCODE_TOKEN}"}, {Key: "LEVEL", Value: "${LOG_LEVEL:-info}"}, {Key: "RENAMED", Value: "${OTHER}"}}},
-	{Name: "with-cwd", Transport: extensions.Stdio, Command: "python3", Args: []string{"-m", "aifp"}, Cwd: "/ws/sub",
-		Env: []extensions.KV{{Key: "PYTHONPATH", Value: "/ws/src"}}},
-	{Name: "remote-http", Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp?a=1&b=2",
-		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer ${DOCS_TOKEN}"}}},
-	{Name: "remote-sse", Transport: extensions.SSE, URL: "https://events.example.invalid/sse"},
+		Env:  []extensions.KV{{Key: "VAULTSPEC_MCP_ROOT_DIR", Value: "/ws"}}}},
+	{Name: "no-args", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "reference-manager"}},
+	{Name: "env-refs", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"s.js", "--token=${API_TOKEN}"},
+		Env: []extensions.KV{{Key: "SUDOCODE_TOKEN", Value: "${SUDOCODE_TOKEN}"}, {Key: "LEVEL", Value: "${LOG_LEVEL:-info}"}, {Key: "RENAMED", Value: "${OTHER}"}}}},
+	{Name: "with-cwd", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "python3", Args: []string{"-m", "aifp"}, Cwd: "/ws/sub",
+		Env: []extensions.KV{{Key: "PYTHONPATH", Value: "/ws/src"}}}},
+	{Name: "remote-http", Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp?a=1&b=2",
+		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer ${DOCS_TOKEN}"}}}},
+	{Name: "remote-sse", Spec: extensions.Spec{Transport: extensions.SSE, URL: "https://events.example.invalid/sse"}},
 }
 
 // TestGolden pins every tool's dialect: one golden file per profile with

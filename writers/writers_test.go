@@ -29,7 +29,7 @@ func profiles(t *testing.T, ids ...string) []*toolprofiles.Profile {
 	return out
 }
 
-var server = extensions.Server{Name: "s", Extension: "ext", Transport: extensions.Stdio, Command: "node", Args: []string{"s.js"}}
+var server = extensions.Server{Name: "s", Extension: "ext", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"s.js"}}}
 
 // sync plans and applies once, returning the plan.
 func sync(t *testing.T, env Env, servers []extensions.Server, ids ...string) *Plan {
