@@ -102,8 +102,8 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		{
 			name: "bad format value",
-			src:  strings.Replace(validProfile, `format = "json"`, `format = "yaml"`, 1),
-			want: []string{"scopes.project", `format "yaml"`},
+			src:  strings.Replace(validProfile, `format = "json"`, `format = "xml"`, 1),
+			want: []string{"scopes.project", `format "xml"`},
 		},
 		{
 			name: "bad id",

@@ -109,10 +109,10 @@ func TestLoadBrokenOverride(t *testing.T) {
 
 func TestLoadInvalidOverride(t *testing.T) {
 	root := writeOverrides(t, map[string]string{
-		"zz.toml": strings.Replace(validProfile, `format = "json"`, `format = "toml"`, 1),
+		"zz.toml": strings.Replace(validProfile, `format = "json"`, `format = "ini"`, 1),
 	})
 	_, err := Load(root)
-	if err == nil || !strings.Contains(err.Error(), ".repository/toolprofiles/zz.toml") || !strings.Contains(err.Error(), `format "toml"`) {
+	if err == nil || !strings.Contains(err.Error(), ".repository/toolprofiles/zz.toml") || !strings.Contains(err.Error(), `format "ini"`) {
 		t.Fatalf("error %v, want one naming .repository/toolprofiles/zz.toml and the format", err)
 	}
 }

@@ -29,6 +29,14 @@ const (
 	FormatJSON         = "json"          // strict RFC 8259
 	FormatJSONComments = "json-comments" // // and /* */ comments, no trailing commas (Gemini, Qwen)
 	FormatJSONC        = "jsonc"         // comments and trailing commas
+	FormatTOML         = "toml"          // Codex: [mcp_servers."<name>"] tables
+	FormatYAML         = "yaml"          // Continue, Goose
+)
+
+// Containers of a server map.
+const (
+	ContainerMap  = "map"  // {"<name>": {entry}} (most tools)
+	ContainerList = "list" // [{name: "<name>", …entry}] (Continue)
 )
 
 // Evidence levels, as in tool-formats.md.
@@ -90,6 +98,13 @@ type Target struct {
 	// Key is the path of the server map inside the file, one literal key per
 	// segment; <<root>> stands for the workspace root (Claude's local scope).
 	Key []string `toml:"key"`
+	// Container is "map" (default) or "list": a list of entries that carry
+	// their name in NameField (Continue's mcpServers).
+	Container string `toml:"container"`
+	NameField string `toml:"name_field"` // list entries: the member holding the name (default "name")
+	// Skeleton is the content of a new file, for files repo creates and
+	// owns outright (a Continue drop-in file needs name, version, schema).
+	Skeleton string `toml:"skeleton"`
 }
 
 // PathsFor returns the candidate paths on goos, or nil when the scope does
@@ -133,6 +148,16 @@ type EntryFormat struct {
 	// (approval lists, enable toggles): kept across syncs, not part of
 	// what repo compares.
 	Preserve []string `toml:"preserve"`
+	// EnvForward is the list member naming variables the tool passes from
+	// its own environment to the server (Codex env_vars): an env member that
+	// only forwards a variable of its own name goes there.
+	EnvForward string `toml:"env_forward_field"`
+	// NameField, when set, repeats the server's name inside the entry
+	// (Goose's extensions entries carry a name).
+	NameField string `toml:"name_field"`
+	// NamePattern is the regular expression a server name must match for
+	// the tool to accept it; other names are written with a warning.
+	NamePattern string `toml:"name_pattern"`
 	// BlockedEnv lists environment variables the tool removes from a
 	// server's environment (Gemini CLI drops PYTHONPATH, LD_PRELOAD, …):
 	// a server that sets one is still written, with a warning.
@@ -170,6 +195,17 @@ func (p *Profile) applyDefaults() {
 	}
 	if e.EnvField == "" {
 		e.EnvField = "env"
+	}
+	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
+		if t == nil {
+			continue
+		}
+		if t.Container == "" {
+			t.Container = ContainerMap
+		}
+		if t.Container == ContainerList && t.NameField == "" {
+			t.NameField = "name"
+		}
 	}
 	if e.Remote != nil {
 		if e.Remote.HeadersField == "" {
@@ -229,6 +265,11 @@ func (p *Profile) validate() error {
 	}
 	if (e.StdioType != "" || (e.Remote != nil && (kindType(e.Remote.HTTP) != "" || kindType(e.Remote.SSE) != ""))) && e.TypeField == "" {
 		return fmt.Errorf("profile %s: entry: a type value needs entry.type_field", p.ID)
+	}
+	if e.NamePattern != "" {
+		if _, err := regexp.Compile(e.NamePattern); err != nil {
+			return fmt.Errorf("profile %s: entry.name_pattern: %v", p.ID, err)
+		}
 	}
 	if e.Remote != nil && e.Remote.HTTP == nil && e.Remote.SSE == nil {
 		return fmt.Errorf("profile %s: entry.remote: give http, sse or both", p.ID)
@@ -295,9 +336,18 @@ func (t *Target) validate(scope string) error {
 		return fmt.Errorf("paths: at least one path is required")
 	}
 	switch t.Format {
-	case FormatJSON, FormatJSONComments, FormatJSONC:
+	case FormatJSON, FormatJSONComments, FormatJSONC, FormatTOML, FormatYAML:
 	default:
-		return fmt.Errorf("format %q: use json, json-comments or jsonc", t.Format)
+		return fmt.Errorf("format %q: use json, json-comments, jsonc, toml or yaml", t.Format)
+	}
+	switch t.Container {
+	case ContainerMap:
+	case ContainerList:
+		if t.Format != FormatYAML {
+			return fmt.Errorf("container \"list\" is only supported for yaml files")
+		}
+	default:
+		return fmt.Errorf("container %q: use map or list", t.Container)
 	}
 	if len(t.Key) == 0 {
 		return fmt.Errorf("key: the path of the server map is required")
