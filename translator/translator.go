@@ -45,6 +45,11 @@ func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
 	} else {
 		entry = t.stdio()
 	}
+	if p.Entry.NamePattern != "" && entry != nil {
+		if ok, _ := regexp.MatchString(p.Entry.NamePattern, s.Name); !ok {
+			t.warn("%s does not accept the server name %q (names must match %s); it is written, but the tool will not start it — rename the server in %s", p.Name, s.Name, p.Entry.NamePattern, s.Source)
+		}
+	}
 	if entry != nil {
 		keys := make([]string, 0, len(p.Entry.Set))
 		for k := range p.Entry.Set {
@@ -80,6 +85,9 @@ func (t *translation) warn(format string, args ...any) {
 func (t *translation) stdio() ordered.Object {
 	e := t.profile.Entry
 	var obj ordered.Object
+	if e.NameField != "" {
+		obj = obj.Set(e.NameField, t.server.Name)
+	}
 	if e.TypeField != "" && e.StdioType != "" {
 		obj = obj.Set(e.TypeField, e.StdioType)
 	}
@@ -101,8 +109,12 @@ func (t *translation) stdio() ordered.Object {
 			t.warn("%s removes %s from a server's environment; the server starts without it (install what it points to instead)", t.profile.Name, kv.Key)
 		}
 	}
-	if env := t.envMap(t.server.Env, "env"); len(env) > 0 {
+	env, forward := t.envMap(t.server.Env, "env")
+	if len(env) > 0 {
 		obj = obj.Set(e.EnvField, env)
+	}
+	if len(forward) > 0 {
+		obj = obj.Set(e.EnvForward, forward)
 	}
 	if t.server.Cwd != "" {
 		if e.CwdField == "" {
@@ -129,11 +141,14 @@ func (t *translation) remote() ordered.Object {
 		return nil
 	}
 	var obj ordered.Object
+	if t.profile.Entry.NameField != "" {
+		obj = obj.Set(t.profile.Entry.NameField, t.server.Name)
+	}
 	if kind.Type != "" {
 		obj = obj.Set(t.profile.Entry.TypeField, kind.Type)
 	}
 	obj = obj.Set(kind.URLField, t.ref("url", t.server.URL))
-	if h := t.envMap(t.server.Headers, "headers"); len(h) > 0 {
+	if h, _ := t.envMap(t.server.Headers, "headers"); len(h) > 0 {
 		obj = obj.Set(r.HeadersField, h)
 	}
 	return obj
@@ -141,19 +156,24 @@ func (t *translation) remote() ordered.Object {
 
 // envMap renders env or headers. In a tool that expands nothing, an env
 // member that only forwards a variable of its own name ("TOKEN":
-// "${TOKEN}") is left out: the server inherits it from the tool's
-// environment, which is what the author meant, and no literal "${TOKEN}"
-// reaches the server.
-func (t *translation) envMap(in []extensions.KV, field string) ordered.Object {
-	var out ordered.Object
+// "${TOKEN}") is not written as text: it goes to the tool's forwarding
+// list where it has one (Codex env_vars), else it is left out so the server
+// inherits it from the tool's environment — what the author meant, without
+// a literal "${TOKEN}" reaching the server.
+func (t *translation) envMap(in []extensions.KV, field string) (out ordered.Object, forward []string) {
+	e := t.profile.Entry
 	for _, kv := range in {
-		if t.profile.Entry.EnvRef == "" && field == "env" && kv.Value == "${"+kv.Key+"}" {
+		if e.EnvRef == "" && field == "env" && kv.Value == "${"+kv.Key+"}" {
+			if e.EnvForward != "" {
+				forward = append(forward, kv.Key)
+				continue
+			}
 			t.warn("%s expands no environment references; env %s is left out so the server inherits %s from the tool's environment", t.profile.Name, kv.Key, kv.Key)
 			continue
 		}
 		out = append(out, ordered.Member{Key: kv.Key, Value: t.ref(field+"."+kv.Key, kv.Value)})
 	}
-	return out
+	return out, forward
 }
 
 // ref rewrites environment references into the tool's own syntax.

@@ -17,32 +17,45 @@ type Member struct {
 	Line  int
 }
 
+// Shape is how a server map is laid out: a map keyed by name, or a list
+// whose entries carry their name in NameField.
+type Shape struct {
+	List      bool
+	NameField string
+}
+
 // Document is a parsed config file that a format editor can change. Edits
 // return a new document and touch no byte outside the edited entry.
 type Document interface {
-	Entries(key []string) (members []Member, found bool, err error)
-	Set(key []string, name string, value ordered.Object) (Document, error)
-	Delete(key []string, name string) (Document, error)
+	Entries(key []string, shape Shape) (members []Member, found bool, err error)
+	Set(key []string, shape Shape, name string, value ordered.Object) (Document, error)
+	Delete(key []string, shape Shape, name string) (Document, error)
 	Bytes() []byte
 }
 
-// Format opens documents of one format.
+// shape is the target's server-map layout.
+func (t *Target) shape() Shape {
+	return Shape{List: t.Container == toolprofiles.ContainerList, NameField: t.NameField}
+}
+
+// Format opens the documents of one target: its file format, and the
+// shape of its server map.
 type Format interface {
 	Parse(data []byte) (Document, error)
 	New() Document
 }
 
-// FormatFor returns the editor of a profile format.
-func FormatFor(name string) (Format, error) {
-	switch name {
+// FormatFor returns the editor of a target.
+func FormatFor(t *Target) (Format, error) {
+	switch t.Format {
 	case toolprofiles.FormatJSON:
-		return jsonFormat{jsonedit.Strict}, nil
+		return jsonFormat{jsonedit.Strict, t.Skeleton}, nil
 	case toolprofiles.FormatJSONComments:
-		return jsonFormat{jsonedit.Comments}, nil
+		return jsonFormat{jsonedit.Comments, t.Skeleton}, nil
 	case toolprofiles.FormatJSONC:
-		return jsonFormat{jsonedit.JSONC}, nil
+		return jsonFormat{jsonedit.JSONC, t.Skeleton}, nil
 	}
-	return nil, fmt.Errorf("no editor for format %q", name)
+	return nil, fmt.Errorf("no editor for format %q", t.Format)
 }
 
 // isBlank reports a file with nothing but whitespace (and a BOM) in it: it
@@ -51,7 +64,10 @@ func isBlank(data []byte) bool {
 	return len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0
 }
 
-type jsonFormat struct{ dialect jsonedit.Dialect }
+type jsonFormat struct {
+	dialect  jsonedit.Dialect
+	skeleton string
+}
 
 func (f jsonFormat) Parse(data []byte) (Document, error) {
 	d, err := jsonedit.Parse(data, f.dialect)
@@ -61,11 +77,18 @@ func (f jsonFormat) Parse(data []byte) (Document, error) {
 	return jsonDoc{d}, nil
 }
 
-func (f jsonFormat) New() Document { return jsonDoc{jsonedit.New(f.dialect)} }
+func (f jsonFormat) New() Document {
+	if f.skeleton != "" {
+		if d, err := jsonedit.Parse([]byte(f.skeleton), f.dialect); err == nil {
+			return jsonDoc{d}
+		}
+	}
+	return jsonDoc{jsonedit.New(f.dialect)}
+}
 
 type jsonDoc struct{ d *jsonedit.Doc }
 
-func (j jsonDoc) Entries(key []string) ([]Member, bool, error) {
+func (j jsonDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
 	ms, found, err := j.d.Object(key)
 	if err != nil || !found {
 		return nil, found, err
@@ -77,7 +100,7 @@ func (j jsonDoc) Entries(key []string) ([]Member, bool, error) {
 	return out, true, nil
 }
 
-func (j jsonDoc) Set(key []string, name string, value ordered.Object) (Document, error) {
+func (j jsonDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {
 	d, err := j.d.Set(key, name, ordered.JSON(value))
 	if err != nil {
 		return nil, err
@@ -85,7 +108,7 @@ func (j jsonDoc) Set(key []string, name string, value ordered.Object) (Document,
 	return jsonDoc{d}, nil
 }
 
-func (j jsonDoc) Delete(key []string, name string) (Document, error) {
+func (j jsonDoc) Delete(key []string, _ Shape, name string) (Document, error) {
 	d, err := j.d.Delete(key, name)
 	if err != nil {
 		return nil, err

@@ -235,7 +235,7 @@ func planFile(env Env, path string, group []*Target, rs *recordState, opts Optio
 	}
 	slices.Sort(fp.Tools)
 	fp.Tools = slices.Compact(fp.Tools)
-	format, err := FormatFor(first.Format)
+	format, err := FormatFor(first)
 	if err != nil {
 		return nil, &FileError{File: first.Display, Err: err}
 	}
@@ -281,7 +281,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
 	}
-	members, _, err := doc.Entries(t.Key)
+	members, _, err := doc.Entries(t.Key, t.shape())
 	if err != nil {
 		return nil, fileErr(0, fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key)))
 	}
@@ -303,7 +303,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	set := func(name string, v ordered.Object) error {
 		var err error
-		doc, err = doc.Set(t.Key, name, v)
+		doc, err = doc.Set(t.Key, t.shape(), name, v)
 		if err != nil {
 			return fileErr(0, fmt.Errorf("writing entry %q: %w", name, err))
 		}
@@ -364,7 +364,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		change(ActionRemove, name, ReasonGone)
 		var err error
-		if doc, err = doc.Delete(t.Key, name); err != nil {
+		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
 			return nil, fileErr(cur.Line, fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}

@@ -27,6 +27,11 @@ type Target struct {
 	Scope    string   // project, local or user
 	Format   string   // toolprofiles.Format*
 	Key      []string // path of the server map, <<root>> filled in
+	// Container, NameField and Skeleton describe the server map's shape
+	// and a new file's content (see toolprofiles.Target).
+	Container string
+	NameField string
+	Skeleton  string
 	Tools    []string // profile ids, sorted
 	Entries  []Desired
 	Preserve []string // members owned by the tool or the user, kept across syncs
@@ -90,12 +95,13 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		id := path + "\x00" + strings.Join(key, "\x00")
 		tg, ok := byKey[id]
 		if !ok {
-			tg = &Target{Path: path, Display: env.Display(path), Scope: scope, Format: t.Format, Key: key}
+			tg = &Target{Path: path, Display: env.Display(path), Scope: scope, Format: t.Format, Key: key,
+				Container: t.Container, NameField: t.NameField, Skeleton: t.Skeleton}
 			byKey[id] = tg
 			order = append(order, id)
 			seen[id] = map[string]produced{}
-		} else if tg.Format != t.Format {
-			return nil, nil, fmt.Errorf("%s: profiles %s and %s read it with different formats (%s, %s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format)
+		} else if tg.Format != t.Format || tg.Container != t.Container || tg.NameField != t.NameField {
+			return nil, nil, fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
 		}
 		tg.Tools = append(tg.Tools, p.ID)
 		for _, f := range p.Entry.Preserve {
