@@ -11,13 +11,13 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/tidwall/jsonc v0.3.3
 	github.com/tidwall/pretty v1.2.0
+	github.com/tidwall/sjson v1.2.5
+	golang.org/x/sys v0.26.0
 )
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
-	github.com/tidwall/sjson v1.2.5 // indirect
-	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -77,9 +79,39 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt})
-	if err != nil {
-		return err
+	writing := !opts.Check && !opts.DryRun
+	if writing {
+		unlock, err := lockWorkspace(f, w)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	// A tool may rewrite its file between our read and our rename (Claude
+	// Code rewrites ~/.claude.json constantly): Apply then stops before
+	// clobbering it, and the whole plan is made again from what is on disk.
+	var plan *writers.Plan
+	var written []*writers.FilePlan
+	for attempt := 1; ; attempt++ {
+		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt})
+		if err != nil {
+			return err
+		}
+		if !writing {
+			break
+		}
+		var done []*writers.FilePlan
+		done, err = writers.Apply(plan)
+		written = append(written, done...)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, writers.ErrChanged) || attempt == maxAttempts {
+			if errors.Is(err, writers.ErrChanged) {
+				return fmt.Errorf("%w; gave up after %d attempts, run repo sync again when the tool is idle", err, attempt)
+			}
+			return err
+		}
 	}
 	warnings := sel.notes
 	for _, tw := range twarn {
@@ -95,18 +127,14 @@ func syncRun(opts *SyncOptions) error {
 	}
 	res.Mode = mode(opts)
 	stale := plan.Stale()
-	var written []*writers.FilePlan
-	if !opts.Check && !opts.DryRun {
-		written, err = writers.Apply(plan)
-		if err != nil {
-			return err
-		}
+	if writing {
+		stale = written
 	}
 	for _, fp := range plan.Files {
 		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
-		if fp.Changed() {
+		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			fr.Status = "stale"
-			if slices.Contains(written, fp) {
+			if writing {
 				fr.Status = "written"
 			}
 			if opts.DryRun {
@@ -134,6 +162,26 @@ func syncRun(opts *SyncOptions) error {
 		return errStale
 	}
 	return nil
+}
+
+// maxAttempts bounds re-planning when tools keep rewriting their files.
+const maxAttempts = 3
+
+// lockWorkspace serialises writing runs on one workspace.
+func lockWorkspace(f *Factory, w *workspace) (func(), error) {
+	path, err := writers.LockPath(w.env)
+	if err != nil {
+		return nil, err
+	}
+	timeout := 30 * time.Second
+	if v := f.Getenv("REPO_LOCK_TIMEOUT"); v != "" {
+		if timeout, err = time.ParseDuration(v); err != nil {
+			return nil, usagef("REPO_LOCK_TIMEOUT=%q: give a duration such as 30s", v)
+		}
+	}
+	return writers.Lock(path, timeout, func() {
+		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", w.env.Display(path))
+	})
 }
 
 func mode(opts *SyncOptions) string {

@@ -12,6 +12,10 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 )
 
+// ErrChanged is returned by Apply when a file changed between planning and
+// writing: another program wrote it. Plan again and apply the new plan.
+var ErrChanged = errors.New("changed while repo was planning")
+
 // Apply writes every changed file of the plan: tool configs first, then the
 // ownership records, so a record never claims an entry that is not on disk.
 // Before each write the file is read again; if it changed since it was
@@ -40,7 +44,7 @@ func applyFile(f *FilePlan) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if f.Existed {
-			return fmt.Errorf("%s: was removed while repo was planning; run repo sync again", f.Display)
+			return fmt.Errorf("%s: was removed while repo was planning: %w", f.Display, ErrChanged)
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 			return fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
@@ -48,7 +52,7 @@ func applyFile(f *FilePlan) error {
 	case err != nil:
 		return fmt.Errorf("%s: cannot read: %w", f.Display, unwrapPath(err))
 	case !f.Existed || !bytes.Equal(now, f.Before):
-		return fmt.Errorf("%s: changed while repo was planning (another program wrote it); nothing more was written, run repo sync again", f.Display)
+		return fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
 	}
 	if err := writeAtomic(f.Path, f.After, f.Mode); err != nil {
 		return fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -239,6 +240,9 @@ func planFile(env Env, path string, group []*Target, rs *recordState, opts Optio
 	if err != nil {
 		return nil, &FileError{File: first.Display, Err: err}
 	}
+	if err := checkWritable(env, path, first); err != nil {
+		return nil, err
+	}
 	data, err := os.ReadFile(path)
 	var doc Document
 	switch {
@@ -447,4 +451,77 @@ func unwrapPath(err error) error {
 		return perr.Err
 	}
 	return err
+}
+
+// checkWritable refuses, before anything is written, a target that a write
+// would damage or that the user has marked as not to be written:
+//   - a project file that leads out of the workspace through a symlink;
+//   - a read-only file (rename would replace it regardless of its mode);
+//   - a file with other hard links (an atomic write gives this name a new
+//     file and silently leaves the other names with the old content);
+//   - a new file whose folder cannot be created because a file is in the way.
+func checkWritable(env Env, path string, t *Target) error {
+	fail := func(format string, args ...any) error {
+		return &FileError{File: t.Display, Err: fmt.Errorf(format, args...)}
+	}
+	if t.Scope == toolprofiles.ScopeProject {
+		root, err := filepath.EvalSymlinks(env.Root)
+		if err != nil {
+			root = env.Root
+		}
+		if real := existingRealPath(path); !within(root, real) {
+			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
+		}
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil:
+		if fi.IsDir() {
+			return fail("cannot read: is a directory")
+		}
+		if fi.Mode().Perm()&0o200 == 0 {
+			return fail("is read-only; make it writable (chmod u+w) to let repo update it")
+		}
+		if n := linkCount(fi); n > 1 {
+			return fail("has %d hard links; an atomic write would give this name a new file and leave the other links unchanged. Replace the hard link with a symbolic link (repo writes through those)", n)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+			fi, err := os.Stat(dir)
+			if err == nil {
+				if !fi.IsDir() {
+					return fail("cannot create it: %s is a file, not a folder", env.Display(dir))
+				}
+				break
+			}
+			if parent := filepath.Dir(dir); parent == dir {
+				break
+			}
+		}
+	case errors.Is(err, syscall.ENOTDIR):
+		return fail("cannot create it: a folder on its path is a file")
+	}
+	return nil
+}
+
+// existingRealPath resolves the symlinks of the longest existing prefix of
+// p, so a path not created yet is judged by where its folder really is.
+func existingRealPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }

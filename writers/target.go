@@ -22,19 +22,19 @@ import (
 // Target is one (file, key path) that servers are written into, with the
 // tools that read it. Two tools reading one file and key share a target.
 type Target struct {
-	Path     string   // absolute file path
-	Display  string   // the path as shown to people: root-relative, ~/…, or absolute
-	Scope    string   // project, local or user
-	Format   string   // toolprofiles.Format*
-	Key      []string // path of the server map, <<root>> filled in
+	Path    string   // absolute file path
+	Display string   // the path as shown to people: root-relative, ~/…, or absolute
+	Scope   string   // project, local or user
+	Format  string   // toolprofiles.Format*
+	Key     []string // path of the server map, <<root>> filled in
 	// Container, NameField and Skeleton describe the server map's shape
 	// and a new file's content (see toolprofiles.Target).
 	Container string
 	NameField string
 	Skeleton  string
-	Tools    []string // profile ids, sorted
-	Entries  []Desired
-	Preserve []string // members owned by the tool or the user, kept across syncs
+	Tools     []string // profile ids, sorted
+	Entries   []Desired
+	Preserve  []string // members owned by the tool or the user, kept across syncs
 }
 
 // Desired is one managed entry as repo wants it.
@@ -125,6 +125,14 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 			}
 			seen[id][s.Name] = produced{tool: p.ID, entry: res.Entry}
 			tg.Entries = append(tg.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry})
+		}
+	}
+	if scope == toolprofiles.ScopeProject && len(order) > 0 {
+		for _, s := range servers {
+			for _, field := range literalSecrets(s) {
+				warnings = append(warnings, translator.Warning{Tool: "repo", Server: s.Name,
+					Msg: fmt.Sprintf("%s holds what looks like a literal credential, and project-scope files are meant to be committed; declare it as an environment reference (${NAME}) in %s", field, s.Source)})
+			}
 		}
 	}
 	out := make([]*Target, 0, len(order))
