@@ -4,7 +4,6 @@ go 1.26.8
 
 require (
 	github.com/aymanbagabas/go-udiff v0.4.1
-	github.com/google/renameio/v2 v2.0.2
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2

@@ -1,10 +1,8 @@
 package writers
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,26 +38,17 @@ func Apply(p *Plan) (written []*FilePlan, err error) {
 }
 
 func applyFile(f *FilePlan) error {
-	now, err := os.ReadFile(f.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if f.Existed {
-			return fmt.Errorf("%s: was removed while repo was planning: %w", f.Display, ErrChanged)
-		}
+	if !f.Existed {
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 			return fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
 		}
-	case err != nil:
-		return fmt.Errorf("%s: cannot read: %w", f.Display, unwrapPath(err))
-	case !f.Existed || !bytes.Equal(now, f.Before):
+	}
+	err := writeAtomic(f.Path, f.After, f.Mode, f.Before, f.Existed)
+	switch {
+	case errors.Is(err, ErrChanged):
 		return fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
-	}
-	if err := writeAtomic(f.Path, f.After, f.Mode); err != nil {
+	case err != nil:
 		return fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
-	}
-	back, err := os.ReadFile(f.Path)
-	if err != nil || !bytes.Equal(back, f.After) {
-		return fmt.Errorf("%s: reading the file back after writing gave different bytes; check the disk and run repo sync again", f.Display)
 	}
 	return nil
 }

@@ -3,15 +3,116 @@
 package writers
 
 import (
+	"bytes"
+	"errors"
 	"io/fs"
-
-	"github.com/google/renameio/v2"
+	"os"
+	"path/filepath"
+	"syscall"
 )
 
-// writeAtomic replaces path with data through a temporary file in the same
-// folder, fsynced, then renamed over it. renameio keeps an existing file's
-// permissions; mode applies to a new file. path must already be the
-// symlink-resolved target, or the rename would replace the link itself.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	return renameio.WriteFile(path, data, mode)
+// writeAtomic replaces path with data: a temporary file in the same folder
+// is written, fsynced and read back, then renamed over path. The rename is
+// conditional: it must replace exactly the bytes repo planned from
+// (expect), so a tool that rewrote the file meanwhile is not clobbered
+// (ErrChanged). On Linux the condition is checked atomically with
+// renameat2(RENAME_EXCHANGE) — swap, look at what was swapped out, swap
+// back if it was not what was planned; elsewhere it is a read just before
+// the rename. path must already be the symlink-resolved target.
+func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, existed bool) (err error) {
+	var uid, gid = -1, -1
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(st.Uid), int(st.Gid)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".repo-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(name)
+		}
+	}()
+	if err := writeSynced(tmp, data, mode, uid, gid); err != nil {
+		return err
+	}
+	if back, err := os.ReadFile(name); err != nil || !bytes.Equal(back, data) {
+		return errors.New("reading the new file back gave different bytes; check the disk")
+	}
+	if !existed {
+		switch err := renameNoReplace(name, path); {
+		case err == nil:
+			return syncDir(path)
+		case errors.Is(err, fs.ErrExist):
+			return ErrChanged
+		case !errors.Is(err, errUnsupported):
+			return err
+		}
+		if _, err := os.Lstat(path); err == nil {
+			return ErrChanged
+		}
+		return renameAndSync(name, path)
+	}
+	switch err := renameExchange(name, path); {
+	case err == nil:
+		old, rerr := os.ReadFile(name) // what was at path an instant ago
+		if rerr == nil && bytes.Equal(old, expect) {
+			os.Remove(name)
+			return syncDir(path)
+		}
+		// Another program wrote the file after repo read it: put its
+		// version back, unless it has written yet again over ours.
+		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, data) {
+			_ = renameExchange(name, path)
+		}
+		os.Remove(name)
+		return ErrChanged
+	case !errors.Is(err, errUnsupported):
+		return err
+	}
+	if cur, err := os.ReadFile(path); err != nil || !bytes.Equal(cur, expect) {
+		return ErrChanged
+	}
+	return renameAndSync(name, path)
+}
+
+var errUnsupported = errors.New("not supported")
+
+func writeSynced(f *os.File, data []byte, mode fs.FileMode, uid, gid int) error {
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
+		_ = f.Chown(uid, gid) // keep the owner where we may; an ordinary user cannot
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func renameAndSync(from, to string) error {
+	if err := os.Rename(from, to); err != nil {
+		return err
+	}
+	return syncDir(to)
+}
+
+// syncDir makes the rename itself durable.
+func syncDir(path string) error {
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	_ = d.Sync()
+	return nil
 }

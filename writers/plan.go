@@ -211,7 +211,7 @@ func groupByFile(targets []*Target) (map[string][]*Target, []string, error) {
 		real := t.Path
 		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
 			real = r
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		} else if !isMissing(err) {
 			return nil, nil, &FileError{File: t.Display, Err: err}
 		}
 		if _, ok := files[real]; !ok {
@@ -485,7 +485,7 @@ func checkWritable(env Env, path string, t *Target) error {
 		if n := linkCount(fi); n > 1 {
 			return fail("has %d hard links; an atomic write would give this name a new file and leave the other links unchanged. Replace the hard link with a symbolic link (repo writes through those)", n)
 		}
-	case errors.Is(err, fs.ErrNotExist):
+	case isMissing(err):
 		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 			fi, err := os.Stat(dir)
 			if err == nil {
@@ -498,10 +498,13 @@ func checkWritable(env Env, path string, t *Target) error {
 				break
 			}
 		}
-	case errors.Is(err, syscall.ENOTDIR):
-		return fail("cannot create it: a folder on its path is a file")
 	}
 	return nil
+}
+
+// isMissing: the path does not exist, or a folder on it is a file.
+func isMissing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // existingRealPath resolves the symlinks of the longest existing prefix of

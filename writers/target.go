@@ -5,9 +5,7 @@ package writers
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -174,7 +172,7 @@ func choosePath(t *toolprofiles.Target, env Env) (string, error) {
 		}
 		if _, err := os.Lstat(p); err == nil {
 			return p, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		} else if !isMissing(err) {
 			return "", fmt.Errorf("%s: %w", env.Display(p), err)
 		}
 	}

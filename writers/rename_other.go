@@ -1,0 +1,6 @@
+//go:build !linux && !windows
+
+package writers
+
+func renameExchange(a, b string) error      { return errUnsupported }
+func renameNoReplace(from, to string) error { return errUnsupported }
