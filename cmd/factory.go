@@ -28,6 +28,33 @@ type Factory struct {
 	GOOS   string
 }
 
+// Color reports whether human output on ErrOut may use colour: only on a
+// terminal, and never when NO_COLOR is set (no-color.org) or TERM is dumb.
+func (f *Factory) Color() bool {
+	if f.Getenv("NO_COLOR") != "" || f.Getenv("TERM") == "dumb" {
+		return false
+	}
+	file, ok := f.IO.ErrOut.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := file.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// paint wraps s in an ANSI colour when colour is on.
+func (f *Factory) paint(code, s string) string {
+	if !f.Color() {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+const (
+	green  = "32"
+	yellow = "33"
+)
+
 func newFactory() *Factory {
 	return &Factory{
 		IO:     IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},

@@ -16,14 +16,16 @@ import (
 
 // SyncOptions are the flags of repo sync.
 type SyncOptions struct {
-	F      *Factory
-	Check  bool
-	DryRun bool
-	Tools  []string
-	Scope  string
-	Root   string
-	Output string
-	Adopt  bool
+	F       *Factory
+	Check   bool
+	DryRun  bool
+	Tools   []string
+	Scope   string
+	Root    string
+	Output  string
+	Adopt   bool
+	Quiet   bool
+	Verbose bool
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -48,6 +50,9 @@ detected in the workspace (see repo tools).`,
 			if opts.Output != "text" && opts.Output != "json" {
 				return usagef("--output %q: use text or json", opts.Output)
 			}
+			if opts.Quiet && opts.Verbose {
+				return usagef("--quiet and --verbose exclude each other")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -62,6 +67,8 @@ detected in the workspace (see repo tools).`,
 	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
+	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only errors and, with --check, the stale files")
+	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "also print each entry changed, the tool selection, and warnings on runs that change nothing")
 	return cmd
 }
 
@@ -197,16 +204,22 @@ func mode(opts *SyncOptions) string {
 }
 
 func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan) {
+	errOut := f.IO.ErrOut
 	// Warnings were shown when the files were written; a run that changes
-	// nothing (every commit's pre-commit hook) stays quiet.
-	if len(plan.Stale()) > 0 {
+	// nothing (every commit's pre-commit hook) stays quiet unless asked.
+	if !opts.Quiet && (len(plan.Stale()) > 0 || opts.Verbose) {
 		for _, w := range res.Warnings {
-			fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", w)
+			fmt.Fprintf(errOut, "%s %s\n", f.paint(yellow, "warning:"), w)
 		}
 	}
 	if len(res.Tools) == 0 {
-		fmt.Fprintf(f.IO.ErrOut, "repo: no tools to write: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)\n")
+		if !opts.Quiet {
+			fmt.Fprintf(errOut, "repo: no tools to write: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)\n")
+		}
 		return
+	}
+	if opts.Verbose {
+		fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
 	}
 	if opts.DryRun {
 		for _, fr := range res.Files {
@@ -215,17 +228,29 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	}
 	for _, fr := range res.Files {
 		if fr.Status == "unchanged" {
+			if opts.Verbose {
+				fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
+			}
 			continue
 		}
 		switch {
 		case opts.Check:
-			fmt.Fprintf(f.IO.ErrOut, "out of date: %s (%s): %s\n", fr.Path, who(fr), reasons(fr.Changes))
-		case fr.Status == "written":
-			fmt.Fprintf(f.IO.ErrOut, "wrote %s (%s): %s\n", fr.Path, who(fr), summary(fr.Changes))
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(yellow, "out of date:"), fr.Path, who(fr), reasons(fr.Changes))
+		case fr.Status == "written" && !opts.Quiet:
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
+		}
+		if opts.Verbose {
+			for _, c := range fr.Changes {
+				if c.Entry == "" {
+					fmt.Fprintf(errOut, "  %s: %s\n", c.Action, c.Reason)
+					continue
+				}
+				fmt.Fprintf(errOut, "  %s %s: %s\n", c.Action, c.Entry, c.Reason)
+			}
 		}
 	}
-	if !opts.Check && !opts.DryRun && countStatus(res.Files, "written") == 0 {
-		fmt.Fprintf(f.IO.ErrOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
+	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, "written") == 0 {
+		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
 	}
 }
 

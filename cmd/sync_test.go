@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -61,5 +62,29 @@ func TestExitCodes(t *testing.T) {
 	}
 	if exitCode(usagef("bad"), &buf) != ExitError || !bytes.Contains(buf.Bytes(), []byte("repo: bad")) {
 		t.Fatalf("usage error: %q", buf.String())
+	}
+}
+
+// Colour needs a terminal-like stream (a character device: /dev/null is
+// one) and no NO_COLOR.
+func TestColor(t *testing.T) {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer devnull.Close()
+	env := map[string]string{}
+	f := &Factory{IO: IOStreams{ErrOut: devnull}, Getenv: func(k string) string { return env[k] }}
+	if !f.Color() || f.paint(green, "x") != "\x1b[32mx\x1b[0m" {
+		t.Fatal("no colour on a character device")
+	}
+	env["NO_COLOR"] = "1"
+	if f.Color() || f.paint(green, "x") != "x" {
+		t.Fatal("colour despite NO_COLOR")
+	}
+	delete(env, "NO_COLOR")
+	f.IO.ErrOut = &bytes.Buffer{}
+	if f.Color() {
+		t.Fatal("colour into a buffer")
 	}
 }
