@@ -10,22 +10,24 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 )
 
 // SyncOptions are the flags of repo sync.
 type SyncOptions struct {
-	F       *Factory
-	Check   bool
-	DryRun  bool
-	Tools   []string
-	Scope   string
-	Root    string
-	Output  string
-	Adopt   bool
-	Quiet   bool
-	Verbose bool
+	F        *Factory
+	Check    bool
+	DryRun   bool
+	Tools    []string
+	Scope    string
+	Root     string
+	Output   string
+	Adopt    bool
+	Quiet    bool
+	Verbose  bool
+	Portable bool
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -67,6 +69,7 @@ detected in the workspace (see repo tools).`,
 	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
+	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only errors and, with --check, the stale files")
 	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "also print each entry changed, the tool selection, and warnings on runs that change nothing")
 	return cmd
@@ -82,6 +85,12 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := extensions.LoadConfig(w.root)
+	if err != nil {
+		return err
+	}
+	portable := opts.Portable || cfg.Portable
+	w.env.Portable = portable
 	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
 	if err != nil {
 		return err
@@ -100,7 +109,7 @@ func syncRun(opts *SyncOptions) error {
 	var plan *writers.Plan
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
-		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt})
+		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check})
 		if err != nil {
 			return err
 		}

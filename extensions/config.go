@@ -16,6 +16,10 @@ import (
 type Config struct {
 	Tools []string `toml:"tools"` // tool ids written by default
 	Set   bool     // whether the file has an [mcp] table with tools
+	// Portable: the team commits its tool configs (see README "Committed
+	// configs"): workspace variables where tools have them, and --check
+	// accepts entries written at another workspace root.
+	Portable bool
 }
 
 // ConfigFile is the workspace config, relative to the root.
@@ -45,7 +49,8 @@ func LoadConfig(root string) (Config, error) {
 	// Second pass: [mcp] strictly, so a misspelt key is reported.
 	var strict struct {
 		MCP struct {
-			Tools []string `toml:"tools"`
+			Tools    []string `toml:"tools"`
+			Portable bool     `toml:"portable"`
 		} `toml:"mcp"`
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
@@ -56,7 +61,7 @@ func LoadConfig(root string) (Config, error) {
 			for _, e := range serr.Errors {
 				if k := e.Key(); len(k) > 0 && k[0] == "mcp" {
 					row, col := e.Position()
-					return Config{}, &Error{File: ConfigFile, Line: row, Col: col, Field: joinKey(k), Msg: "unknown key (the [mcp] table takes: tools)"}
+					return Config{}, &Error{File: ConfigFile, Line: row, Col: col, Field: joinKey(k), Msg: "unknown key (the [mcp] table takes: tools, portable)"}
 				}
 			}
 			// unknown keys outside [mcp] belong to the repo manager
@@ -64,7 +69,7 @@ func LoadConfig(root string) (Config, error) {
 			return Config{}, tomlError(err, ConfigFile, "")
 		}
 	}
-	return Config{Tools: strict.MCP.Tools, Set: strict.MCP.Tools != nil}, nil
+	return Config{Tools: strict.MCP.Tools, Set: strict.MCP.Tools != nil, Portable: strict.MCP.Portable}, nil
 }
 
 func joinKey(k []string) string {

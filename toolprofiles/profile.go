@@ -142,6 +142,10 @@ type EntryFormat struct {
 	EnvRef string `toml:"env_ref"`
 	// EnvRefDefault: the tool understands ${NAME:-default}.
 	EnvRefDefault bool `toml:"env_ref_default"`
+	// RootVar is the tool's own variable for the workspace folder
+	// (${workspaceFolder}); in portable mode it is written instead of the
+	// absolute root, so a committed file works at any path.
+	RootVar string `toml:"root_var"`
 	// Set lists fixed members written into every entry (enabled = true).
 	Set map[string]any `toml:"set"`
 	// Preserve lists members the tool or the user owns inside an entry
@@ -171,6 +175,12 @@ type RemoteFormat struct {
 	HTTP         *RemoteKind `toml:"http"`
 	SSE          *RemoteKind `toml:"sse"`
 	HeadersField string      `toml:"headers_field"` // default "headers"
+	// For tools that expand nothing (Codex): a header that is only an
+	// environment reference is written as the variable's name instead —
+	// "Authorization: Bearer ${X}" under BearerEnvField, "H: ${X}" in the
+	// map under EnvHeadersField.
+	BearerEnvField  string `toml:"bearer_env_field"`
+	EnvHeadersField string `toml:"env_headers_field"`
 }
 
 // RemoteKind spells one remote transport.
@@ -298,13 +308,18 @@ func (e *EntryFormat) writtenFields() []string {
 	if e.Command == "string" {
 		out = append(out, e.ArgsField)
 	}
-	for _, f := range []string{e.CwdField, e.TypeField} {
+	for _, f := range []string{e.CwdField, e.TypeField, e.EnvForward, e.NameField} {
 		if f != "" {
 			out = append(out, f)
 		}
 	}
 	if e.Remote != nil {
 		out = append(out, e.Remote.HeadersField)
+		for _, f := range []string{e.Remote.BearerEnvField, e.Remote.EnvHeadersField} {
+			if f != "" {
+				out = append(out, f)
+			}
+		}
 		for _, k := range []*RemoteKind{e.Remote.HTTP, e.Remote.SSE} {
 			if k != nil {
 				out = append(out, k.URLField)

@@ -8,9 +8,16 @@ import (
 )
 
 var wantIDs = []string{
-	"amazonq", "amp", "claude", "claude-desktop", "cline", "copilot", "crush", "cursor",
-	"gemini", "jetbrains", "kiro", "opencode", "qwen", "roo", "vscode", "windsurf", "zed",
+	"aider", "amazonq", "amp", "antigravity", "augment", "claude", "claude-desktop", "cline",
+	"codex", "cody", "continue", "copilot", "crush", "cursor", "factory", "firebase-studio",
+	"gemini", "goose", "jetbrains", "jetbrains-ai", "kilo", "kilo-legacy", "kiro", "lmstudio",
+	"mistral-vibe", "opencode", "qwen", "roo", "trae", "visual-studio", "vscode", "warp",
+	"windsurf", "zed",
 }
+
+// noMCP lists the tools repo knows but never writes to: no MCP client, or
+// no configuration file repo can write (see each profile's notes).
+var noMCP = []string{"aider", "cody", "jetbrains-ai", "mistral-vibe"}
 
 func builtinSet(t *testing.T) *Set {
 	t.Helper()
@@ -55,8 +62,8 @@ func TestBuiltinProfilesComplete(t *testing.T) {
 	root := filepath.FromSlash("/r")
 	for _, p := range builtinSet(t).All() {
 		t.Run(p.ID, func(t *testing.T) {
-			if !p.MCP {
-				t.Errorf("mcp = false")
+			if p.MCP == slices.Contains(noMCP, p.ID) {
+				t.Errorf("mcp = %v; the tools without MCP are %q", p.MCP, noMCP)
 			}
 			if p.Name == "" || p.Notes == "" {
 				t.Errorf("name %q, notes %q: both are required for built-in profiles", p.Name, p.Notes)
@@ -78,18 +85,20 @@ func TestBuiltinProfilesComplete(t *testing.T) {
 				}
 				n++
 				if scope == ScopeProject {
-					for _, path := range tg.Paths {
-						if filepath.IsAbs(path) || strings.ContainsAny(path, "~$") || strings.HasPrefix(path, "..") {
-							t.Errorf("project path %q is not plain relative", path)
+					for _, paths := range [][]string{tg.Paths, tg.PathsLinux, tg.PathsDarwin, tg.PathsWindows} {
+						for _, path := range paths {
+							if filepath.IsAbs(path) || strings.ContainsAny(path, "~$") || strings.HasPrefix(path, "..") {
+								t.Errorf("project path %q is not plain relative", path)
+							}
 						}
 					}
 					continue
 				}
 				for goos, vars := range varsFor {
 					paths := tg.PathsFor(goos)
-					if p.ID == "claude-desktop" && goos == "linux" {
+					if slices.Contains(tg.UnsupportedOS, goos) {
 						if paths != nil {
-							t.Errorf("%s: PathsFor(linux) = %q, want nil", scope, paths)
+							t.Errorf("%s: PathsFor(%s) = %q, want nil (unsupported_os)", scope, goos, paths)
 						}
 						continue
 					}
@@ -108,8 +117,11 @@ func TestBuiltinProfilesComplete(t *testing.T) {
 					}
 				}
 			}
-			if n == 0 {
+			if n == 0 && p.MCP {
 				t.Errorf("no scopes")
+			}
+			if n > 0 && !p.MCP {
+				t.Errorf("mcp = false with %d scopes", n)
 			}
 		})
 	}
@@ -151,9 +163,23 @@ func TestBuiltinDialects(t *testing.T) {
 		"windsurf":       {"", "json", "mcpServers", "", "", "", "env", "string", "${env:NAME}", "", "serverUrl", "serverUrl"},
 		"cline":          {"", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "", "streamableHttp", "url", "url"},
 		"claude-desktop": {"", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+		// The rest of the catalog.
+		"codex":           {".codex/config.toml", "toml", "mcp_servers", "", "", "cwd", "env", "string", "", "", "url", "-"},
+		"continue":        {".continue/mcpServers/repo-managed.yaml", "yaml", "mcpServers", "type", "stdio", "cwd", "env", "string", "", "streamable-http", "url", "url"},
+		"goose":           {"", "yaml", "extensions", "type", "stdio", "", "envs", "string", "", "streamable_http", "uri", "-"},
+		"lmstudio":        {"", "json", "mcpServers", "", "", "", "env", "string", "", "", "url", "-"},
+		"kilo":            {"kilo.json", "jsonc", "mcp", "type", "local", "", "environment", "array", "{env:NAME}", "remote", "url", "url"},
+		"kilo-legacy":     {".kilocode/mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${env:NAME}", "streamable-http", "url", "url"},
+		"augment":         {".augment/settings.json", "jsonc", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+		"warp":            {".warp/.mcp.json", "json", "mcpServers", "", "", "working_directory", "env", "string", "", "-", "", "-"},
+		"trae":            {".trae/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+		"factory":         {".factory/mcp.json", "json", "mcpServers", "type", "stdio", "", "env", "string", "", "http", "url", "-"},
+		"antigravity":     {".agents/mcp_config.json", "jsonc", "mcpServers", "", "", "", "env", "string", "", "", "serverUrl", "-"},
+		"visual-studio":   {".vs/mcp.json", "json", "servers", "type", "stdio", "", "env", "string", "", "http", "url", "url"},
+		"firebase-studio": {".idx/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
 	}
-	if len(tests) != len(wantIDs) {
-		t.Fatalf("table has %d tools, want %d", len(tests), len(wantIDs))
+	if want := len(wantIDs) - len(noMCP); len(tests) != want {
+		t.Fatalf("table has %d tools, want %d (every tool with mcp = true)", len(tests), want)
 	}
 	for id, w := range tests {
 		p := s.Get(id)

@@ -34,11 +34,30 @@ type Result struct {
 
 // envRef matches an environment reference: ${NAME} or ${NAME:-default}.
 // ${{…}} (Continue) and ${env:…}, ${input:…} (already tool syntax) do not match.
+// onlyRef matches a value that is one environment reference and nothing else.
+var onlyRef = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`)
+
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// Options change a translation.
+type Options struct {
+	// Portable writes the tool's workspace variable (RootVar) instead of
+	// the absolute root Root, where the tool has one.
+	Portable bool
+	Root     string
+}
 
 // Translate renders s for profile p.
 func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
+	return TranslateWith(s, p, Options{})
+}
+
+// TranslateWith renders s for profile p with options.
+func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Result {
 	t := &translation{server: s, profile: p}
+	if o.Portable && p.Entry.RootVar != "" && o.Root != "" {
+		t.root, t.rootVar = o.Root, p.Entry.RootVar
+	}
 	var entry ordered.Object
 	if s.Remote() {
 		entry = t.remote()
@@ -66,6 +85,8 @@ func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
 type translation struct {
 	server   extensions.Server
 	profile  *toolprofiles.Profile
+	root     string // replaced by rootVar in every string, when set
+	rootVar  string
 	warnings []Warning
 	warned   map[string]bool
 }
@@ -148,8 +169,33 @@ func (t *translation) remote() ordered.Object {
 		obj = obj.Set(t.profile.Entry.TypeField, kind.Type)
 	}
 	obj = obj.Set(kind.URLField, t.ref("url", t.server.URL))
-	if h, _ := t.envMap(t.server.Headers, "headers"); len(h) > 0 {
+	headers := t.server.Headers
+	var bearer string
+	var envHeaders ordered.Object
+	if t.profile.Entry.EnvRef == "" {
+		headers = nil
+		for _, kv := range t.server.Headers {
+			if m := onlyRef.FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil {
+				switch {
+				case r.BearerEnvField != "" && strings.EqualFold(kv.Key, "Authorization") && strings.HasPrefix(kv.Value, "Bearer "):
+					bearer = m[1]
+					continue
+				case r.EnvHeadersField != "" && kv.Value == m[0]:
+					envHeaders = append(envHeaders, ordered.Member{Key: kv.Key, Value: m[1]})
+					continue
+				}
+			}
+			headers = append(headers, kv)
+		}
+	}
+	if h, _ := t.envMap(headers, "headers"); len(h) > 0 {
 		obj = obj.Set(r.HeadersField, h)
+	}
+	if bearer != "" {
+		obj = obj.Set(r.BearerEnvField, bearer)
+	}
+	if len(envHeaders) > 0 {
+		obj = obj.Set(r.EnvHeadersField, envHeaders)
 	}
 	return obj
 }
@@ -176,8 +222,39 @@ func (t *translation) envMap(in []extensions.KV, field string) (out ordered.Obje
 	return out, forward
 }
 
-// ref rewrites environment references into the tool's own syntax.
+// ref rewrites environment references into the tool's own syntax, and in
+// portable mode the workspace root into the tool's workspace variable.
 func (t *translation) ref(field, v string) string {
+	v = t.relocate(t.envRefs(field, v))
+	return v
+}
+
+// relocate replaces the root where it is a whole path prefix: the root
+// itself, or the root followed by a separator.
+func (t *translation) relocate(v string) string {
+	if t.root == "" || !strings.Contains(v, t.root) {
+		return v
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(v, t.root)
+		if i < 0 {
+			b.WriteString(v)
+			return b.String()
+		}
+		end := i + len(t.root)
+		whole := end == len(v) || v[end] == '/' || v[end] == '\\'
+		b.WriteString(v[:i])
+		if whole {
+			b.WriteString(t.rootVar)
+		} else {
+			b.WriteString(t.root)
+		}
+		v = v[end:]
+	}
+}
+
+func (t *translation) envRefs(field, v string) string {
 	if !strings.Contains(v, "${") {
 		return v
 	}

@@ -131,3 +131,23 @@ func TestRemoteOnStdioOnlyTool(t *testing.T) {
 		t.Fatalf("got %+v", res)
 	}
 }
+
+// In portable mode a tool with a workspace variable gets it instead of the
+// root, only where the root is a whole path prefix; other tools keep the
+// absolute path.
+func TestPortableRootVar(t *testing.T) {
+	set, _ := toolprofiles.Builtin()
+	s := extensions.Server{Name: "s", Spec: extensions.Spec{Transport: extensions.Stdio,
+		Command: "/ws/.repository/extensions/e/.venv/bin/python",
+		Args:    []string{"--root", "/ws", "--other=/ws2/x", "/ws/a"},
+		Env:     []extensions.KV{{Key: "ROOT", Value: "/ws"}}}}
+	o := Options{Portable: true, Root: "/ws"}
+	got := string(ordered.JSON(TranslateWith(s, set.Get("vscode"), o).Entry))
+	want := `{"type":"stdio","command":"${workspaceFolder}/.repository/extensions/e/.venv/bin/python","args":["--root","${workspaceFolder}","--other=/ws2/x","${workspaceFolder}/a"],"env":{"ROOT":"${workspaceFolder}"}}`
+	if got != want {
+		t.Errorf("vscode:\n got %s\nwant %s", got, want)
+	}
+	if got := string(ordered.JSON(TranslateWith(s, set.Get("claude"), o).Entry)); !strings.Contains(got, `"/ws/a"`) {
+		t.Errorf("claude has no workspace variable and must keep the root: %s", got)
+	}
+}

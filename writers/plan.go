@@ -33,6 +33,7 @@ const (
 	ReasonHandEdited = "hand-edited entry"
 	ReasonGone       = "entry of a removed server"
 	ReasonAdopted    = "user entry adopted"
+	ReasonRelocated  = "entry written at another workspace root"
 	ReasonRecord     = "ownership record out of date"
 )
 
@@ -86,6 +87,10 @@ type Options struct {
 	// Adopt lets repo take over a user's own entry that has the name of a
 	// managed server, instead of refusing.
 	Adopt bool
+	// AcceptRelocated counts an entry that differs from the wanted one only
+	// by the workspace root as up to date: configs committed by a teammate,
+	// checked out at another path (portable mode, --check).
+	AcceptRelocated bool
 }
 
 // ConflictError is a user's own entry in the way of a managed one.
@@ -319,7 +324,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if present {
 			want = withPreserved(want, cur.Value, t.Preserve)
 		}
-		digest := Digest(ordered.JSON(want.Without(t.Preserve...)))
+		digest := normalizedDigest(ordered.JSON(want.Without(t.Preserve...)), env.Root)
 		next[d.Name] = Owned{Extension: d.Extension, Digest: digest}
 		rec, isOwned := owned[d.Name]
 		switch {
@@ -333,6 +338,18 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 				// Identical to what repo would write: nothing to adopt but the name.
 				change(ActionAdopt, d.Name, ReasonAdopted)
 			}
+		case relocated(cur.Value, ordered.JSON(want), env.Root):
+			// What repo wrote for this server at another root: ours.
+			if opts.AcceptRelocated {
+				if !isOwned {
+					change(ActionAdopt, d.Name, ReasonAdopted)
+				}
+				break
+			}
+			change(ActionUpdate, d.Name, ReasonRelocated)
+			if err := set(d.Name, want); err != nil {
+				return nil, err
+			}
 		case !isOwned:
 			if !opts.Adopt {
 				return nil, &ConflictError{File: t.Display, Line: cur.Line, Entry: d.Name, Tools: t.Tools}
@@ -343,7 +360,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			}
 		default:
 			reason := ReasonStale
-			if Digest(withoutMembers(cur.Value, t.Preserve)) != rec.Digest {
+			if !matchesDigest(withoutMembers(cur.Value, t.Preserve), rec.Digest, env.Root) {
 				reason = ReasonHandEdited
 				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
 			}
@@ -361,7 +378,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if !present {
 			continue // already gone: just forget it
 		}
-		if Digest(withoutMembers(cur.Value, t.Preserve)) != owned[name].Digest {
+		if !matchesDigest(withoutMembers(cur.Value, t.Preserve), owned[name].Digest, env.Root) {
 			change(ActionForget, name, ReasonGone)
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue

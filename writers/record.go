@@ -154,3 +154,81 @@ func Digest(raw []byte) string {
 	sum := sha256.Sum256(canon)
 	return "sha256:" + hex.EncodeToString(sum[:16])
 }
+
+// normalizedDigest fingerprints an entry with the workspace root spelled
+// <<root>>: the digest of an entry does not depend on where the workspace
+// is, so a committed record stays valid on every clone.
+func normalizedDigest(raw []byte, root string) string {
+	canon := canonical(raw)
+	if root != "" {
+		canon = bytes.ReplaceAll(canon, []byte(jsonText(root)), []byte("<<root>>"))
+	}
+	return Digest(canon)
+}
+
+// matchesDigest reports whether an entry found in a file is the one a
+// record digest was taken of. The entry may have been written at another
+// root (a teammate's checkout): the root it shows — the part of a path
+// before /.repository/extensions/ — is tried as well as this one.
+func matchesDigest(raw []byte, digest, root string) bool {
+	if normalizedDigest(raw, root) == digest {
+		return true
+	}
+	canon := string(canonical(raw))
+	marker := jsonText(string(filepath.Separator) + ".repository" + string(filepath.Separator) + "extensions" + string(filepath.Separator))
+	if i := strings.Index(canon, marker); i > 0 {
+		start := strings.LastIndexByte(canon[:i], '"') + 1
+		if other := canon[start:i]; other != "" {
+			var unq string
+			if json.Unmarshal([]byte(`"`+other+`"`), &unq) == nil && normalizedDigest(raw, unq) == digest {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// relocated reports whether cur is want with the workspace root replaced by
+// some other absolute path everywhere it occurs: the same entry, written by
+// repo in a checkout at another path.
+func relocated(cur, want []byte, root string) bool {
+	if root == "" {
+		return false
+	}
+	c, w, r := string(canonical(cur)), string(canonical(want)), jsonText(root)
+	i := strings.Index(w, r)
+	if i < 0 || !strings.HasPrefix(c, w[:i]) {
+		return false
+	}
+	// The other root ends where the text after the root in want resumes;
+	// that text is never empty (at least the string's closing quote).
+	after := w[i+len(r):]
+	if j := strings.Index(after, r); j >= 0 {
+		after = after[:j]
+	}
+	k := strings.Index(c[i:], after)
+	if k <= 0 {
+		return false
+	}
+	other := c[i : i+k]
+	if other == r || !(strings.HasPrefix(other, "/") || (len(other) > 2 && other[1] == ':')) {
+		return false
+	}
+	return strings.ReplaceAll(w, r, other) == c
+}
+
+// canonical is an entry as compact JSON with sorted keys.
+func canonical(raw []byte) []byte {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// jsonText is s as it appears inside a JSON string (quotes removed).
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}

@@ -42,9 +42,12 @@ type Desired struct {
 	Value     ordered.Object
 }
 
-// Env is where per-user paths come from.
+// Env is where per-user paths come from, and how paths are written.
 type Env struct {
 	Root string
+	// Portable writes a tool's workspace variable instead of the root where
+	// the tool has one (see translator.Options).
+	Portable bool
 	toolprofiles.Env
 }
 
@@ -109,7 +112,7 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		}
 		first := len(tg.Tools) == 1
 		for _, s := range servers {
-			res := translator.Translate(s, p)
+			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root})
 			warnings = append(warnings, res.Warnings...)
 			prev, had := seen[id][s.Name]
 			if !first {
