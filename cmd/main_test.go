@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var digestPattern = regexp.MustCompile(`sha256:[0-9a-f]{32}`)
@@ -50,6 +51,20 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// schema NAME FILE validates FILE (or stdout) against the
+			// documented output schema docs/schema/NAME.json.
+			"schema": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: schema NAME FILE")
+				}
+				err := validateSchema(args[0], ts.ReadFile(args[1]))
+				if neg && err == nil {
+					ts.Fatalf("%s is valid against %s", args[1], args[0])
+				}
+				if !neg && err != nil {
+					ts.Fatalf("%s against docs/schema/%s.json: %v", args[1], args[0], err)
+				}
+			},
 			// unwork FILE OUT copies FILE (or stdout, stderr) to OUT with the
 			// work folder spelled $WORK and entry digests (which hash those
 			// paths) masked, so goldens hold nothing run-specific and plain
@@ -85,4 +100,18 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// validateSchema checks a JSON document against docs/schema/<name>.json.
+func validateSchema(name, doc string) error {
+	c := jsonschema.NewCompiler()
+	sch, err := c.Compile(filepath.Join("..", "docs", "schema", name+".json"))
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(v)
 }
