@@ -1,11 +1,15 @@
 # repo — see README.md. `make demo` runs repo on the example workspace; `make test` runs every test.
 GO      ?= go
 BIN     := bin/repo
+# `repo version` prints these; override them for a release: make build VERSION=v1.2.0
+VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
 
-.PHONY: build test demo lint fmt clean
+.PHONY: build test demo lint fmt clean generate
 
 build:
-	$(GO) build -o $(BIN) ./cmd/repo
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
 
 test: lint
 	$(GO) test ./...
@@ -14,6 +18,10 @@ test: lint
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.
 demo: build
 	./examples/demo.sh $(CURDIR)/$(BIN)
+
+# Regenerates docs/supported-tools.md from the tool profiles (a test fails when it is stale).
+generate:
+	$(GO) generate ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

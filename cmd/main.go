@@ -35,7 +35,6 @@ Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newSyncCmd(f, nil), newMCPCmd(f), newToolsCmd(f))
-	root.CompletionOptions.HiddenDefaultCmd = true
+	root.AddCommand(newSyncCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))
 	return root
 }

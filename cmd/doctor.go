@@ -1,0 +1,371 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
+)
+
+// DoctorOptions are the flags of repo doctor.
+type DoctorOptions struct {
+	F      *Factory
+	Root   string
+	Tools  []string
+	Scope  string
+	Output string
+}
+
+func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
+	opts := &DoctorOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check that every tool can actually start the extensions' MCP servers",
+		Long: `Check what a written config cannot guarantee: that each server's command
+exists and runs (a venv python must run "python -c ''"), that every tool the
+server is written to accepts its name, and what you must still do before each
+selected tool starts project servers (Claude Code approval, Codex, Gemini and
+Copilot folder trust, Qwen approval), with the exact command or setting.
+
+Tools are selected as for repo sync. One line per finding on stdout:
+  ok|warn|fail <server or tool>: <what> — <fix>
+Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
+		Example: `  $ repo doctor
+  $ repo doctor --tool claude,codex
+  $ repo doctor --output json`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if !slices.Contains(toolprofiles.Scopes, opts.Scope) {
+				return usagef("--scope %q: use project, local or user", opts.Scope)
+			}
+			if opts.Output != "text" && opts.Output != "json" {
+				return usagef("--output %q: use text or json", opts.Output)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return doctorRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&opts.Tools, "tool", nil, "tool id to check (repeatable or comma-separated; see repo tools)")
+	fl.StringVar(&opts.Scope, "scope", toolprofiles.ScopeProject, "project, local or user")
+	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
+	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	return cmd
+}
+
+// Finding levels: ok needs nothing; warn and fail need the user.
+const (
+	levelOK   = "ok"
+	levelWarn = "warn" // the server is written, but some tool will not start it until the user acts
+	levelFail = "fail" // the server cannot start
+)
+
+// finding is one result of repo doctor. Server or Tool (or both) say what
+// it is about; Fix is the exact command or setting, empty when ok.
+type finding struct {
+	Level   string `json:"level"`
+	Server  string `json:"server"`
+	Tool    string `json:"tool"`
+	Check   string `json:"check"` // command, venv, name, approval, trust
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// doctorReport is the --output json document of repo doctor (version 1).
+type doctorReport struct {
+	Version  int       `json:"version"`
+	Root     string    `json:"root"`
+	Scope    string    `json:"scope"`
+	Tools    []string  `json:"tools"`
+	Findings []finding `json:"findings"`
+}
+
+// pythonTimeout bounds the venv python's empty run (-c with an empty
+// program): a python that hangs is broken.
+const pythonTimeout = 5 * time.Second
+
+func doctorRun(opts *DoctorOptions) error {
+	f := opts.F
+	w, err := f.load(opts.Root)
+	if err != nil {
+		return err
+	}
+	sel, err := selectTools(w, opts.Tools, opts.Scope)
+	if err != nil {
+		return err
+	}
+	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	if err != nil {
+		return err
+	}
+	d := &doctor{f: f, w: w}
+	rep := doctorReport{Version: 1, Root: w.root, Scope: opts.Scope, Tools: []string{}, Findings: []finding{}}
+	for _, p := range sel.profiles {
+		rep.Tools = append(rep.Tools, p.ID)
+	}
+	for _, s := range w.ws.Servers {
+		rep.Findings = append(rep.Findings, d.command(s))
+		rep.Findings = append(rep.Findings, d.names(s, targets)...)
+	}
+	for _, p := range sel.profiles {
+		if fd, ok := d.gate(p, opts.Scope, writtenFor(p.ID, targets)); ok {
+			rep.Findings = append(rep.Findings, fd)
+		}
+	}
+
+	attention := 0
+	for _, fd := range rep.Findings {
+		if fd.Level != levelOK {
+			attention++
+		}
+	}
+	if opts.Output == "json" {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		for _, fd := range rep.Findings {
+			fmt.Fprintln(f.IO.Out, fd.line())
+		}
+		switch {
+		case len(w.ws.Servers) == 0:
+			fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
+		case len(sel.profiles) == 0:
+			fmt.Fprintln(f.IO.ErrOut, "repo: no tools selected: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)")
+		}
+		if attention > 0 {
+			fmt.Fprintf(f.IO.ErrOut, "%d finding(s) need attention\n", attention)
+		}
+	}
+	if attention > 0 {
+		return errStale // exit 1, nothing more to print
+	}
+	return nil
+}
+
+// line is the text form of a finding.
+func (fd finding) line() string {
+	who := fd.Server
+	if who == "" {
+		who = fd.Tool
+	}
+	s := fmt.Sprintf("%-4s %s: %s", fd.Level, who, fd.Message)
+	if fd.Fix != "" {
+		s += " — " + fd.Fix
+	}
+	return s
+}
+
+type doctor struct {
+	f *Factory
+	w *workspace
+}
+
+func (d *doctor) show(p string) string { return d.w.env.Display(p) }
+
+func (d *doctor) extension(name string) *extensions.Extension {
+	for i := range d.w.ws.Extensions {
+		if d.w.ws.Extensions[i].Name == name {
+			return &d.w.ws.Extensions[i]
+		}
+	}
+	return nil
+}
+
+// command checks that a stdio server's command can start: a venv python
+// exists and runs, an absolute path is an executable file, a bare name is
+// on PATH.
+func (d *doctor) command(s extensions.Server) finding {
+	fd := finding{Server: s.Name, Check: "command", Level: levelOK}
+	if s.Remote() {
+		fd.Message = fmt.Sprintf("%s server at %s (doctor makes no network calls)", s.Transport, s.URL)
+		return fd
+	}
+	cmd := s.Command
+	where := fmt.Sprintf("%s:%d", s.Source, s.Line)
+	switch {
+	case strings.Contains(cmd, "${"):
+		fd.Level = levelWarn
+		fd.Message = fmt.Sprintf("command %q holds an environment reference, which each tool expands; doctor cannot check it", cmd)
+		fd.Fix = "make sure the variable is set where the tools start, or use a <<template>> in " + where
+		return fd
+	case filepath.IsAbs(cmd):
+		if ext := d.extension(s.Extension); ext != nil && under(ext.Venv, cmd) {
+			return d.venvPython(fd, ext, cmd)
+		}
+		return d.executable(fd, cmd, "install it, or fix the command in "+where)
+	case strings.ContainsAny(cmd, `/\`):
+		fd.Level = levelWarn
+		fd.Message = fmt.Sprintf("command %q is relative: each tool resolves it against its own working directory", cmd)
+		fd.Fix = fmt.Sprintf("write <<extension.dir>>/%s or <<root>>/%s in %s", filepath.ToSlash(cmd), filepath.ToSlash(cmd), where)
+		return fd
+	}
+	path, err := exec.LookPath(cmd)
+	if err != nil {
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("command %q is not on PATH", cmd)
+		fd.Fix = fmt.Sprintf("install %s, or put its folder on the PATH the tools start with", cmd)
+		return fd
+	}
+	fd.Message = fmt.Sprintf("command %s is on PATH (%s)", cmd, d.show(path))
+	return fd
+}
+
+// executable checks an absolute command path.
+func (d *doctor) executable(fd finding, cmd, missingFix string) finding {
+	fi, err := os.Stat(cmd)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("command %s does not exist", d.show(cmd))
+		fd.Fix = missingFix
+	case err != nil:
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("command %s: %v", d.show(cmd), err)
+		fd.Fix = missingFix
+	case fi.IsDir():
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("command %s is a folder", d.show(cmd))
+		fd.Fix = missingFix
+	case d.f.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("command %s is not executable", d.show(cmd))
+		fd.Fix = "chmod +x " + shellJoin([]string{d.show(cmd)})
+	default:
+		fd.Message = fmt.Sprintf("command %s is executable", d.show(cmd))
+	}
+	return fd
+}
+
+// venvPython checks a command inside the extension's venv: the venv exists,
+// the file is executable and, for its python, an empty program (-c "") runs.
+func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) finding {
+	create := d.venvFix(ext, false)
+	if _, err := os.Stat(ext.Venv); errors.Is(err, fs.ErrNotExist) {
+		fd.Check = "venv"
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("venv %s does not exist (command %s)", d.show(ext.Venv), d.show(cmd))
+		fd.Fix = create
+		return fd
+	}
+	fd = d.executable(fd, cmd, d.venvFix(ext, true))
+	if fd.Level != levelOK || cmd != ext.Python {
+		return fd
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), pythonTimeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, cmd, "-c", "")
+	c.Dir = d.w.root
+	c.WaitDelay = time.Second
+	out, err := c.CombinedOutput()
+	if err != nil {
+		why := err.Error()
+		if ctx.Err() != nil {
+			why = fmt.Sprintf("did not finish within %s", pythonTimeout)
+		} else if first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n"); first != "" {
+			why = first
+		}
+		fd.Check = "venv"
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("%s -c '' fails: %s", d.show(cmd), why)
+		fd.Fix = d.venvFix(ext, true)
+		return fd
+	}
+	fd.Message = fmt.Sprintf("venv python %s runs", d.show(cmd))
+	return fd
+}
+
+// venvFix is the exact way to (re)create an extension's venv and install
+// what the extension needs into it.
+func (d *doctor) venvFix(ext *extensions.Extension, recreate bool) string {
+	create := "python3 -m venv " + shellJoin([]string{d.show(ext.Venv)})
+	if recreate {
+		create = "python3 -m venv --clear " + shellJoin([]string{d.show(ext.Venv)})
+	}
+	py := shellJoin([]string{d.show(ext.Python)})
+	exists := func(name string) bool {
+		_, err := os.Stat(filepath.Join(ext.Dir, name))
+		return err == nil
+	}
+	switch {
+	case exists("requirements.txt"):
+		return fmt.Sprintf("%s, then %s -m pip install -r %s", create, py, shellJoin([]string{d.show(filepath.Join(ext.Dir, "requirements.txt"))}))
+	case exists("pyproject.toml"), exists("setup.py"):
+		return fmt.Sprintf("%s, then %s -m pip install %s", create, py, shellJoin([]string{d.show(ext.Dir)}))
+	case exists("README.md"):
+		return fmt.Sprintf("%s, then install the extension's requirements into it (see %s)", create, d.show(filepath.Join(ext.Dir, "README.md")))
+	}
+	return create + ", then install the extension's requirements into it"
+}
+
+// names checks the server's name against every tool it is written to that
+// restricts names (profile entry.name_pattern).
+func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding {
+	var accepted []string
+	var out []finding
+	for _, tg := range targets {
+		if !slices.ContainsFunc(tg.Entries, func(e writers.Desired) bool { return e.Name == s.Name }) {
+			continue
+		}
+		for _, id := range tg.Tools {
+			p := d.w.profiles.Get(id)
+			if p == nil || p.Entry.NamePattern == "" || slices.Contains(accepted, id) {
+				continue
+			}
+			re, err := regexp.Compile(p.Entry.NamePattern)
+			if err != nil || re.MatchString(s.Name) {
+				accepted = append(accepted, id)
+				continue
+			}
+			out = append(out, finding{Level: levelFail, Server: s.Name, Tool: id, Check: "name",
+				Message: fmt.Sprintf("%s does not accept this name (names must match %s), so it will not start the server", p.Name, p.Entry.NamePattern),
+				Fix:     fmt.Sprintf("rename the server in %s:%d", s.Source, s.Line)})
+		}
+	}
+	if len(out) == 0 && len(accepted) > 0 {
+		out = append(out, finding{Level: levelOK, Server: s.Name, Check: "name",
+			Message: "name accepted by " + strings.Join(accepted, ", ")})
+	}
+	return out
+}
+
+// writtenFor lists the servers written for a tool, in file order.
+func writtenFor(id string, targets []*writers.Target) []string {
+	var names []string
+	for _, tg := range targets {
+		if !slices.Contains(tg.Tools, id) {
+			continue
+		}
+		for _, e := range tg.Entries {
+			if !slices.Contains(names, e.Name) {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	return names
+}
+
+// under reports whether p is dir or inside it.
+func under(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,69 @@
+package cmd
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Set by the build (see the Makefile):
+//
+//	go build -ldflags "-X github.com/repo-manager/repo/cmd.version=v1.2.3 -X github.com/repo-manager/repo/cmd.commit=abc1234"
+//
+// Without them, the module version and VCS revision Go stamped into the
+// binary are used (go install …@v1.2.3), else "dev" and "unknown".
+var (
+	version string
+	commit  string
+)
+
+func newVersionCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print repo's version, commit and Go version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			v, c := buildVersion()
+			_, err := fmt.Fprintf(f.IO.Out, "repo %s (%s, %s)\n", v, c, runtime.Version())
+			return err
+		},
+	}
+}
+
+// buildVersion returns the version and commit: the ldflags values, else
+// what the Go toolchain recorded in the binary, else "dev" and "unknown".
+func buildVersion() (string, string) {
+	v, c := version, commit
+	info, ok := debug.ReadBuildInfo()
+	if ok && v == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	if ok && c == "" {
+		var rev string
+		dirty := false
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if rev != "" && dirty {
+			rev += "-dirty"
+		}
+		c = rev
+	}
+	if v == "" {
+		v = "dev"
+	}
+	if c == "" {
+		c = "unknown"
+	}
+	return v, c
+}
