@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/internal/ordered"
 )
 
 // Set by the build (see the Makefile):
@@ -20,16 +22,28 @@ var (
 )
 
 func newVersionCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	output := "text"
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print repo's version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			v, c := buildVersion()
-			_, err := fmt.Fprintf(f.IO.Out, "repo %s (%s, %s)\n", v, c, runtime.Version())
-			return err
+			switch output {
+			case "json":
+				_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(ordered.Object{
+					{Key: "version", Value: v}, {Key: "commit", Value: c}, {Key: "go", Value: runtime.Version()},
+				})))
+				return err
+			case "text":
+				_, err := fmt.Fprintf(f.IO.Out, "repo %s (%s, %s)\n", v, c, runtime.Version())
+				return err
+			}
+			return usagef("--output %q: use text or json", output)
 		},
 	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	return cmd
 }
 
 // buildVersion returns the version and commit: the ldflags values, else

@@ -10,7 +10,7 @@ import (
 )
 
 // TestGitHubActionsRecipe checks that examples/ci/github-actions.yml builds
-// repo, prints the --dry-run diff into the log and the job summary, and then
+// repo, prints the --check --dry-run diff into the log and the job summary, and then
 // fails the job with repo sync --check, in that order.
 func TestGitHubActionsRecipe(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("ci", "github-actions.yml"))
@@ -39,7 +39,7 @@ func TestGitHubActionsRecipe(t *testing.T) {
 			switch {
 			case strings.Contains(s.Run, "go install") && strings.Contains(s.Run, "/cmd/repo@"):
 				build = i
-			case strings.Contains(s.Run, "repo sync --dry-run"):
+			case strings.Contains(s.Run, "repo sync --check --dry-run"):
 				diff = i
 				for _, want := range []string{`>> "$GITHUB_STEP_SUMMARY"`, "```diff", "cat "} {
 					if !strings.Contains(s.Run, want) {
