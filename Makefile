@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
 
-.PHONY: build test demo lint fmt clean generate
+.PHONY: build test demo lint fmt clean generate fuzz
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
@@ -22,6 +22,19 @@ demo: build
 # Regenerates docs/supported-tools.md from the tool profiles (a test fails when it is stale).
 generate:
 	$(GO) generate ./...
+
+# Runs every fuzz target of the repository for FUZZTIME each (go test -fuzz takes one target
+# at a time). Targets are found with go test -list, which prints a package's Fuzz* names before
+# its "ok <package>" line. New crashers land in <package>/testdata/fuzz/: keep them as seeds.
+FUZZTIME ?= 30s
+fuzz:
+	@list=$$($(GO) test -list '^Fuzz' ./...) || { echo "$$list"; exit 1; }; \
+	  targets=$$(echo "$$list" | awk '/^Fuzz/ { n[++c] = $$1; next } /^ok / { for (i = 1; i <= c; i++) print $$2 " " n[i]; c = 0 }'); \
+	  if [ -z "$$targets" ]; then echo "no fuzz targets found"; exit 1; fi; \
+	  echo "$$targets" | while read -r pkg name; do \
+	    echo "== $$pkg $$name ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

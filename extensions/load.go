@@ -80,11 +80,18 @@ func Load(o Options) (*Workspace, error) {
 			continue
 		}
 		dir := filepath.Join(extRoot, e.Name())
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue // a stray file or dangling link is not an extension
+		fi, err := os.Stat(dir)
+		if err != nil {
+			// A folder repo cannot look into (a symlink loop, a dangling
+			// link, no permission) may be an extension: skipping it would
+			// make sync remove its servers everywhere.
+			return nil, &Error{File: rel(o.Root, dir), Extension: e.Name(), Msg: "cannot read the extension folder: " + describe(err)}
+		}
+		if !fi.IsDir() {
+			continue // a stray file is not an extension
 		}
 		manifest := filepath.Join(dir, "extension.toml")
-		if _, err := os.Stat(manifest); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		ext, err := loadExtension(o, dir, e.Name())

@@ -34,6 +34,7 @@ const DefaultVenv = ".venv"
 // naming its line, because a misspelt key would otherwise be ignored and the
 // extension would silently provide nothing.
 func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // editors on Windows write one
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var m Manifest

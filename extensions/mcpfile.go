@@ -31,7 +31,11 @@ func parseMCPFile(data []byte, file, ext string) ([]Declaration, error) {
 	if err := validJSON(data); err != nil {
 		var serr *json.SyntaxError
 		if errors.As(err, &serr) {
-			return nil, fail(int(serr.Offset)-1, "", "", "invalid JSON: "+serr.Error())
+			msg := serr.Error()
+			if msg == "" {
+				msg = "data after the top-level object"
+			}
+			return nil, fail(int(serr.Offset)-1, "", "", "invalid JSON: "+msg)
 		}
 		return nil, fail(0, "", "", "invalid JSON: "+err.Error())
 	}
@@ -242,14 +246,17 @@ func kind(r gjson.Result) string {
 }
 
 // validJSON checks syntax with encoding/json, whose errors carry an offset.
+// Anything but whitespace after the top-level value is an error at its
+// own position.
 func validJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v json.RawMessage
 	if err := dec.Decode(&v); err != nil {
 		return err
 	}
-	if dec.More() {
-		return fmt.Errorf("data after the top-level value")
+	end := int(dec.InputOffset())
+	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
+		return &json.SyntaxError{Offset: int64(len(data) - len(rest) + 1)}
 	}
 	return nil
 }

@@ -104,7 +104,12 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		// Tools disagree on what a relative cwd is relative to; the root is
 		// what the author means, so say it absolutely.
 		if !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, "${") {
-			s.Cwd = filepath.Join(c.Root, filepath.FromSlash(s.Cwd))
+			if strings.Contains(s.Cwd, "${") {
+				// Cleaning would rewrite the reference's text ("${X:-a/../b}").
+				s.Cwd = c.Root + string(filepath.Separator) + s.Cwd
+			} else {
+				s.Cwd = filepath.Join(c.Root, filepath.FromSlash(s.Cwd))
+			}
 		}
 	}
 	return s, nil

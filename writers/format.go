@@ -8,6 +8,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/jsonedit"
+	"github.com/repo-manager/repo/writers/tomledit"
 )
 
 // Member is one entry of a server map as found in a file, as strict JSON.
@@ -54,9 +55,57 @@ func FormatFor(t *Target) (Format, error) {
 		return jsonFormat{jsonedit.Comments, t.Skeleton}, nil
 	case toolprofiles.FormatJSONC:
 		return jsonFormat{jsonedit.JSONC, t.Skeleton}, nil
+	case toolprofiles.FormatTOML:
+		return tomlFormat{}, nil
 	}
 	return nil, fmt.Errorf("no editor for format %q", t.Format)
 }
+
+// tomlFormat edits Codex's config.toml: entries are [<key>."<name>"]
+// tables (a map), in a marked block at the end of the file.
+type tomlFormat struct{}
+
+func (tomlFormat) Parse(data []byte) (Document, error) {
+	d, err := tomledit.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return tomlDoc{d}, nil
+}
+
+func (tomlFormat) New() Document { return tomlDoc{tomledit.New()} }
+
+type tomlDoc struct{ d *tomledit.Doc }
+
+func (t tomlDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
+	ms, found, err := t.d.Entries(key)
+	if err != nil || !found {
+		return nil, found, err
+	}
+	out := make([]Member, len(ms))
+	for i, m := range ms {
+		out[i] = Member{Name: m.Key, Value: m.Value, Line: m.Line}
+	}
+	return out, true, nil
+}
+
+func (t tomlDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {
+	d, err := t.d.Set(key, name, ordered.JSON(value))
+	if err != nil {
+		return nil, err
+	}
+	return tomlDoc{d}, nil
+}
+
+func (t tomlDoc) Delete(key []string, _ Shape, name string) (Document, error) {
+	d, err := t.d.Delete(key, name)
+	if err != nil {
+		return nil, err
+	}
+	return tomlDoc{d}, nil
+}
+
+func (t tomlDoc) Bytes() []byte { return t.d.Bytes() }
 
 // isBlank reports a file with nothing but whitespace (and a BOM) in it: it
 // is treated as a new document, since there is nothing in it to keep.
@@ -131,6 +180,14 @@ func position(err error) (int, int) {
 	var de *jsonedit.DuplicateKeyError
 	if errors.As(err, &de) {
 		return de.Line, de.Col
+	}
+	var tse *tomledit.SyntaxError
+	if errors.As(err, &tse) {
+		return tse.Line, tse.Col
+	}
+	var tle *tomledit.LayoutError
+	if errors.As(err, &tle) {
+		return tle.Line, 0
 	}
 	return 0, 0
 }

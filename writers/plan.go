@@ -292,7 +292,9 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	members, _, err := doc.Entries(t.Key, t.shape())
 	if err != nil {
-		return nil, fileErr(0, fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key)))
+		l, c := position(err)
+		return nil, &FileError{File: t.Display, Line: l, Col: c,
+			Err: fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key))}
 	}
 	current := map[string]Member{}
 	for _, m := range members {
@@ -488,6 +490,19 @@ func checkWritable(env Env, path string, t *Target) error {
 		}
 		if real := existingRealPath(path); !within(root, real) {
 			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
+		}
+	}
+	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if _, err := os.Stat(path); isMissing(err) {
+			dest, _ := os.Readlink(path)
+			target := dest
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(existingRealPath(path)), target)
+			}
+			if root, err := filepath.EvalSymlinks(env.Root); err == nil && t.Scope == toolprofiles.ScopeProject && !within(root, existingRealPath(target)) {
+				return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", target)
+			}
+			return fail("is a symbolic link to %s, which does not exist; create the file it points to (or remove the link) and run repo sync again", dest)
 		}
 	}
 	fi, err := os.Stat(path)

@@ -1,0 +1,259 @@
+package tomledit
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+var servers = []string{"mcp_servers"}
+
+func addSeeds(f *testing.F, withValue bool) {
+	docs := []string{"", "\n", "\ufeff", "# only a comment", "a = 1", "a = 1\n\n\n", "a = 1\r\n",
+		"[mcp_servers]\n", "mcp_servers = {}\n", "mcp_servers.x.command = \"a\"\n",
+		"[mcp_servers.x]\ncommand = \"a\"\n[other]\nk = 1\n[mcp_servers.x.env]\nK = \"v\"\n",
+		"s = \"\"\"\n# >>> repo managed MCP servers: edit .repository/extensions instead; repo sync rewrites this block\n\"\"\"\n",
+		"[[a]]\nb = 1\n[[a]]\n[a.c]\nd = 2020-01-01T00:00:00Z\ne = inf\nf = 0x1F\ng = 1_000.5e-3\n",
+		"x = [1, # c\n 2]\ny = { a.b = 1, c = [ { d = 'e' } ] }\n",
+	}
+	docs = append(docs, realDocs()...)
+	for _, doc := range docs {
+		if !withValue {
+			f.Add([]byte(doc))
+			continue
+		}
+		for _, name := range []string{"x", "fresh", "user_srv", ""} {
+			f.Add([]byte(doc), name, []byte(`{"command":"npx","args":["-y","pkg"],"env":{"K":"V"}}`))
+		}
+	}
+	if withValue {
+		for _, name := range hostileNames {
+			f.Add([]byte(codexAppConfig), name, []byte(`{"command":"x","tools":{"s":{"approval_mode":"never"}},"n":[{"a":1},{"b":[2.5]}],"e":{},"f":1e3}`))
+		}
+	}
+}
+
+// FuzzParse: Parse never panics; the ordered tree it builds agrees with what
+// go-toml decodes, and its expressions cover the document.
+func FuzzParse(f *testing.F) {
+	addSeeds(f, false)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := Parse(data)
+		if err != nil {
+			if _, ok := err.(*SyntaxError); !ok {
+				if _, ok := err.(*LayoutError); !ok {
+					t.Fatalf("error of type %T: %v", err, err)
+				}
+			}
+			return
+		}
+		if !bytes.Equal(d.Bytes(), data) {
+			t.Fatal("Bytes differs from the input")
+		}
+		checkCoverage(t, d)
+		var want map[string]any
+		if err := toml.Unmarshal(data[d.bom:], &want); err != nil {
+			t.Fatal(err)
+		}
+		got := d.root.appendJSON(nil)
+		if !json.Valid(got) {
+			t.Fatalf("tree is not valid JSON: %s", got)
+		}
+		v, _ := decodeJSON(got)
+		if !sameAsTOML(v, want) {
+			t.Fatalf("tree %s differs from go-toml's %#v", got, want)
+		}
+		d.Entries(servers)
+		for _, k := range d.root.keys {
+			d.Entries([]string{k})
+		}
+	})
+}
+
+// checkCoverage checks that the expressions are ordered, whole lines, and
+// that only whitespace lies between them.
+func checkCoverage(t *testing.T, d *Doc) {
+	t.Helper()
+	prev := d.bom
+	for _, e := range d.exprs {
+		if e.start < prev || e.end < e.start {
+			t.Fatalf("expression %+v overlaps the previous one (ends at %d)", e, prev)
+		}
+		if len(bytes.Trim(d.data[prev:e.start], " \t\r\n")) != 0 {
+			t.Fatalf("bytes %q between expressions", d.data[prev:e.start])
+		}
+		if e.line != lineOf(d.data, e.start) {
+			t.Fatalf("expression at %d: line %d, want %d", e.start, e.line, lineOf(d.data, e.start))
+		}
+		prev = e.end
+	}
+	if len(bytes.Trim(d.data[prev:], " \t\r\n")) != 0 {
+		t.Fatalf("bytes %q after the last expression", d.data[prev:])
+	}
+}
+
+// sameAsTOML compares our JSON (decoded with UseNumber) with go-toml's value.
+func sameAsTOML(ours, theirs any) bool {
+	switch y := theirs.(type) {
+	case map[string]any:
+		x, ok := ours.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range y {
+			if w, ok := x[k]; !ok || !sameAsTOML(w, v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		x, ok := ours.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range y {
+			if !sameAsTOML(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case int64:
+		n, ok := ours.(json.Number)
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		return ok && err == nil && i == y
+	case float64:
+		if math.IsInf(y, 0) || math.IsNaN(y) {
+			s, ok := ours.(string)
+			return ok && (strings.HasSuffix(s, "inf") || strings.HasSuffix(s, "nan"))
+		}
+		n, ok := ours.(json.Number)
+		g, err := strconv.ParseFloat(string(n), 64)
+		return ok && err == nil && strings.ContainsAny(string(n), ".e") && g == y
+	case string, bool:
+		return ours == theirs
+	case time.Time, toml.LocalDate, toml.LocalTime, toml.LocalDateTime:
+		_, ok := ours.(string)
+		return ok
+	}
+	return false
+}
+
+// FuzzEdit checks the editing invariants. For a document that parses, has a
+// readable server table and no server name:
+//   - Set succeeds whenever the value can be rendered; the result parses, its
+//     entries are the old ones plus the new one with the value;
+//   - a second identical Set is a no-op (same bytes);
+//   - a Set with another value replaces the entry in place;
+//   - Delete gives back exactly the original bytes (unless the document held
+//     a malformed or empty managed block, which Set repairs).
+//
+// Nothing may panic.
+func FuzzEdit(f *testing.F) {
+	addSeeds(f, true)
+	f.Fuzz(func(t *testing.T, doc []byte, name string, value []byte) {
+		d, err := Parse(doc)
+		if err != nil {
+			return
+		}
+		before, _, err := d.Entries(servers)
+		if err != nil {
+			if _, err := d.Set(servers, name, value); err == nil {
+				t.Fatal("Set succeeded on a document whose server table cannot be read")
+			}
+			return
+		}
+		present := false
+		for _, m := range before {
+			present = present || m.Key == name
+		}
+		nd, err := d.Set(servers, name, value)
+		if err != nil {
+			_, rerr := renderEntry(servers, name, value, "\n")
+			if !present && rerr == nil && json.Valid(value) && utf8.Valid(value) && utf8.ValidString(name) {
+				t.Fatalf("Set failed on a renderable value: %v", err)
+			}
+			return
+		}
+		if _, err := Parse(nd.Bytes()); err != nil {
+			t.Fatalf("result does not parse: %v\n%s", err, nd.Bytes())
+		}
+		var m map[string]any
+		if err := toml.Unmarshal(nd.data[nd.bom:], &m); err != nil {
+			t.Fatalf("go-toml rejects the result: %v", err)
+		}
+		after, _, err := nd.Entries(servers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEntries(t, before, after, name, value)
+		again, err := nd.Set(servers, name, value)
+		if err != nil || !bytes.Equal(again.Bytes(), nd.Bytes()) {
+			t.Fatalf("second Set: %v\n%s\n---\n%s", err, nd.Bytes(), again.Bytes())
+		}
+		if present {
+			return
+		}
+		other := []byte(`{"command":"other","env":{"Z":"1"}}`)
+		od, err := nd.Set(servers, name, other)
+		if err != nil {
+			t.Fatalf("replacing: %v", err)
+		}
+		oe, _, _ := od.Entries(servers)
+		checkEntries(t, before, oe, name, other)
+
+		back, err := nd.Delete(servers, name)
+		if err != nil {
+			t.Fatalf("Delete: %v\n%s", err, nd.Bytes())
+		}
+		exact := len(d.strays) == 0 && (d.start < 0 || !d.blockEmpty())
+		if exact && !bytes.Equal(back.Bytes(), doc) {
+			t.Fatalf("Delete did not restore the original:\n%q\n%q\n%q", doc, nd.Bytes(), back.Bytes())
+		}
+		final, _, err := back.Entries(servers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEntries(t, before, final, "", nil)
+		if back2, err := od.Delete(servers, name); err != nil {
+			t.Fatalf("Delete after replace: %v", err)
+		} else if exact && !bytes.Equal(back2.Bytes(), doc) {
+			t.Fatalf("Delete after replace did not restore the original:\n%q\n%q\n%q", doc, od.Bytes(), back2.Bytes())
+		}
+	})
+}
+
+// checkEntries checks that after holds the members of before unchanged, plus
+// name with value when value is not nil.
+func checkEntries(t *testing.T, before, after []Member, name string, value []byte) {
+	t.Helper()
+	got := map[string][]byte{}
+	for _, m := range after {
+		got[m.Key] = m.Value
+	}
+	n := 0
+	for _, m := range before {
+		if value != nil && m.Key == name {
+			continue
+		}
+		n++
+		if !bytes.Equal(got[m.Key], m.Value) {
+			t.Fatalf("entry %q changed: %s -> %s", m.Key, m.Value, got[m.Key])
+		}
+	}
+	if value != nil {
+		n++
+		if !jsonEqual(got[name], value) {
+			t.Fatalf("entry %q reads %s, want %s", name, got[name], value)
+		}
+	}
+	if len(after) != n {
+		t.Fatalf("%d entries, want %d", len(after), n)
+	}
+}

@@ -1,0 +1,188 @@
+package tomledit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// verifySet checks a document produced by Set on old: the entry reads back
+// as value, is editable, and nothing else in the document changed.
+func (d *Doc) verifySet(old *Doc, table []string, name string, value []byte) error {
+	e, err := d.lookupEntry(table, name)
+	if err != nil {
+		return fmt.Errorf("tomledit: Set: re-reading the result: %w", err)
+	}
+	if e.node == nil {
+		return fmt.Errorf("tomledit: Set: server %s is missing from the result", quoteForMessage(name))
+	}
+	if e.notTables {
+		return fmt.Errorf("tomledit: Set: server %s is not a table in the result", quoteForMessage(name))
+	}
+	if got := e.node.appendJSON(nil); !jsonEqual(got, value) {
+		return fmt.Errorf("tomledit: Set: server %s reads back as %s, want %s", quoteForMessage(name), got, value)
+	}
+	return d.verifyRest(old, table, name, "Set")
+}
+
+// verifyDelete checks a document produced by Delete on old.
+func (d *Doc) verifyDelete(old *Doc, table []string, name string) error {
+	e, err := d.lookupEntry(table, name)
+	if err != nil {
+		return fmt.Errorf("tomledit: Delete: re-reading the result: %w", err)
+	}
+	if e.node != nil {
+		return fmt.Errorf("tomledit: Delete: server %s is still in the result", quoteForMessage(name))
+	}
+	return d.verifyRest(old, table, name, "Delete")
+}
+
+// verifyRest checks with go-toml that d and old decode to the same data once
+// server name is taken out of both.
+func (d *Doc) verifyRest(old *Doc, table []string, name, op string) error {
+	var a, b map[string]any
+	if err := toml.Unmarshal(old.data[old.bom:], &a); err != nil {
+		return fmt.Errorf("tomledit: %s: decoding the original: %w", op, err)
+	}
+	if err := toml.Unmarshal(d.data[d.bom:], &b); err != nil {
+		return fmt.Errorf("tomledit: %s: decoding the result: %w", op, err)
+	}
+	prune(a, table, name)
+	prune(b, table, name)
+	if !tomlEqual(a, b) {
+		return fmt.Errorf("tomledit: %s of server %s changed other parts of the document; nothing was changed", op, quoteForMessage(name))
+	}
+	return nil
+}
+
+// prune deletes table.name from m, then the tables of the path that are left
+// empty.
+func prune(m map[string]any, table []string, name string) {
+	maps := []map[string]any{m}
+	cur := m
+	for _, k := range table {
+		next, ok := cur[k].(map[string]any)
+		if !ok {
+			return
+		}
+		cur = next
+		maps = append(maps, cur)
+	}
+	delete(cur, name)
+	for i := len(table) - 1; i >= 0; i-- {
+		if len(maps[i+1]) != 0 {
+			return
+		}
+		delete(maps[i], table[i])
+	}
+}
+
+// tomlEqual compares values decoded by go-toml; NaN equals NaN.
+func tomlEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !tomlEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !tomlEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		y, ok := b.(float64)
+		if !ok {
+			return false
+		}
+		return x == y && math.Signbit(x) == math.Signbit(y) || math.IsNaN(x) && math.IsNaN(y)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// jsonEqual compares two JSON documents semantically: objects ignore member
+// order, numbers compare by value (20 equals 20.0).
+func jsonEqual(a, b []byte) bool {
+	x, ok1 := decodeJSON(a)
+	y, ok2 := decodeJSON(b)
+	return ok1 && ok2 && jsonValueEqual(x, y)
+}
+
+func decodeJSON(b []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if dec.More() {
+		return nil, false
+	}
+	return v, true
+}
+
+func jsonValueEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonValueEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonValueEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && numberEqual(string(x), string(y))
+	}
+	return a == b
+}
+
+// numberEqual compares JSON numbers by value: exactly as integers when both
+// are 64-bit integers, else as float64.
+func numberEqual(a, b string) bool {
+	if a == b {
+		return true
+	}
+	i, err1 := strconv.ParseInt(a, 10, 64)
+	j, err2 := strconv.ParseInt(b, 10, 64)
+	if err1 == nil && err2 == nil {
+		return i == j
+	}
+	f, err1 := strconv.ParseFloat(a, 64)
+	g, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && f == g
+}
