@@ -120,6 +120,20 @@ type jsonFormat struct {
 
 func (f jsonFormat) Parse(data []byte) (Document, error) {
 	d, err := jsonedit.Parse(data, f.dialect)
+	var se *jsonedit.SyntaxError
+	if f.dialect != jsonedit.Strict && errors.As(err, &se) && se.Msg == "empty document" {
+		// Nothing but comments (VS Code reads that as empty settings): keep
+		// them, and put the object after them.
+		nl := "\n"
+		if bytes.Contains(data, []byte("\r\n")) {
+			nl = "\r\n"
+		}
+		filled := append([]byte{}, data...)
+		if !bytes.HasSuffix(filled, []byte("\n")) {
+			filled = append(filled, nl...)
+		}
+		d, err = jsonedit.Parse(append(filled, "{}"+nl...), f.dialect)
+	}
 	if err != nil {
 		return nil, err
 	}
