@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
 
-.PHONY: build test demo lint fmt clean generate fuzz
+.PHONY: build test demo lint fmt clean generate fuzz conformance
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
@@ -18,6 +18,14 @@ test: lint
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.
 demo: build
 	./examples/demo.sh $(CURDIR)/$(BIN)
+
+# Opt-in, not part of `make test`: installs the real AI clients from npm into CONFORMANCE_CACHE
+# (default ~/.cache/repo-conformance), syncs a scratch copy of examples/workspace and asks each
+# client, offline and with a private HOME, which servers it loads; writes conformance/LAST_RUN.md
+# and fails if an expected server is not connected. QUICK=1: no installation, one scope per
+# client, no LAST_RUN.md; CLIENTS=claude,codex: only these; CONFORMANCE_FLAGS: more (-v, --keep).
+conformance:
+	$(GO) run -buildvcs=false ./conformance $(if $(filter-out 0,$(QUICK)),--quick) $(if $(CLIENTS),--clients $(CLIENTS)) $(CONFORMANCE_FLAGS)
 
 # Regenerates docs/supported-tools.md from the tool profiles (a test fails when it is stale).
 generate:
