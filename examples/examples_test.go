@@ -26,9 +26,9 @@ import (
 )
 
 const (
-	testTimeout = 30 * time.Second // whole session; a hung server fails the test instead of hanging it
-	replyWait   = 10 * time.Second // one reply
-	exitWait    = 5 * time.Second  // from closing stdin to exit
+	testTimeout = 90 * time.Second // whole session; a hung server fails the test instead of hanging it
+	replyWait   = 30 * time.Second // one reply
+	exitWait    = 15 * time.Second // from closing stdin to exit
 )
 
 // expectation describes what one declared server must offer.
