@@ -9,6 +9,7 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/jsonedit"
 	"github.com/repo-manager/repo/writers/tomledit"
+	"github.com/repo-manager/repo/writers/yamledit"
 )
 
 // Member is one entry of a server map as found in a file, as strict JSON.
@@ -57,9 +58,72 @@ func FormatFor(t *Target) (Format, error) {
 		return jsonFormat{jsonedit.JSONC, t.Skeleton}, nil
 	case toolprofiles.FormatTOML:
 		return tomlFormat{}, nil
+	case toolprofiles.FormatYAML:
+		if t.Skeleton != "" {
+			if _, err := yamledit.Parse([]byte(t.Skeleton)); err != nil {
+				return nil, fmt.Errorf("the profile's skeleton for a new file is not valid YAML: %w", err)
+			}
+		}
+		return yamlFormat{skeleton: t.Skeleton}, nil
 	}
 	return nil, fmt.Errorf("no editor for format %q", t.Format)
 }
+
+// yamlFormat edits Continue's and Goose's YAML: a map of entries, or a
+// list of entries carrying their name.
+type yamlFormat struct{ skeleton string }
+
+func (yamlFormat) Parse(data []byte) (Document, error) {
+	d, err := yamledit.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return yamlDoc{d}, nil
+}
+
+func (f yamlFormat) New() Document { return yamlDoc{yamledit.New([]byte(f.skeleton))} }
+
+type yamlDoc struct{ d *yamledit.Doc }
+
+func yamlKind(s Shape) (yamledit.Kind, string) {
+	if s.List {
+		return yamledit.List, s.NameField
+	}
+	return yamledit.Map, ""
+}
+
+func (y yamlDoc) Entries(key []string, s Shape) ([]Member, bool, error) {
+	kind, nameField := yamlKind(s)
+	ms, found, err := y.d.Entries(key, kind, nameField)
+	if err != nil || !found {
+		return nil, found, err
+	}
+	out := make([]Member, len(ms))
+	for i, m := range ms {
+		out[i] = Member{Name: m.Key, Value: m.Value, Line: m.Line}
+	}
+	return out, true, nil
+}
+
+func (y yamlDoc) Set(key []string, s Shape, name string, value ordered.Object) (Document, error) {
+	kind, nameField := yamlKind(s)
+	d, err := y.d.Set(key, kind, nameField, name, ordered.JSON(value))
+	if err != nil {
+		return nil, err
+	}
+	return yamlDoc{d}, nil
+}
+
+func (y yamlDoc) Delete(key []string, s Shape, name string) (Document, error) {
+	kind, nameField := yamlKind(s)
+	d, err := y.d.Delete(key, kind, nameField, name)
+	if err != nil {
+		return nil, err
+	}
+	return yamlDoc{d}, nil
+}
+
+func (y yamlDoc) Bytes() []byte { return y.d.Bytes() }
 
 // tomlFormat edits Codex's config.toml: entries are [<key>."<name>"]
 // tables (a map), in a marked block at the end of the file.
@@ -202,6 +266,14 @@ func position(err error) (int, int) {
 	var tle *tomledit.LayoutError
 	if errors.As(err, &tle) {
 		return tle.Line, 0
+	}
+	var yse *yamledit.SyntaxError
+	if errors.As(err, &yse) {
+		return yse.Line, yse.Col
+	}
+	var yhe *yamledit.ShapeError
+	if errors.As(err, &yhe) {
+		return yhe.Line, yhe.Col
 	}
 	return 0, 0
 }

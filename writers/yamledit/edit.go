@@ -1,0 +1,673 @@
+package yamledit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+	"github.com/tidwall/gjson"
+)
+
+// Editing rules (the tests spell them out):
+//
+//   - An entry is its lines, from its key or "-" to its last line that is
+//     not blank or a comment, plus the marker comments naming it in the
+//     comment lines around it (only those lines: other comments stay).
+//   - Set replaces an existing entry's lines with the rendered entry between
+//     markers, at the same column. A new entry goes after the last entry of
+//     the container (after that entry's closing marker when there is one),
+//     at the column of the entries.
+//   - A missing container is created as `key:` lines (nested keys for a
+//     longer path) after the last member of the host mapping; at top level,
+//     at the end of the file (before a "..." document end). A null value
+//     (`key:`, `key: null`, `key: ~`) or an empty flow value of the right
+//     kind (`key: []` for a List, `key: {}` for a Map) becomes a block
+//     container: the value's characters on the key line are removed and
+//     the entries follow on the next lines, indented by the file's
+//     sequence indentation (List) or unit (Map).
+//   - Delete removes the entry's lines and its marker lines (and one blank
+//     line when blank lines surround it, so no double gap is left).
+//
+// Removing the last entry of a container: if this Doc was made by Set from
+// a document where the container was missing, null or flow-empty (an edit
+// chain in this process) and nothing else changed since, Delete gives back
+// the original bytes exactly. Otherwise (in particular for any document
+// read from a file) the key stays, with an empty flow value written after
+// its colon: `key: []` for a List, `key: {}` for a Map. A key left without
+// a value would be null, where Continue's schema expects a list of servers
+// and Goose a map of extensions.
+//
+// Every result is verified: it must parse, and the container must read
+// back with the new value (or without the deleted entry) and every other
+// entry unchanged.
+
+// Set inserts the entry name with value (a JSON object) into the container
+// at path, or replaces it. For a List the item is written as
+// `- <nameField>: <name>` followed by the members of value, in their order;
+// value must not contain nameField itself. Missing or empty containers
+// are created (see the rules above). Set returns a new Doc; d is unchanged.
+func (d *Doc) Set(path []string, kind Kind, nameField, name string, value []byte) (*Doc, error) {
+	if err := checkArgs(path, kind, nameField, name); err != nil {
+		return nil, err
+	}
+	v, err := checkValue(value, kind, nameField)
+	if err != nil {
+		return nil, err
+	}
+	before, _, err := d.Entries(path, kind, nameField)
+	if err != nil {
+		return nil, err
+	}
+
+	// Bring the container into a state entries can be written into: a
+	// block container, or a bare `key:`.
+	cur, changed := d, false
+	var l loc
+	for step := 0; ; step++ {
+		if step > 2*len(path)+4 {
+			return nil, errors.New("yamledit: internal error: could not create the container")
+		}
+		l, err = cur.locate(path)
+		if err != nil {
+			return nil, err
+		}
+		next, err := cur.prepare(l, path, kind)
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			break
+		}
+		// Each step must bring the container closer: more of the path
+		// present, or the value at the same depth now a bare `key:`.
+		nl, err := next.locate(path)
+		if err != nil {
+			return nil, fmt.Errorf("yamledit: internal error: re-reading after creating the container: %w", err)
+		}
+		if nl.depth < l.depth || nl.depth == l.depth && (isImplicitNull(l.val) || !isImplicitNull(nl.val)) {
+			line, col := 1, 1
+			if l.mv != nil {
+				line, col = nodePos(l.mv.Key)
+			}
+			return nil, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("the YAML parser does not read %s where repo would add it; the lines before that place confuse it (an empty \"-\" item?)", formatPath(path[:min(l.depth+1, len(path))]))}
+		}
+		cur, changed = next, true
+	}
+
+	e, err := cur.writeEntry(l, path, kind, nameField, name, v)
+	if err != nil {
+		return nil, err
+	}
+	want := slices.Clone(before)
+	found := false
+	for i := range want {
+		if want[i].Key == name {
+			want[i].Value, found = value, true
+		}
+	}
+	if !found {
+		want = append(want, Member{Key: name, Value: value})
+	}
+	nd, err := d.verify(cur, e, path, kind, nameField, want)
+	if err != nil {
+		return nil, err
+	}
+	nd.origins = slices.Clone(d.origins)
+	if changed || isNull(l.val) {
+		nd.origins = append(nd.origins, origin{path: slices.Clone(path), kind: kind, original: d.body, emptied: cur.body})
+	}
+	return nd, nil
+}
+
+// Delete removes the entry name from the container at path. If the entry
+// or the container is missing it returns d itself and no error. See the
+// rules above for a container left empty.
+func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, error) {
+	if err := checkArgs(path, kind, nameField, ""); err != nil {
+		return nil, err
+	}
+	l, err := d.locate(path)
+	if err != nil {
+		return nil, err
+	}
+	if l.depth < len(path) || isNull(l.val) {
+		return d, nil
+	}
+	es, block, err := d.entries(l, path, kind, nameField)
+	if err != nil {
+		return nil, err
+	}
+	idx := slices.IndexFunc(es, func(e entry) bool { return e.key == name })
+	if idx < 0 {
+		return d, nil
+	}
+	if err := d.checkEditable(l, path, block, es[idx]); err != nil {
+		return nil, err
+	}
+	a, b, extra := d.entrySpan(l, es, idx)
+	// An entry set off by blank lines on both sides takes one of them
+	// along, so that deleting it does not leave a double gap.
+	prevEnd, _ := nodePos(l.mv.Key)
+	if idx > 0 {
+		prevEnd = es[idx-1].end
+	}
+	if a-1 > prevEnd && d.isBlank(a-1) && b+1 <= d.lastRow && d.isBlank(b+1) {
+		b++
+	}
+	ss := []splice{d.deleteLines(a, b)}
+	for _, x := range extra {
+		ss = append(ss, d.deleteLines(x, x))
+	}
+	var want []Member
+	for _, e := range es {
+		if e.key != name {
+			want = append(want, Member{Key: e.key, Value: e.json})
+		}
+	}
+
+	origins := slices.Clone(d.origins)
+	restored := false
+	if len(es) == 1 {
+		emptied := applySplices(d.body, ss)
+		for i := len(origins) - 1; i >= 0 && !restored; i-- {
+			o := origins[i]
+			if o.kind == kind && slices.Equal(o.path, path) && bytes.Equal(o.emptied, emptied) {
+				// Give back the original: one splice replacing everything.
+				ss = []splice{{at: 0, del: len(d.body), ins: bytes.Clone(o.original)}}
+				origins = slices.Delete(origins, i, i+1)
+				restored = true
+			}
+		}
+		if !restored {
+			at, err := d.colonEnd(l.mv)
+			if err != nil {
+				return nil, err
+			}
+			empty := " {}"
+			if kind == List {
+				empty = " []"
+			}
+			ss = append(ss, splice{at: at, ins: []byte(empty)})
+		}
+	}
+	nd, err := d.verify(d, edit{ss: ss}, path, kind, nameField, want)
+	if err != nil {
+		return nil, err
+	}
+	nd.origins = origins
+	return nd, nil
+}
+
+// Entries returns the entries of the container at path, converted to JSON
+// (see Member). found is false when the container is missing, null or
+// empty. A container of the wrong kind, a duplicate key or name, a List
+// item without a string name or a value JSON cannot hold is a *ShapeError.
+func (d *Doc) Entries(path []string, kind Kind, nameField string) ([]Member, bool, error) {
+	if err := checkArgs(path, kind, nameField, ""); err != nil {
+		return nil, false, err
+	}
+	l, err := d.locate(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if l.depth < len(path) || isNull(l.val) {
+		return nil, false, nil
+	}
+	es, _, err := d.entries(l, path, kind, nameField)
+	if err != nil || len(es) == 0 {
+		return nil, false, err
+	}
+	ms := make([]Member, len(es))
+	for i, e := range es {
+		ms[i] = Member{Key: e.key, Value: e.json, Line: e.line}
+	}
+	return ms, true, nil
+}
+
+func checkArgs(path []string, kind Kind, nameField, name string) error {
+	if len(path) == 0 {
+		return &ValueError{Msg: "empty path: the container must be under a key"}
+	}
+	if kind != Map && kind != List {
+		return &ValueError{Msg: fmt.Sprintf("unknown kind %d", kind)}
+	}
+	if kind == List && nameField == "" {
+		return &ValueError{Msg: "a List needs a name field"}
+	}
+	for _, s := range append(slices.Clone(path), nameField, name) {
+		if !utf8.ValidString(s) {
+			return &ValueError{Msg: fmt.Sprintf("%q is not valid UTF-8", s)}
+		}
+	}
+	return nil
+}
+
+func checkValue(value []byte, kind Kind, nameField string) (gjson.Result, error) {
+	if !utf8.Valid(value) || !json.Valid(value) {
+		return gjson.Result{}, &ValueError{Msg: "the value is not valid JSON"}
+	}
+	v := gjson.ParseBytes(value)
+	if !v.IsObject() {
+		return gjson.Result{}, &ValueError{Msg: "the value is not a JSON object"}
+	}
+	if kind == List {
+		var err error
+		v.ForEach(func(k, _ gjson.Result) bool {
+			if k.Str == nameField {
+				err = &ValueError{Msg: fmt.Sprintf("the value holds the name field %q; it is written from the name", nameField)}
+				return false
+			}
+			return true
+		})
+		if err != nil {
+			return gjson.Result{}, err
+		}
+	}
+	// Render once with a default style to report value errors before any
+	// other work.
+	if _, err := renderEntry(kind, nameField, "x", v, 0, style{unit: 2, seqIndent: 2, itemOff: 2}); err != nil {
+		return gjson.Result{}, err
+	}
+	return v, nil
+}
+
+// prepare returns the document with one structural step done towards a
+// container entries can be written into, or nil when l is ready (a block
+// container of the right kind or a bare `key:`).
+func (d *Doc) prepare(l loc, path []string, kind Kind) (*Doc, error) {
+	st := d.detectStyle(nil)
+	if l.depth < len(path) {
+		missing := path[l.depth:]
+		switch {
+		case l.host != nil:
+			// A mapping without the key: append it after its last member.
+			if l.host.IsFlowStyle {
+				line, col := nodePos(l.host)
+				return nil, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s is a flow-style mapping; cannot add %q to it", formatPath(path[:l.depth]), missing[0])}
+			}
+			if l.alias {
+				return nil, d.aliasError(l, path)
+			}
+			if len(l.host.Values) == 0 {
+				return nil, errors.New("yamledit: internal error: empty block mapping")
+			}
+			_, kc := nodePos(l.host.Values[0].Key)
+			after := d.lastRow
+			if l.depth > 0 {
+				last := l.host.Values[len(l.host.Values)-1]
+				kl, _ := nodePos(last.Key)
+				after = d.lastContent(kl, l.hostBound, hasKeepChomping(last))
+			}
+			lines, err := renderKeyChain(missing, kc-1, st.unit)
+			if err != nil {
+				return nil, err
+			}
+			if err := d.checkAppend(after); err != nil {
+				return nil, err
+			}
+			return d.step(d.insertion(after, lines, probeChain(len(missing), kc-1, st.unit)))
+		case l.depth == 0:
+			// An empty document.
+			lines, err := renderKeyChain(missing, 0, st.unit)
+			if err != nil {
+				return nil, err
+			}
+			if err := d.checkAppend(d.lastRow); err != nil {
+				return nil, err
+			}
+			return d.step(d.insertion(d.lastRow, lines, probeChain(len(missing), 0, st.unit)))
+		}
+		// The value of l.mv is null or {}: clear it, then add the keys
+		// under it.
+		if err := d.checkKeyLine(l, path[:l.depth]); err != nil {
+			return nil, err
+		}
+		if ss, ok, err := d.clearValue(l, path[:l.depth]); err != nil {
+			return nil, err
+		} else if ok {
+			return d.step(edit{ss: ss})
+		}
+		kl, kc := nodePos(l.mv.Key)
+		lines, err := renderKeyChain(missing, kc-1+st.unit, st.unit)
+		if err != nil {
+			return nil, err
+		}
+		return d.step(d.insertion(kl, lines, probeChain(len(missing), kc-1+st.unit, st.unit)))
+	}
+
+	switch {
+	case isNull(l.val):
+		if err := d.checkKeyLine(l, path); err != nil {
+			return nil, err
+		}
+		ss, ok, err := d.clearValue(l, path)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return d.step(edit{ss: ss})
+	case isFlowEmpty(l.val):
+		if _, isSeq := l.val.(*ast.SequenceNode); isSeq != (kind == List) {
+			return nil, d.kindError(l, path, kind)
+		}
+		if err := d.checkKeyLine(l, path); err != nil {
+			return nil, err
+		}
+		ss, _, err := d.clearValue(l, path)
+		if err != nil {
+			return nil, err
+		}
+		return d.step(edit{ss: ss})
+	}
+	return nil, nil
+}
+
+func isImplicitNull(n ast.Node) bool {
+	if isNil(n) {
+		return true
+	}
+	nn, ok := n.(*ast.NullNode)
+	if !ok {
+		return false
+	}
+	return nn.Token == nil || nn.Token.Type == token.ImplicitNullType
+}
+
+// checkKeyLine checks that the value of l.mv can be edited as text on its
+// key line: no anchor, tag or alias, and an implicit key on one line.
+func (d *Doc) checkKeyLine(l loc, path []string) error {
+	if l.props || l.alias {
+		return d.aliasError(l, path)
+	}
+	if _, explicit := l.mv.Key.(*ast.MappingKeyNode); explicit || l.mv.Start == nil || l.mv.Start.Position == nil {
+		line, col := nodePos(l.mv.Key)
+		return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s is written as an explicit (\"? \") key; rewrite it as `key:` to let repo edit it", formatPath(path))}
+	}
+	kl, _ := nodePos(l.mv.Key)
+	if l.mv.Start.Position.Line != kl {
+		line, col := nodePos(l.mv.Key)
+		return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s: the key and its colon are on different lines", formatPath(path))}
+	}
+	return nil
+}
+
+func (d *Doc) aliasError(l loc, path []string) error {
+	line, col := 1, 1
+	if l.mv != nil {
+		line, col = nodePos(l.mv.Value)
+	}
+	return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s has an anchor, a tag or an alias; repo does not edit such values", formatPath(path))}
+}
+
+// clearValue returns the splices that remove an explicit null or an empty
+// flow collection from the key line of l.mv, leaving `key:`; ok is false
+// when there is nothing to remove (an implicit null).
+func (d *Doc) clearValue(l loc, path []string) ([]splice, bool, error) {
+	if isImplicitNull(l.val) {
+		return nil, false, nil
+	}
+	kl, _ := nodePos(l.mv.Key)
+	var tk *token.Token
+	width := 1
+	switch x := l.val.(type) {
+	case *ast.NullNode:
+		tk = x.Token
+		if tk != nil {
+			width = len(tk.Value)
+		}
+	case *ast.SequenceNode:
+		tk = x.End
+	case *ast.MappingNode:
+		tk = x.End
+	default:
+		return nil, false, shapeAt(l.mv.Value, "%s: unexpected value", formatPath(path))
+	}
+	if tk == nil || tk.Position == nil || tk.Position.Line != kl {
+		return nil, false, shapeAt(l.mv.Value, "%s: the value is not on the key's line; write `key:` alone to let repo fill it", formatPath(path))
+	}
+	start, err := d.colonEnd(l.mv)
+	if err != nil {
+		return nil, false, err
+	}
+	end := d.offsetOf(kl, tk.Position.Column) + width
+	if end <= start || end > d.lineEnd(kl) {
+		return nil, false, shapeAt(l.mv.Value, "%s: cannot find the value on the key's line", formatPath(path))
+	}
+	return []splice{{at: start, del: end - start}}, true, nil
+}
+
+// colonEnd returns the offset just past the colon of a member.
+func (d *Doc) colonEnd(mv *ast.MappingValueNode) (int, error) {
+	if mv.Start == nil || mv.Start.Position == nil {
+		return 0, shapeAt(mv, "cannot find the colon of the key")
+	}
+	p := mv.Start.Position
+	if p.Line < 1 || p.Line > len(d.lines) {
+		return 0, shapeAt(mv, "cannot find the colon of the key")
+	}
+	off := d.offsetOf(p.Line, p.Column)
+	if off >= len(d.body) || d.body[off] != ':' {
+		return 0, shapeAt(mv, "cannot find the colon of the key")
+	}
+	return off + 1, nil
+}
+
+// edit is a set of splices, with for an insertion the same insertion of
+// neutral content (probe) that tells a problem of the place from a problem
+// of the content.
+type edit struct {
+	ss    []splice
+	probe []splice
+}
+
+// insertion returns the edit that adds lines after line l, with probe
+// lines as the neutral content.
+func (d *Doc) insertion(l int, lines, probe []string) edit {
+	return edit{ss: []splice{d.insertAfter(l, lines)}, probe: []splice{d.insertAfter(l, probe)}}
+}
+
+// step applies a structural edit and parses the result.
+func (d *Doc) step(e edit) (*Doc, error) {
+	return d.reparse(e, "creating the container")
+}
+
+// reparse applies an edit to d and parses the result.
+//
+// goccy/go-yaml accepts a few broken constructs at the very end of its
+// input only (a block scalar header with a bad indicator, a plain scalar
+// continued at the wrong indentation, ...): once lines follow, it rejects
+// the document. Such a failure is the original document's and is reported
+// as a *ShapeError: a syntax error at or before the last line kept as it
+// was, or one in inserted lines when inserting neutral lines at the same
+// place fails too. Any other failure is an internal error.
+func (d *Doc) reparse(e edit, what string) (*Doc, error) {
+	nd, err := parse(d.bom, applySplices(d.body, e.ss))
+	if err == nil {
+		return nd, nil
+	}
+	first := len(d.body)
+	for _, s := range e.ss {
+		first = min(first, s.at)
+	}
+	lastKept, _ := d.position(first)
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		if se.Line <= lastKept {
+			return nil, &ShapeError{Line: se.Line, Col: se.Col, Msg: fmt.Sprintf("repo cannot add lines here: once something follows, the YAML parser rejects line %d (%s)", se.Line, se.Msg)}
+		}
+		if e.probe != nil {
+			if _, perr := parse(d.bom, applySplices(d.body, e.probe)); perr != nil {
+				return nil, &ShapeError{Line: lastKept, Col: 1, Msg: fmt.Sprintf("repo cannot add lines after line %d: the YAML parser then rejects the document (%s)", lastKept, se.Msg)}
+			}
+		}
+	}
+	return nil, fmt.Errorf("yamledit: internal error: %s would produce an invalid document (%v)", what, err)
+}
+
+// checkEditable checks that an existing entry can be cut out as lines.
+func (d *Doc) checkEditable(l loc, path []string, block bool, e entry) error {
+	if !block {
+		line, col := nodePos(l.mv.Value)
+		return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s is written in flow style ([...] or {...}); rewrite it in block style to let repo edit it", formatPath(path))}
+	}
+	if l.props || l.alias {
+		return d.aliasError(l, path)
+	}
+	if !e.ownsLine {
+		return &ShapeError{Line: e.line, Col: e.col + 1, Msg: fmt.Sprintf("entry %q of %s does not start its line", e.key, formatPath(path))}
+	}
+	kl, _ := nodePos(l.mv.Key)
+	if e.line <= kl {
+		return &ShapeError{Line: e.line, Col: e.col + 1, Msg: fmt.Sprintf("entry %q of %s is on the key's line", e.key, formatPath(path))}
+	}
+	// An anchor defined in the entry and used outside it would be lost.
+	defined := map[string]bool{}
+	walk(e.node, func(n ast.Node) {
+		if a, ok := n.(*ast.AnchorNode); ok {
+			defined[anchorName(a)] = true
+		}
+	})
+	if len(defined) > 0 && d.nodes != nil {
+		var err error
+		walk(d.nodes.Body, func(n ast.Node) {
+			if a, ok := n.(*ast.AliasNode); ok && err == nil && defined[aliasName(a)] {
+				if line, col := nodePos(a); line < e.line || line > e.end {
+					err = &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("alias *%s refers to an anchor in entry %q, which repo would remove", aliasName(a), e.key)}
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entrySpan returns the lines a..b to replace or delete for es[idx] (its
+// marker comments included when they are right next to it) and other
+// lines holding its markers.
+func (d *Doc) entrySpan(l loc, es []entry, idx int) (a, b int, extra []int) {
+	e := es[idx]
+	a, b = e.line, e.end
+	prevEnd, _ := nodePos(l.mv.Key)
+	if idx > 0 {
+		prevEnd = es[idx-1].end
+	}
+	nextStart := l.bound + 1
+	if idx+1 < len(es) {
+		nextStart = es[idx+1].line
+	}
+	opens := d.markerLines(prevEnd+1, a-1, openMarker(e.key))
+	if n := len(opens); n > 0 && opens[n-1] == a-1 {
+		a, opens = a-1, opens[:n-1]
+	}
+	closes := d.markerLines(b+1, nextStart-1, closeMarker(e.key))
+	if len(closes) > 0 && closes[0] == b+1 {
+		b, closes = b+1, closes[1:]
+	}
+	return a, b, append(opens, closes...)
+}
+
+// writeEntry returns the splices that write the entry into the container at
+// l, which is a block container of the right kind or a bare `key:`.
+func (d *Doc) writeEntry(l loc, path []string, kind Kind, nameField, name string, v gjson.Result) (edit, error) {
+	st := d.detectStyle(l.mv)
+	if isNull(l.val) {
+		if err := d.checkKeyLine(l, path); err != nil {
+			return edit{}, err
+		}
+		kl, kc := nodePos(l.mv.Key)
+		col := kc - 1 + st.unit
+		if kind == List {
+			col = kc - 1 + st.seqIndent
+		}
+		lines, err := renderEntry(kind, nameField, name, v, col, st)
+		if err != nil {
+			return edit{}, err
+		}
+		return d.insertion(kl, lines, probeEntry(kind, nameField, col, st)), nil
+	}
+	es, block, err := d.entries(l, path, kind, nameField)
+	if err != nil {
+		return edit{}, err
+	}
+	if len(es) == 0 {
+		return edit{}, errors.New("yamledit: internal error: empty block container")
+	}
+	idx := slices.IndexFunc(es, func(e entry) bool { return e.key == name })
+	if idx >= 0 {
+		e := es[idx]
+		if err := d.checkEditable(l, path, block, e); err != nil {
+			return edit{}, err
+		}
+		lines, err := renderEntry(kind, nameField, name, v, e.col, st)
+		if err != nil {
+			return edit{}, err
+		}
+		a, b, extra := d.entrySpan(l, es, idx)
+		ss := []splice{{at: d.lineStart(a), del: d.lineEnd(b) - d.lineStart(a), ins: []byte(joinLines(lines, d.nl))}}
+		for _, x := range extra {
+			ss = append(ss, d.deleteLines(x, x))
+		}
+		return edit{ss: ss}, nil
+	}
+	last := es[len(es)-1]
+	if err := d.checkEditable(l, path, block, last); err != nil {
+		return edit{}, err
+	}
+	after := last.end
+	if closes := d.markerLines(last.end+1, l.bound, closeMarker(last.key)); len(closes) > 0 {
+		after = closes[0]
+	}
+	lines, err := renderEntry(kind, nameField, name, v, es[0].col, st)
+	if err != nil {
+		return edit{}, err
+	}
+	if err := d.checkAppend(after); err != nil {
+		return edit{}, err
+	}
+	return d.insertion(after, lines, probeEntry(kind, nameField, es[0].col, st)), nil
+}
+
+// verify applies splices to base (d or a document derived from it by
+// structural steps), parses the result and checks that the container holds
+// exactly want, in order, compared semantically.
+func (d *Doc) verify(base *Doc, e edit, path []string, kind Kind, nameField string, want []Member) (*Doc, error) {
+	nd, err := base.reparse(e, "the edit")
+	if err != nil {
+		return nil, err
+	}
+	got, _, err := nd.Entries(path, kind, nameField)
+	if err != nil {
+		return nil, fmt.Errorf("yamledit: internal error: re-reading the edited document: %w", err)
+	}
+	if len(got) != len(want) {
+		return nil, fmt.Errorf("yamledit: internal error: the edited container has %d entries, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Key != want[i].Key || !sameJSON(got[i].Value, want[i].Value) {
+			return nil, fmt.Errorf("yamledit: internal error: entry %d of the edited container reads back as %q: %s, want %q: %s", i+1, got[i].Key, got[i].Value, want[i].Key, want[i].Value)
+		}
+	}
+	return nd, nil
+}
+
+// probeChain and probeEntry render neutral content shaped like what an
+// insertion writes (see reparse).
+func probeChain(n, col, unit int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = "repo_probe"
+	}
+	lines, _ := renderKeyChain(keys, col, unit)
+	return lines
+}
+
+func probeEntry(kind Kind, nameField string, col int, st style) []string {
+	lines, _ := renderEntry(kind, nameField, "repo-probe", gjson.Parse(`{"k":"v"}`), col, st)
+	return lines
+}

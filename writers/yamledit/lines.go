@@ -1,0 +1,159 @@
+package yamledit
+
+import (
+	"bytes"
+	"slices"
+	"unicode/utf8"
+)
+
+// lineStarts returns the offset of the start of each line. A body ending in
+// a line break has a last, empty line after it.
+func lineStarts(b []byte) []int {
+	starts := []int{0}
+	for i, c := range b {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineStart returns the offset where line l (1-based) starts.
+func (d *Doc) lineStart(l int) int { return d.lines[l-1] }
+
+// lineEnd returns the offset just past the content of line l: its line
+// break ("\n" or "\r\n") or the end of the body.
+func (d *Doc) lineEnd(l int) int {
+	if l >= len(d.lines) {
+		return len(d.body)
+	}
+	e := d.lines[l] - 1 // the '\n'
+	if e > d.lines[l-1] && d.body[e-1] == '\r' {
+		e--
+	}
+	return e
+}
+
+func (d *Doc) lineText(l int) []byte { return d.body[d.lineStart(l):d.lineEnd(l)] }
+
+// indentEnd returns the number of blanks (spaces and tabs) starting line l.
+func (d *Doc) indentEnd(l int) int {
+	t := d.lineText(l)
+	i := 0
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// spaceIndent returns the number of spaces starting line l.
+func (d *Doc) spaceIndent(l int) int {
+	t := d.lineText(l)
+	i := 0
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func (d *Doc) isBlank(l int) bool { return d.indentEnd(l) == len(d.lineText(l)) }
+
+// isTrivial reports a blank line or a line holding only a comment.
+func (d *Doc) isTrivial(l int) bool { return d.isBlank(l) || d.comment[l] }
+
+// position converts a body offset to a 1-based line and rune column.
+func (d *Doc) position(off int) (line, col int) {
+	off = min(off, len(d.body))
+	line = 1 + bytes.Count(d.body[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(d.body[:off], '\n') + 1
+	return line, 1 + utf8.RuneCount(d.body[start:off])
+}
+
+// offsetOf converts a 1-based line and rune column into a body offset.
+func (d *Doc) offsetOf(line, col int) int {
+	start, end := d.lineStart(line), d.lineEnd(line)
+	off := start
+	for c := 1; c < col && off < end; c++ {
+		_, n := utf8.DecodeRune(d.body[off:end])
+		off += n
+	}
+	return off
+}
+
+// splice replaces del bytes at offset at with ins.
+type splice struct {
+	at, del int
+	ins     []byte
+}
+
+// applySplices applies non-overlapping splices to src and returns new bytes.
+// At the same offset, pure insertions go before a deletion.
+func applySplices(src []byte, ss []splice) []byte {
+	ss = slices.Clone(ss)
+	slices.SortStableFunc(ss, func(a, b splice) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return min(a.del, 1) - min(b.del, 1)
+	})
+	n := len(src)
+	for _, s := range ss {
+		n += len(s.ins) - s.del
+	}
+	out := make([]byte, 0, n)
+	prev := 0
+	for _, s := range ss {
+		out = append(out, src[prev:s.at]...)
+		out = append(out, s.ins...)
+		prev = s.at + s.del
+	}
+	return append(out, src[prev:]...)
+}
+
+// deleteLines returns the splice that removes lines a..b together with the
+// line break before them (a > 1), so that removing lines that were inserted
+// after line a-1 gives back the bytes before the insertion exactly.
+func (d *Doc) deleteLines(a, b int) splice {
+	at := d.lineEnd(a - 1)
+	return splice{at: at, del: d.lineEnd(b) - at}
+}
+
+// insertAfter returns the splice that adds lines after line l (0: at the
+// very start, before line 1).
+func (d *Doc) insertAfter(l int, lines []string) splice {
+	text := []byte(joinLines(lines, d.nl))
+	if l == 0 {
+		return splice{at: 0, ins: append(text, d.nl...)}
+	}
+	return splice{at: d.lineEnd(l), ins: append([]byte(d.nl), text...)}
+}
+
+func joinLines(lines []string, nl string) string {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + len(nl)
+	}
+	b := make([]byte, 0, n)
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, nl...)
+		}
+		b = append(b, l...)
+	}
+	return string(b)
+}
+
+// checkAppend checks that lines can be added after line l without changing
+// the meaning of what comes before: the last line with content before them
+// must not end with a node property or indicator waiting for its node.
+func (d *Doc) checkAppend(l int) error {
+	for l > 0 && d.isTrivial(l) {
+		l--
+	}
+	// goccy/go-yaml drops a tag at the very end of the input: a line with
+	// content, no token and a leading "!" is one.
+	if l > 0 && (d.dangling[l] || !d.tokens[l] && bytes.ContainsAny(d.lineText(l)[d.indentEnd(l):][:1], "!&")) {
+		return &ShapeError{Line: l, Col: d.indentEnd(l) + 1, Msg: "the line ends with a tag, an anchor, a \"-\", a \"?\" or a block scalar header and no value; repo cannot add entries after it"}
+	}
+	return nil
+}
