@@ -31,6 +31,8 @@ type Shape struct {
 type Document interface {
 	Entries(key []string, shape Shape) (members []Member, found bool, err error)
 	Set(key []string, shape Shape, name string, value ordered.Object) (Document, error)
+	// Insert adds entries that are not there yet, in order, in one edit.
+	Insert(key []string, shape Shape, entries []Desired) (Document, error)
 	Delete(key []string, shape Shape, name string) (Document, error)
 	Bytes() []byte
 }
@@ -114,6 +116,10 @@ func (y yamlDoc) Set(key []string, s Shape, name string, value ordered.Object) (
 	return yamlDoc{d}, nil
 }
 
+func (y yamlDoc) Insert(key []string, s Shape, entries []Desired) (Document, error) {
+	return insertEach(y, key, s, entries)
+}
+
 func (y yamlDoc) Delete(key []string, s Shape, name string) (Document, error) {
 	kind, nameField := yamlKind(s)
 	d, err := y.d.Delete(key, kind, nameField, name)
@@ -159,6 +165,10 @@ func (t tomlDoc) Set(key []string, _ Shape, name string, value ordered.Object) (
 		return nil, err
 	}
 	return tomlDoc{d}, nil
+}
+
+func (t tomlDoc) Insert(key []string, s Shape, entries []Desired) (Document, error) {
+	return insertEach(t, key, s, entries)
 }
 
 func (t tomlDoc) Delete(key []string, _ Shape, name string) (Document, error) {
@@ -233,6 +243,32 @@ func (j jsonDoc) Set(key []string, _ Shape, name string, value ordered.Object) (
 		return nil, err
 	}
 	return jsonDoc{d}, nil
+}
+
+// Insert writes all new entries of a target with one parse and one
+// verification of the file, which keeps a first sync linear in the number
+// of servers.
+func (j jsonDoc) Insert(key []string, _ Shape, entries []Desired) (Document, error) {
+	kvs := make([]jsonedit.KeyValue, len(entries))
+	for i, e := range entries {
+		kvs[i] = jsonedit.KeyValue{Key: e.Name, Value: ordered.JSON(e.Value)}
+	}
+	d, err := j.d.Insert(key, kvs)
+	if err != nil {
+		return nil, err
+	}
+	return jsonDoc{d}, nil
+}
+
+// insertEach is Insert for editors without a batch edit.
+func insertEach(doc Document, key []string, s Shape, entries []Desired) (Document, error) {
+	for _, e := range entries {
+		var err error
+		if doc, err = doc.Set(key, s, e.Name, e.Value); err != nil {
+			return nil, fmt.Errorf("writing entry %q: %w", e.Name, err)
+		}
+	}
+	return doc, nil
 }
 
 func (j jsonDoc) Delete(key []string, _ Shape, name string) (Document, error) {

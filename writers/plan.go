@@ -320,6 +320,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		return nil
 	}
+	var adds []Desired // written together at the end, in one edit
 	for _, d := range t.Entries {
 		want := d.Value
 		cur, present := current[d.Name]
@@ -332,9 +333,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		switch {
 		case !present:
 			change(ActionAdd, d.Name, ReasonMissing)
-			if err := set(d.Name, want); err != nil {
-				return nil, err
-			}
+			adds = append(adds, Desired{Name: d.Name, Extension: d.Extension, Value: want})
 		case sameJSON(cur.Value, ordered.JSON(want)):
 			if !isOwned {
 				// Identical to what repo would write: nothing to adopt but the name.
@@ -391,6 +390,12 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			return nil, fileErr(cur.Line, fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
+	if len(adds) > 0 {
+		var err error
+		if doc, err = doc.Insert(t.Key, t.shape(), adds); err != nil {
+			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
+		}
+	}
 	rs.rec.Put(recFile, t.Key, next)
 	return doc, nil
 }
@@ -431,6 +436,9 @@ func withoutMembers(raw []byte, keys []string) []byte {
 }
 
 func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) { // what repo wrote, read back: the common case
+		return true
+	}
 	var va, vb any
 	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
 		return false

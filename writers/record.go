@@ -11,7 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/ordered"
 )
 
 // RecordVersion is the format version of ownership records.
@@ -145,13 +150,7 @@ func (r *Record) Bytes() []byte {
 // matter (a tool that reformats its file has not edited our entry), so the
 // value is canonicalised first.
 func Digest(raw []byte) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		sum := sha256.Sum256(raw)
-		return "sha256:" + hex.EncodeToString(sum[:16])
-	}
-	canon, _ := json.Marshal(v) // maps marshal with sorted keys
-	sum := sha256.Sum256(canon)
+	sum := sha256.Sum256(canonical(raw))
 	return "sha256:" + hex.EncodeToString(sum[:16])
 }
 
@@ -163,7 +162,8 @@ func normalizedDigest(raw []byte, root string) string {
 	if root != "" {
 		canon = bytes.ReplaceAll(canon, []byte(jsonText(root)), []byte("<<root>>"))
 	}
-	return Digest(canon)
+	sum := sha256.Sum256(canon) // canon is canonical already
+	return "sha256:" + hex.EncodeToString(sum[:16])
 }
 
 // matchesDigest reports whether an entry found in a file is the one a
@@ -217,14 +217,61 @@ func relocated(cur, want []byte, root string) bool {
 	return strings.ReplaceAll(w, r, other) == c
 }
 
-// canonical is an entry as compact JSON with sorted keys.
+// canonical is an entry as compact JSON with object keys sorted, so a tool
+// that reorders or reindents its file has not changed the entry. It walks
+// the value with gjson rather than decoding it into Go values: a sync
+// canonicalises every entry of every file, and this is the hot path.
 func canonical(raw []byte) []byte {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	r := gjson.ParseBytes(raw)
+	if !r.IsObject() && !r.IsArray() && !gjson.ValidBytes(raw) {
 		return raw
 	}
-	out, _ := json.Marshal(v)
-	return out
+	var b bytes.Buffer
+	b.Grow(len(raw))
+	writeCanonical(&b, r)
+	return b.Bytes()
+}
+
+func writeCanonical(b *bytes.Buffer, r gjson.Result) {
+	switch {
+	case r.IsObject():
+		type kv struct {
+			key string
+			val gjson.Result
+		}
+		var members []kv
+		r.ForEach(func(k, v gjson.Result) bool {
+			members = append(members, kv{k.String(), v})
+			return true
+		})
+		sort.SliceStable(members, func(i, j int) bool { return members[i].key < members[j].key })
+		b.WriteByte('{')
+		for i, m := range members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(ordered.JSON(m.key))
+			b.WriteByte(':')
+			writeCanonical(b, m.val)
+		}
+		b.WriteByte('}')
+	case r.IsArray():
+		b.WriteByte('[')
+		i := 0
+		r.ForEach(func(_, v gjson.Result) bool {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, v)
+			i++
+			return true
+		})
+		b.WriteByte(']')
+	case r.Type == gjson.String:
+		b.Write(ordered.JSON(r.String())) // one spelling per string, whatever the escapes
+	default:
+		b.WriteString(r.Raw)
+	}
 }
 
 // jsonText is s as it appears inside a JSON string (quotes removed).

@@ -150,8 +150,25 @@ func encode(b *bytes.Buffer, v any) error {
 }
 
 func encodeString(b *bytes.Buffer, s string) {
+	if plain(s) { // most strings are paths and words: no escaping to do
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)       // strings always encode
 	b.Truncate(b.Len() - 1) // Encode appends '\n'
+}
+
+// plain reports a string that JSON writes as is: printable ASCII without
+// quote or backslash.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package ordered
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -32,5 +33,23 @@ func TestMapValuesAreSorted(t *testing.T) {
 	got := string(JSON(Object{{"set", map[string]any{"b": 1, "a": true}}}))
 	if got != `{"set":{"a":true,"b":1}}` {
 		t.Fatal(got)
+	}
+}
+
+func TestStringsEncodeLikeEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain /path/x-1", "q\"uote", `back\slash`, "tab\t", "ünï", "a&b<c>", "\x7f", "\u2028"} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		got := JSON(s)
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil || back != s {
+			t.Errorf("%q: %s does not decode back (%v)", s, got, err)
+		}
+		if plain(s) && string(got) != string(want) {
+			t.Errorf("%q: %s, encoding/json gives %s", s, got, want)
+		}
 	}
 }

@@ -93,6 +93,79 @@ func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
 	return d.verifySet(applySplices(d.data, ss), path, key, value)
 }
 
+// Insert adds members that the object at path does not have yet, in one
+// edit: the bytes are those of a Set of each in turn, but the document is
+// parsed and verified once, not once per member — a first sync writes
+// hundreds of entries into one file. Missing objects along path are created.
+func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
+	if len(kvs) == 0 {
+		return d, nil
+	}
+	seen := make(map[string]bool, len(kvs))
+	for _, kv := range kvs {
+		if err := checkKeys(path, kv.Key); err != nil {
+			return nil, err
+		}
+		if seen[kv.Key] {
+			return nil, fmt.Errorf("jsonedit: Insert: key %q given twice", kv.Key)
+		}
+		seen[kv.Key] = true
+		if !json.Valid(kv.Value) || !utf8.Valid(kv.Value) {
+			return nil, fmt.Errorf("jsonedit: Insert: the value of %q is not valid JSON", kv.Key)
+		}
+	}
+	objs, err := d.walk(path)
+	if err != nil {
+		return nil, err
+	}
+	var ss []splice
+	if found := len(objs) - 1; found < len(path) {
+		missing := path[found:]
+		ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
+	} else {
+		o := objs[found]
+		for _, kv := range kvs {
+			if o.index(kv.Key) >= 0 {
+				return nil, fmt.Errorf("jsonedit: Insert: %q is already in the object", kv.Key)
+			}
+		}
+		ss, err = d.insertMembers(objs, kvs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.verifyInsert(applySplices(d.data, ss), path, kvs)
+}
+
+// verifyInsert parses the edited bytes once and checks that every member is
+// there with its value; gjson reads the first one back as a second opinion.
+func (d *Doc) verifyInsert(out []byte, path []string, kvs []KeyValue) (*Doc, error) {
+	nd, err := parse(out, d.dialect)
+	if err != nil {
+		return nil, fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+	}
+	objs, err := nd.walk(path)
+	if err != nil || len(objs) != len(path)+1 {
+		return nil, fmt.Errorf("jsonedit: internal error: re-reading the edited document: %v", err)
+	}
+	o := objs[len(path)]
+	at := make(map[string]member, len(o.members))
+	for _, m := range o.members {
+		at[m.key] = m
+	}
+	for _, kv := range kvs {
+		m, ok := at[kv.Key]
+		if !ok || !sameJSON(nd.clean[m.valStart:m.valEnd], kv.Value) {
+			return nil, fmt.Errorf("jsonedit: internal error: the edited document does not hold the new value of %q", kv.Key)
+		}
+	}
+	full := append(slices.Clone(path), kvs[0].Key)
+	if r := gjsonGet(nd.clean, full); !r.Exists() || !sameJSON([]byte(r.Raw), kvs[0].Value) {
+		return nil, errors.New("jsonedit: internal error: gjson does not read the new value back")
+	}
+	return nd, nil
+}
+
 // Delete removes the member key from the object at path. If the key or some
 // segment of path is missing it returns d itself, bytes unchanged, and no
 // error.
@@ -142,35 +215,60 @@ func (d *Doc) isInline(objs []object) bool {
 	return d.sameLine(p.open, p.close)
 }
 
+// KeyValue is one member to insert: a literal key and compact JSON.
+type KeyValue struct {
+	Key   string
+	Value []byte
+}
+
 // insertMember returns the splices that add key: value to the last object of
 // objs, which does not contain key.
 func (d *Doc) insertMember(objs []object, key string, value []byte) ([]splice, error) {
-	if d.isInline(objs) {
-		return d.insertInline(objs, key, value), nil
-	}
-	return d.insertMultiline(objs, key, value)
+	return d.insertMembers(objs, []KeyValue{{key, value}})
 }
 
-// insertMultiline adds the member on a line of its own (see the rules at the
-// top of this file).
-func (d *Doc) insertMultiline(objs []object, key string, value []byte) ([]splice, error) {
+// insertMembers returns the splices that add the members, in order, to the
+// last object of objs, which contains none of them. The result is what
+// inserting them one at a time would give.
+func (d *Doc) insertMembers(objs []object, kvs []KeyValue) ([]splice, error) {
+	if d.isInline(objs) {
+		return d.insertInline(objs, kvs), nil
+	}
+	return d.insertMultiline(objs, kvs)
+}
+
+// insertMultiline adds the members on lines of their own (see the rules at
+// the top of this file).
+func (d *Doc) insertMultiline(objs []object, kvs []KeyValue) ([]splice, error) {
 	o := objs[len(objs)-1]
 	nl, unit := d.newline(), d.indentUnit(objs)
 	openIndent := d.lineIndent(o.open)
 	indent := d.childIndent(o, openIndent, unit)
-	member, err := renderMember(quoteKey(key), value, indent, unit, nl)
-	if err != nil {
-		return nil, err
-	}
-
+	trailing := false
 	var ss []splice
 	if n := len(o.members); n > 0 {
 		last := o.members[n-1]
 		if d.commaAfter(last.valEnd, o.close) >= 0 {
-			member = append(member, ',') // keep the trailing-comma style
+			trailing = true // keep the trailing-comma style
 		} else {
 			ss = append(ss, splice{at: last.valEnd, ins: []byte{','}})
 		}
+	}
+	var member []byte
+	for i, kv := range kvs {
+		m, err := renderMember(quoteKey(kv.Key), kv.Value, indent, unit, nl)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			member = append(member, ',')
+			member = append(member, nl...)
+			member = append(member, indent...)
+		}
+		member = append(member, m...)
+	}
+	if trailing {
+		member = append(member, ',')
 	}
 
 	// q: just past the last non-whitespace byte before the closing brace (the
@@ -197,16 +295,22 @@ func (d *Doc) insertMultiline(objs []object, key string, value []byte) ([]splice
 	return append(ss, splice{at: q, del: o.close - q, ins: ins}), nil
 }
 
-// insertInline appends the member in single-line style.
-func (d *Doc) insertInline(objs []object, key string, value []byte) []splice {
+// insertInline appends the members in single-line style.
+func (d *Doc) insertInline(objs []object, kvs []KeyValue) []splice {
 	o := objs[len(objs)-1]
 	colon := d.colonStyle(objs)
-	member := slices.Concat(quoteKey(key), colon, compact(value))
+	sep := d.separatorStyle(o, colon)
+	var member []byte
+	for i, kv := range kvs {
+		if i > 0 {
+			member = append(member, sep...)
+		}
+		member = append(member, slices.Concat(quoteKey(kv.Key), colon, compact(kv.Value))...)
+	}
 	n := len(o.members)
 	if n == 0 {
 		return []splice{{at: o.open + 1, ins: member}}
 	}
-	sep := d.separatorStyle(o, colon)
 	last := o.members[n-1]
 	if c := d.commaAfter(last.valEnd, o.close); c >= 0 {
 		// After the trailing comma, with a trailing comma of its own.
@@ -415,6 +519,9 @@ func (d *Doc) lookup(path []string, key string) ([]byte, error) {
 // sameJSON reports whether a and b decode to equal values (numbers compared
 // by their text, so 1 and 1.0 differ).
 func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) || bytes.Equal(compact(a), compact(b)) {
+		return true // the same text once whitespace is gone: the common case
+	}
 	va, errA := decodeAny(a)
 	vb, errB := decodeAny(b)
 	return errA == nil && errB == nil && reflect.DeepEqual(va, vb)

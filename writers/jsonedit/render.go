@@ -224,6 +224,30 @@ func nest(segments []string, key string, value []byte) []byte {
 	return b
 }
 
+// nestMany is nest with several members in the innermost object.
+func nestMany(segments []string, kvs []KeyValue) []byte {
+	var b []byte
+	for _, s := range segments {
+		b = append(b, '{')
+		b = append(b, quoteKey(s)...)
+		b = append(b, ':')
+	}
+	b = append(b, '{')
+	for i, kv := range kvs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, quoteKey(kv.Key)...)
+		b = append(b, ':')
+		b = append(b, kv.Value...)
+	}
+	b = append(b, '}')
+	for range segments {
+		b = append(b, '}')
+	}
+	return b
+}
+
 // PathSegment escapes one literal key for use as a component of a gjson or
 // sjson path. It is the one escaping function: the paths this package builds
 // are made of its output (see getPath for the one exception). The rules
