@@ -5,6 +5,7 @@ package writers
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	if err := writeSynced(tmp, data, mode, uid, gid); err != nil {
 		return err
 	}
-	if back, err := os.ReadFile(name); err != nil || !bytes.Equal(back, data) {
+	if !fileEquals(name, data) {
 		return errors.New("reading the new file back gave different bytes; check the disk")
 	}
 	if !existed {
@@ -59,14 +60,13 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	}
 	switch err := renameExchange(name, path); {
 	case err == nil:
-		old, rerr := os.ReadFile(name) // what was at path an instant ago
-		if rerr == nil && bytes.Equal(old, expect) {
+		if fileEquals(name, expect) { // what was at path an instant ago
 			os.Remove(name)
 			return syncDir(path)
 		}
 		// Another program wrote the file after repo read it: put its
 		// version back, unless it has written yet again over ours.
-		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, data) {
+		if fileEquals(path, data) {
 			_ = renameExchange(name, path)
 		}
 		os.Remove(name)
@@ -74,10 +74,34 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	case !errors.Is(err, errUnsupported):
 		return err
 	}
-	if cur, err := os.ReadFile(path); err != nil || !bytes.Equal(cur, expect) {
+	if !fileEquals(path, expect) {
 		return ErrChanged
 	}
 	return renameAndSync(name, path)
+}
+
+// fileEquals compares a file with bytes in chunks, without reading it
+// whole into memory (a ~/.claude.json can be 100 MB).
+func fileEquals(path string, want []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false
+		}
+		want = want[n:]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return len(want) == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 var errUnsupported = errors.New("not supported")

@@ -193,7 +193,7 @@ type jsonFormat struct {
 }
 
 func (f jsonFormat) Parse(data []byte) (Document, error) {
-	d, err := jsonedit.Parse(data, f.dialect)
+	d, err := jsonedit.ParseOwned(data, f.dialect) // data is the plan's Before: never changed
 	var se *jsonedit.SyntaxError
 	if f.dialect != jsonedit.Strict && errors.As(err, &se) && se.Msg == "empty document" {
 		// Nothing but comments (VS Code reads that as empty settings): keep
@@ -279,7 +279,7 @@ func (j jsonDoc) Delete(key []string, _ Shape, name string) (Document, error) {
 	return jsonDoc{d}, nil
 }
 
-func (j jsonDoc) Bytes() []byte { return j.d.Bytes() }
+func (j jsonDoc) Bytes() []byte { return j.d.View() }
 
 // position extracts line and column from an editor error, if it has them.
 func position(err error) (int, int) {

@@ -74,6 +74,13 @@ func Parse(data []byte, d Dialect) (*Doc, error) {
 	return parse(bytes.Clone(data), d)
 }
 
+// ParseOwned is Parse without the copy: the Doc takes data over, and the
+// caller must not change it afterwards. For large files (a ~/.claude.json
+// of 100 MB) every copy counts.
+func ParseOwned(data []byte, d Dialect) (*Doc, error) {
+	return parse(data, d)
+}
+
 // New returns the document used when a file does not exist yet: "{}\n".
 func New(d Dialect) *Doc {
 	doc, err := parse([]byte("{}\n"), d)
@@ -87,6 +94,10 @@ func New(d Dialect) *Doc {
 // for a document that was parsed and not edited).
 func (d *Doc) Bytes() []byte { return bytes.Clone(d.data) }
 
+// View returns the document's bytes without copying them; the caller must
+// not change them.
+func (d *Doc) View() []byte { return d.data }
+
 // parse is Parse without the defensive copy: the Doc takes ownership of data.
 func parse(data []byte, dialect Dialect) (*Doc, error) {
 	bom := 0
@@ -95,6 +106,16 @@ func parse(data []byte, dialect Dialect) (*Doc, error) {
 	}
 	if !utf8.Valid(data) {
 		return nil, syntaxErrorAt(data, bom, firstInvalidUTF8(data), "invalid UTF-8")
+	}
+	if dialect == Strict && bom == 0 && json.Valid(data) {
+		// Valid strict JSON has no comments or trailing commas: the clean
+		// copy would equal data, so skip making it.
+		start := skipWS(data, 0)
+		if data[start] != '{' {
+			line, col := position(data, bom, start)
+			return nil, &TypeError{Path: []string{}, Got: typeName(data[start]), Line: line, Col: col}
+		}
+		return &Doc{dialect: dialect, data: data, clean: data, bom: bom, root: start}, nil
 	}
 	clean, err := stripComments(data, bom)
 	if err != nil {

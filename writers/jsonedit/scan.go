@@ -48,14 +48,24 @@ func allWS(b []byte) bool {
 }
 
 // stringEnd returns the offset just past the string that starts at b[i] == '"'.
+// It jumps from quote to quote (bytes.IndexByte is vectorised): a
+// ~/.claude.json is mostly long strings, and this is its hottest loop.
 func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for i++; i < len(b); {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
 		}
+		q := i + j
+		// The quote is escaped when an odd number of backslashes precede it.
+		k := q
+		for k > i && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
 	}
 	return len(b)
 }
