@@ -58,6 +58,12 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 		}
 		return renameAndSync(name, path)
 	}
+	// The tool usually writes while repo plans, not in the microseconds of
+	// the swap: check first, so its update is not hidden even for the
+	// instant between a swap and the swap back.
+	if !fileEquals(path, expect) {
+		return ErrChanged
+	}
 	switch err := renameExchange(name, path); {
 	case err == nil:
 		if fileEquals(name, expect) { // what was at path an instant ago
