@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
 
-.PHONY: build test demo lint fmt clean generate fuzz conformance stress
+.PHONY: build test demo lint fmt clean generate fuzz conformance stress bench
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
@@ -26,6 +26,11 @@ demo: build
 # client, no LAST_RUN.md; CLIENTS=claude,codex: only these; CONFORMANCE_FLAGS: more (-v, --keep).
 conformance:
 	$(GO) run -buildvcs=false ./conformance $(if $(filter-out 0,$(QUICK)),--quick) $(if $(CLIENTS),--clients $(CLIENTS)) $(CONFORMANCE_FLAGS)
+
+# Whole-command timings against ruler, rulesync, dd and jq (hyperfine; npm for the peers) and the
+# Go benchmarks, written to bench/RESULTS.md. QUICK=1 for a smoke run.
+bench:
+	bash bench/run.sh
 
 # Concurrency stress: a stand-in for Claude Code rewrites ~/.claude.json while syncs run (timing-
 # dependent, so not part of make test). COUNT=n repeats it.

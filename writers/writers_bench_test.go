@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/repo-manager/repo/bench/workload"
@@ -14,7 +16,23 @@ import (
 	"github.com/repo-manager/repo/writers"
 )
 
-var benchSizes = []int{10, 100, 300}
+// benchSizes are the workspace sizes (extensions) of the planning
+// benchmarks; REPO_BENCH_SIZES=1000,2000 overrides them.
+var benchSizes = func() []int {
+	env := os.Getenv("REPO_BENCH_SIZES")
+	if env == "" {
+		return []int{10, 100, 300}
+	}
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			panic("REPO_BENCH_SIZES: " + env)
+		}
+		out = append(out, n)
+	}
+	return out
+}()
 
 // timed runs f under the pprof label bench=timed, so that a profile can be
 // cut to the timed work with -tagfocus=bench=timed (setup excluded).
@@ -339,4 +357,48 @@ func BenchmarkCheckExample(b *testing.B) {
 			})
 		}
 	})
+}
+
+// BenchmarkPlanChangeAll plans a sync in which every managed entry changes
+// on an up-to-date workspace (14+ files): "update" gives every server one
+// more argument (as an extension upgrade would), "remove" declares no
+// servers any more (every entry is deleted).
+func BenchmarkPlanChangeAll(b *testing.B) {
+	for _, n := range benchSizes {
+		f := fixture(b, n)
+		p, err := workload.Plan(f.Env, f.Servers, f.Profiles, toolprofiles.ScopeProject)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := writers.Apply(p); err != nil {
+			b.Fatal(err)
+		}
+		updated := make([]extensions.Server, len(f.Servers))
+		for i, s := range f.Servers {
+			s.Args = append(append([]string(nil), s.Args...), "--bench-v2")
+			if s.Remote() {
+				s.URL += "?v=2"
+			}
+			updated[i] = s
+		}
+		for _, c := range []struct {
+			name    string
+			servers []extensions.Server
+		}{{"update", updated}, {"remove", nil}} {
+			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					timed(func() {
+						p, err := workload.Plan(f.Env, c.servers, f.Profiles, toolprofiles.ScopeProject)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if len(p.Stale()) == 0 {
+							b.Fatal("nothing to write")
+						}
+					})
+				}
+			})
+		}
+	}
 }

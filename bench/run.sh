@@ -1,0 +1,456 @@
+#!/usr/bin/env bash
+# bench/run.sh — whole-command benchmarks of issue 5, written to bench/RESULTS.md.
+#
+#   bash bench/run.sh            # full run (≥ 10 runs per case, 100 MB ~/.claude.json, 1,000/2,000 extensions)
+#   QUICK=1 bash bench/run.sh    # smoke test: 3 runs, 10 MB, 100/200 extensions
+#
+# Times with hyperfine (Debian package), each timed run on a fresh copy of its workload
+# (hyperfine --prepare) unless the case is a no-op; peak RSS with /usr/bin/time -v.
+# ruler and rulesync are installed with npm into $BENCH_CACHE/npm (pinned versions).
+#
+# Knobs (environment): QUICK, RUNS, SLOW_RUNS, SLOW_SECS, RSS_RUNS, RACE_N, LOCAL_N, CLAUDE_MB,
+# BIG_NS, SEED, BENCH_CACHE, BENCH_WORK (kept when set), BENCH_OUT, RULER_VERSION,
+# RULESYNC_VERSION, WAIT_IDLE (seconds to wait for a 1-minute load average below IDLE_LOAD
+# before starting; 0 = do not wait).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MAIN=$(dirname "$HERE")
+QUICK=${QUICK:-0}
+SEED=${SEED:-1}
+BENCH_CACHE=${BENCH_CACHE:-$HOME/.cache/repo-bench}
+OUT=${BENCH_OUT:-$HERE/RESULTS.md}
+RULER_VERSION=${RULER_VERSION:-0.3.44}
+# rulesync >= 4 declares node >= 22; a plain install on Node 20 silently resolves to 3.15.0.
+# 17.0.0 runs fine on Node 20 when pinned (peers.md §0), so pin it.
+RULESYNC_VERSION=${RULESYNC_VERSION:-17.0.0}
+WAIT_IDLE=${WAIT_IDLE:-900}
+IDLE_LOAD=${IDLE_LOAD:-1.0}
+if [ "$QUICK" = 1 ]; then
+	RUNS=${RUNS:-3}; SLOW_RUNS=${SLOW_RUNS:-2}; RSS_RUNS=${RSS_RUNS:-2}
+	CLAUDE_MB=${CLAUDE_MB:-10}; BIG_NS=${BIG_NS:-"100 200"}; WAIT_IDLE=0
+else
+	RUNS=${RUNS:-10}; SLOW_RUNS=${SLOW_RUNS:-3}; RSS_RUNS=${RSS_RUNS:-5}
+	CLAUDE_MB=${CLAUDE_MB:-100}; BIG_NS=${BIG_NS:-"1000 2000"}
+fi
+SLOW_SECS=${SLOW_SECS:-20} # a case whose single run takes longer gets SLOW_RUNS runs
+RACE_N=${RACE_N:-20}       # servers in the race with the peers (and in the local-scope case)
+LOCAL_N=${LOCAL_N:-$RACE_N}
+read -r -a BIG <<<"$BIG_NS"
+
+REPORT_ONLY=${REPORT_ONLY:-0} # 1: rebuild RESULTS.md from a kept BENCH_WORK, measuring nothing
+if [ -n "${BENCH_WORK:-}" ]; then
+	WORK=$BENCH_WORK; mkdir -p "$WORK"
+elif [ "$REPORT_ONLY" = 1 ]; then
+	echo "REPORT_ONLY=1 needs BENCH_WORK (the work folder of a run)" >&2; exit 2
+else
+	WORK=$(mktemp -d /tmp/repo-bench.XXXXXX)
+	trap 'rm -rf "$WORK"' EXIT
+fi
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+commit() {
+	local head ref
+	head=$(cat "$MAIN/.git/HEAD" 2>/dev/null) || { echo unknown; return; }
+	case $head in
+	ref:*) ref=${head#ref: }
+		if [ -f "$MAIN/.git/$ref" ]; then cat "$MAIN/.git/$ref"
+		else awk -v r="$ref" '$2==r{print $1}' "$MAIN/.git/packed-refs" 2>/dev/null || echo unknown; fi ;;
+	*) echo "$head" ;;
+	esac
+}
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+NPM_DIR=$BENCH_CACHE/npm
+pkgver() { node -p "require('$NPM_DIR/node_modules/$1/package.json').version" 2>/dev/null || true; }
+load1() { cut -d' ' -f1 /proc/loadavg; }
+RES=$WORK/results.tsv
+SECOND=$WORK/second.tsv
+JSON=$WORK/json
+value() { awk -F'\t' -v n="$1" -v f="$2" '$1==n{print $f}' "$RES"; }
+if [ "$REPORT_ONLY" != 1 ]; then
+# ---------------------------------------------------------------- prerequisites
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need hyperfine; then
+	log "installing hyperfine (apt-get)"
+	apt-get install -y hyperfine >/dev/null || die "hyperfine is missing and could not be installed"
+fi
+for t in jq node npm go; do need "$t" || die "$t is required"; done
+[ -x /usr/bin/time ] || die "/usr/bin/time (GNU time) is required for peak RSS"
+
+BIN=$WORK/bin
+mkdir -p "$BIN"
+log "building repo, the generator and the Go benchmark binaries (one snapshot of the tree)"
+(cd "$MAIN" && go build -buildvcs=false -o "$BIN/repo" ./cmd/repo && go build -buildvcs=false -o "$BIN/gen" ./bench/gen)
+GOBENCH=${GOBENCH:-1}
+[ "$GOBENCH" = 1 ] && bash "$HERE/gobench.sh" --build-only "$WORK/gobench"
+COMMIT=$(commit)
+# the tree is edited by others while the benchmark runs: fingerprint the sources that were built
+SOURCES=$(cd "$MAIN" && find . -name '*.go' ! -path './bench/*' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
+BUILT=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+REPO=$BIN/repo
+GEN=$BIN/gen
+
+NPM_DIR=$BENCH_CACHE/npm
+mkdir -p "$NPM_DIR"
+pkgver() { node -p "require('$NPM_DIR/node_modules/$1/package.json').version" 2>/dev/null || true; }
+if [ "$(pkgver @intellectronica/ruler)" != "$RULER_VERSION" ] || [ "$(pkgver rulesync)" != "$RULESYNC_VERSION" ]; then
+	log "installing ruler $RULER_VERSION and rulesync $RULESYNC_VERSION into $NPM_DIR"
+	[ -f "$NPM_DIR/package.json" ] || echo '{"name":"repo-bench-peers","private":true}' >"$NPM_DIR/package.json"
+	(cd "$NPM_DIR" && npm install --no-audit --no-fund --loglevel=error \
+		"@intellectronica/ruler@$RULER_VERSION" "rulesync@$RULESYNC_VERSION" >&2)
+fi
+RULER=$NPM_DIR/node_modules/.bin/ruler
+RULESYNC=$NPM_DIR/node_modules/.bin/rulesync
+[ -x "$RULER" ] && [ -x "$RULESYNC" ] || die "peer install failed"
+
+# ---------------------------------------------------------------- machine idle?
+load1() { cut -d' ' -f1 /proc/loadavg; }
+if [ "$WAIT_IDLE" -gt 0 ]; then
+	waited=0
+	while awk -v l="$(load1)" -v m="$IDLE_LOAD" 'BEGIN{exit !(l >= m)}' && [ "$waited" -lt "$WAIT_IDLE" ]; do
+		[ $((waited % 60)) = 0 ] && log "load average $(load1) >= $IDLE_LOAD: waiting for a quieter machine (up to ${WAIT_IDLE}s)"
+		sleep 10; waited=$((waited + 10))
+	done
+fi
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---------------------------------------------------------------- helpers
+RES=$WORK/results.tsv # name \t runs \t median \t min \t max \t rss_kb \t load \t note
+: >"$RES"
+JSON=$WORK/json
+mkdir -p "$JSON"
+
+# restore DIR TPL: the prepare command that puts back a fresh copy of a workload (prepare
+# commands run in their own shell; they must not contain single quotes)
+restore() { echo "rm -rf $1 && cp -a $2 $1"; }
+
+# median of numbers on stdin
+median() { sort -g | awk '{a[NR]=$1} END{if(NR==0){print ""; exit} if(NR%2){print a[(NR+1)/2]} else {print (a[NR/2]+a[NR/2+1])/2}}'; }
+
+# rss NAME PREPARE CMD...: median peak RSS (KiB) of RSS_RUNS runs under /usr/bin/time -v.
+rss() {
+	local name=$1 prep=$2; shift 2
+	local f=$WORK/rss-$name.txt i
+	: >"$f"
+	for ((i = 0; i < RSS_RUNS; i++)); do
+		[ -z "$prep" ] || bash -c "$prep"
+		/usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/rss-stderr.txt" || {
+			cat "$WORK/rss-stderr.txt" >&2; die "$name: command failed under /usr/bin/time"; }
+		awk -F': ' '/Maximum resident set size/{print $2}' "$WORK/time.txt" >>"$f"
+	done
+	median <"$f"
+}
+
+# bench NAME PREPARE NOTE CMD...: times CMD with hyperfine -N (no shell), PREPARE before every
+# run (in a shell). One untimed calibration run decides the number of runs (RUNS, or SLOW_RUNS
+# when it takes longer than SLOW_SECS). Peak RSS: RSS_RUNS separate runs under /usr/bin/time -v,
+# or, for slow cases, /usr/bin/time -v around every timed run (its cost is < 1 ms).
+bench() {
+	local name=$1 prep=$2 note=$3; shift 3
+	local t0 t1 secs runs warm=2 kb
+	[ -z "$prep" ] || bash -c "$prep"
+	t0=$(date +%s.%N)
+	"$@" >/dev/null 2>"$WORK/cal-stderr.txt" || { cat "$WORK/cal-stderr.txt" >&2; die "$name: calibration run failed: $*"; }
+	t1=$(date +%s.%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')
+	runs=$RUNS
+	if awk -v s="$secs" -v m="$SLOW_SECS" 'BEGIN{exit !(s > m)}'; then runs=$SLOW_RUNS; fi
+	if awk -v s="$secs" 'BEGIN{exit !(s > 1)}'; then warm=0; fi
+	log "$name: ~${secs%.*}s per run, $runs runs"
+	local args=(-N --runs "$runs" --warmup "$warm" --export-json "$JSON/$name.json" --style basic)
+	[ -z "$prep" ] || args+=(--prepare "bash -c '$prep'")
+	local cmd
+	if awk -v s="$secs" 'BEGIN{exit !(s > 2)}'; then
+		rm -f "$WORK/rss-in-$name.txt"
+		cmd=$(printf '%q ' /usr/bin/time -v -a -o "$WORK/rss-in-$name.txt" "$@")
+		hyperfine "${args[@]}" --command-name "$name" "$cmd" >&2
+		kb=$(awk -F': ' '/Maximum resident set size/{print $2}' "$WORK/rss-in-$name.txt" | median)
+	else
+		cmd=$(printf '%q ' "$@")
+		hyperfine "${args[@]}" --command-name "$name" "$cmd" >&2
+		kb=$(rss "$name" "$prep" "$@")
+	fi
+	record "$name" "$JSON/$name.json" "$kb" "$note"
+}
+
+# bench_sh NAME PREPARE NOTE SHELLCMD: like bench, for a command that needs a shell (a
+# redirection); hyperfine's default shell adds about a millisecond.
+bench_sh() {
+	local name=$1 prep=$2 note=$3 cmd=$4
+	local runs=$RUNS t0 t1 secs
+	[ -z "$prep" ] || bash -c "$prep"
+	t0=$(date +%s.%N); bash -c "$cmd"; t1=$(date +%s.%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')
+	if awk -v s="$secs" -v m="$SLOW_SECS" 'BEGIN{exit !(s > m)}'; then runs=$SLOW_RUNS; fi
+	log "$name: ~${secs%.*}s per run, $runs runs"
+	local args=(--runs "$runs" --warmup 0 --export-json "$JSON/$name.json" --style basic)
+	[ -z "$prep" ] || args+=(--prepare "bash -c '$prep'")
+	hyperfine "${args[@]}" --command-name "$name" "$cmd" >&2
+	local kb
+	kb=$(rss "$name" "$prep" bash -c "$cmd")
+	record "$name" "$JSON/$name.json" "$kb" "$note"
+}
+
+record() {
+	local name=$1 json=$2 kb=$3 note=$4
+	jq -r --arg n "$name" --arg kb "$kb" --arg load "$(load1)" --arg note "$note" \
+		'.results[0] | [$n, (.times|length), .median, .min, .max, $kb, $load, $note] | @tsv' "$json" >>"$RES"
+}
+
+# value NAME FIELD: a recorded number (2 runs, 3 median, 4 min, 5 max, 6 rss)
+value() { awk -F'\t' -v n="$1" -v f="$2" '$1==n{print $f}' "$RES"; }
+
+# snapshot DIR...: path, mtime (ns) and size of every file under DIR
+snapshot() { find "$@" -type f -printf '%p %T@ %s\n' 2>/dev/null | sort; }
+
+SECOND=$WORK/second.tsv # name \t files \t changed
+: >"$SECOND"
+# second_sync NAME DIRS CMD...: with the workload already synced, runs CMD again and
+# reports the files whose mtime or size changed.
+second_sync() {
+	local name=$1 dirs=$2; shift 2
+	local before=$WORK/second-$name.before after=$WORK/second-$name.after
+	# shellcheck disable=SC2086
+	snapshot $dirs >"$before"
+	sleep 0.05 # a rewrite inside the same clock tick could keep the mtime
+	"$@" >/dev/null 2>"$WORK/second-stderr.txt" || { cat "$WORK/second-stderr.txt" >&2; die "$name: second sync failed"; }
+	# shellcheck disable=SC2086
+	snapshot $dirs >"$after"
+	local files changed
+	files=$(wc -l <"$before")
+	changed=$(diff "$before" "$after" | grep -c '^>' || true)
+	printf '%s\t%s\t%s\t%s\n' "$name" "$files" "$changed" "$(diff "$before" "$after" | grep '^>' | cut -d' ' -f2 | tr '\n' ' ')" >>"$SECOND"
+	log "$name: second sync: $changed of $files files changed"
+}
+
+# ---------------------------------------------------------------- workloads
+IFS=' ' read -r PEERS_REPO PEERS_RULER PEERS_RULESYNC < <("$GEN" -list-tools | awk -F': ' '/^peers-repo/{r=$2} /^peers-ruler/{u=$2} /^peers-rulesync/{s=$2} END{print r, u, s}')
+PROJECT_TOOLS=$("$GEN" -list-tools | awk -F': ' '/^project/{print $2}')
+NPEERS=$(echo "$PEERS_REPO" | tr ',' '\n' | wc -l)
+
+log "generating workloads in $WORK"
+# A. the example workspace, all its [mcp] tools (every detected project tool and more)
+EX=$WORK/example/ws
+mkdir -p "$WORK/example/home"
+cp -a "$MAIN/examples/workspace" "$EX"
+EX_TOOLS=$(sed -n 's/^tools *= *\[\(.*\)\]/\1/p' "$EX/.repository/config.toml" | tr -d '" ')
+cp -a "$EX" "$WORK/example/tpl"
+
+# B. the race: RACE_N servers, the project tools both peers write to the same file, user
+# configs without comments (both peers fail on comments in .zed/settings.json)
+RACE=$WORK/race/ws
+mkdir -p "$WORK/race/home"
+"$GEN" -out "$RACE" -n "$RACE_N" -seed "$SEED" -tools "$PEERS_REPO" -comments=false -peers -home "$WORK/race/home"
+cp -a "$RACE" "$WORK/race/tpl"
+
+# C. Claude Code's local scope in a CLAUDE_MB ~/.claude.json
+LOC=$WORK/local/ws
+H0=$WORK/local/home0 # pristine
+H=$WORK/local/home   # the one repo edits
+mkdir -p "$H0" "$H"
+"$GEN" -out "$LOC" -n "$LOCAL_N" -seed "$SEED" -tools claude -claude-json-mb "$CLAUDE_MB" -home "$H0" -servers-json "$WORK/local/servers.json"
+CLAUDE_BYTES=$(stat -c %s "$H0/.claude.json")
+cp "$H0/.claude.json" "$H/.claude.json"
+
+# D. N extensions × every project-scope JSON tool (user configs with comments)
+for n in "${BIG[@]}"; do
+	mkdir -p "$WORK/big$n/home"
+	"$GEN" -out "$WORK/big$n/ws" -n "$n" -seed "$SEED" -home "$WORK/big$n/home" 2>"$WORK/gen-big$n.txt"
+	cat "$WORK/gen-big$n.txt" >&2
+	cp -a "$WORK/big$n/ws" "$WORK/big$n/tpl"
+done
+# "gen: <root>: N extensions, T tools, F user configs"
+BIG_TOOLS=$(sed -n 's/.* extensions, \([0-9]*\) tools, \([0-9]*\) user configs/\1/p' "$WORK/gen-big${BIG[0]}.txt")
+BIG_FILES=$(sed -n 's/.* extensions, \([0-9]*\) tools, \([0-9]*\) user configs/\2/p' "$WORK/gen-big${BIG[0]}.txt")
+
+# ---------------------------------------------------------------- cases
+export HOME_SAVED=$HOME
+
+# A. example workspace
+log "A: example workspace ($EX_TOOLS)"
+HOME=$WORK/example/home bench ex-sync "$(restore "$EX" "$WORK/example/tpl")" "first sync, fresh copy" \
+	"$REPO" sync --root "$EX"
+HOME=$WORK/example/home "$REPO" sync --root "$EX" >/dev/null 2>&1
+HOME=$WORK/example/home bench ex-check "" "no-op --check" "$REPO" sync --check --root "$EX"
+HOME=$WORK/example/home second_sync example "$EX $WORK/example/home" "$REPO" sync --root "$EX"
+
+# B. race
+log "B: race with ruler and rulesync, $RACE_N servers, tools $PEERS_REPO"
+RP=$(restore "$RACE" "$WORK/race/tpl")
+HOME=$WORK/race/home bench race-repo-sync "$RP" "fresh copy" "$REPO" sync --root "$RACE" --tool "$PEERS_REPO"
+# sanity: what each tool leaves in .mcp.json (user server kept?) and how many files it wrote
+race_outcome() {
+	local who=$1
+	printf '%s\t%s\t%s\n' "$who" "$(jq '.mcpServers | length' "$RACE/.mcp.json")" \
+		"$(jq -r '.mcpServers | has("user-own-claude")' "$RACE/.mcp.json")" >>"$WORK/race-outcome.tsv"
+}
+: >"$WORK/race-outcome.tsv"
+race_outcome repo
+HOME=$WORK/race/home bench race-repo-check "" "no-op, after the last sync" "$REPO" sync --check --root "$RACE" --tool "$PEERS_REPO"
+HOME=$WORK/race/home second_sync race "$RACE $WORK/race/home" "$REPO" sync --root "$RACE" --tool "$PEERS_REPO"
+HOME=$WORK/race/home bench race-ruler-apply "$RP" "fresh copy; --agents ($NPEERS) --no-backup --no-gitignore --local-only" \
+	"$RULER" apply --project-root "$RACE" --agents "$PEERS_RULER" --no-backup --no-gitignore --local-only
+race_outcome ruler
+HOME=$WORK/race/home bench race-rulesync-generate "$RP" "fresh copy; --targets ($NPEERS) --features mcp" \
+	"$RULESYNC" generate --input-roots "$RACE/.rulesync" --output-roots "$RACE" --targets "$PEERS_RULESYNC" --features mcp
+race_outcome rulesync
+HOME=$WORK/race/home bench race-rulesync-check "" "no-op, after the last generate" \
+	"$RULESYNC" generate --input-roots "$RACE/.rulesync" --output-roots "$RACE" --targets "$PEERS_RULESYNC" --features mcp --check
+
+# C. local scope in a large ~/.claude.json
+log "C: local scope, ${CLAUDE_MB} MB ~/.claude.json, $LOCAL_N servers"
+LP="cp $H0/.claude.json $H/.claude.json && rm -rf $H/.local && sync"
+HOME=$H bench local-repo-sync "$LP" "fresh copy of the file, record removed; fsync'd atomic write" \
+	"$REPO" sync --root "$LOC" --scope local --tool claude
+bench local-dd-fsync "rm -f $WORK/local/dd.json && sync" "dd bs=1M conv=fsync of the same file" \
+	dd if="$H0/.claude.json" of="$WORK/local/dd.json" bs=1M conv=fsync status=none
+bench_sh local-jq "rm -f $WORK/local/jq.json && sync" "same edit, result to a file (no fsync)" \
+	"jq --arg r '$LOC' --slurpfile s '$WORK/local/servers.json' '.projects[\$r].mcpServers += \$s[0]' '$H0/.claude.json' > '$WORK/local/jq.json'"
+HOME=$H "$REPO" sync --root "$LOC" --scope local --tool claude >/dev/null 2>&1
+HOME=$H bench local-repo-check "" "no-op --check on the synced file" \
+	"$REPO" sync --check --root "$LOC" --scope local --tool claude
+bench local-cat "" "cat file > /dev/null (hyperfine discards output)" cat "$H/.claude.json"
+HOME=$H second_sync local "$H $LOC" "$REPO" sync --root "$LOC" --scope local --tool claude
+# the edit is the same: jq's result and repo's hold the same projects[root].mcpServers
+if ! diff <(jq -S --arg r "$LOC" '.projects[$r].mcpServers' "$H/.claude.json") \
+	<(jq -S --arg r "$LOC" '.projects[$r].mcpServers' "$WORK/local/jq.json") >/dev/null; then
+	log "warning: jq's and repo's projects[root].mcpServers differ"
+	LOCAL_SAME=no
+else
+	LOCAL_SAME=yes
+fi
+
+# D. many extensions
+for n in "${BIG[@]}"; do
+	log "D: $n extensions x $PROJECT_TOOLS"
+	W=$WORK/big$n/ws
+	HOME=$WORK/big$n/home bench "big$n-sync" "$(restore "$W" "$WORK/big$n/tpl")" "first sync, fresh copy, $BIG_TOOLS tools, $BIG_FILES files" \
+		"$REPO" sync --root "$W"
+	HOME=$WORK/big$n/home bench "big$n-check" "" "no-op --check" "$REPO" sync --check --root "$W"
+	HOME=$WORK/big$n/home second_sync "big$n" "$W $WORK/big$n/home" "$REPO" sync --root "$W"
+done
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# E. Go benchmarks and profiles (after the whole-command cases, which they would disturb)
+if [ "$GOBENCH" = 1 ]; then
+	log "E: Go benchmarks and profiles (bench/gobench.sh)"
+	QUICK=$QUICK bash "$HERE/gobench.sh" "$WORK/gobench" >&2
+fi
+
+
+# what the report needs, so that REPORT_ONLY=1 can rebuild it
+{
+	for v in LOAD_START LOAD_END CLAUDE_BYTES EX_TOOLS PEERS_REPO PEERS_RULER PEERS_RULESYNC PROJECT_TOOLS NPEERS \
+		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS H0; do
+		printf '%s=%q\n' "$v" "${!v}"
+	done
+	printf 'RUN_DATE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	printf 'VERSIONS=%q\n' "$(go version | cut -d' ' -f3-4), repo commit $COMMIT (HEAD; the working tree, which others were editing, as built at $BUILT: sha256 of its *.go files $SOURCES; \`-buildvcs=false\`), node $(node --version), ruler $(pkgver @intellectronica/ruler), rulesync $(pkgver rulesync), $("$(command -v hyperfine)" --version), $(jq --version)"
+	printf 'GOBENCH_LOAD=%q\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$WORK/meta.env"
+fi
+# shellcheck disable=SC1091
+. "$WORK/meta.env"
+read -r -a BIG <<<"$BIG_NS"
+
+# ---------------------------------------------------------------- report
+log "writing $OUT"
+fmt_t() { awk -v s="$1" 'BEGIN{ if (s=="") {print "-"; exit} if (s < 1) printf "%.1f ms", s*1000; else printf "%.2f s", s }'; }
+fmt_kb() { awk -v k="$1" 'BEGIN{ if (k=="") {print "-"; exit} printf "%.1f MB", k/1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a==""||b==""||b==0) print "-"; else printf "%.2f", a/b }'; }
+# cpu NAME: mean user + system seconds of a case (hyperfine)
+cpu() { [ -f "$JSON/$1.json" ] && jq -r '.results[0] | (.user + .system)' "$JSON/$1.json" || true; }
+verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed**"; fi; }
+
+
+{
+	echo "# Benchmark results (issue 5)"
+	echo
+	echo "Written by \`bench/run.sh\`$([ "$QUICK" = 1 ] && echo ' in QUICK mode (smoke test: fewer runs, smaller sizes — not the issue-5 numbers)')."
+	echo
+	echo "- Date: $RUN_DATE"
+	echo "- Machine: $(nproc) CPUs, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, Linux $(uname -r), $(df -T "$WORK" | awk 'NR==2{print $2}') file system for the workloads"
+	echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at end: $LOAD_END (the VM is shared: other jobs ran during the benchmark, see the load column)"
+	echo "- Versions: $VERSIONS"
+	echo "- Runs: median of the timed runs with hyperfine (range = min–max); $RUNS runs per case, $SLOW_RUNS for a case whose single run takes more than ${SLOW_SECS} s; peak RSS = median \"Maximum resident set size\" of /usr/bin/time -v (MB = MiB)"
+	echo "- Workloads (\`go run ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed)"
+	echo
+	echo "| case | runs | median wall | range | CPU user+sys (mean) | peak RSS | load | notes |"
+	echo "|---|---|---|---|---|---|---|---|"
+	while IFS=$'\t' read -r name runs med min max kb load note; do
+		echo "| \`$name\` | $runs | $(fmt_t "$med") | $(fmt_t "$min") – $(fmt_t "$max") | $(fmt_t "$(cpu "$name")") | $(fmt_kb "$kb") | $load | $note |"
+	done <"$RES"
+	echo
+	echo "Load is the 1-minute load average when the case finished (2 CPUs; other jobs shared the VM). Wall time is what the targets are about; CPU time (hyperfine's user + system means) is much less sensitive to the other jobs."
+	echo
+	echo "## Targets"
+	echo
+	echo "| target | measured | verdict |"
+	echo "|---|---|---|"
+	m=$(value ex-check 3); k=$(value ex-check 6)
+	echo "| \`repo sync --check\`, example workspace: ≤ 10 ms wall | $(fmt_t "$m") | $(verdict "$m <= 0.010") |"
+	echo "| \`repo sync --check\`, example workspace: ≤ 25 MB peak RSS | $(fmt_kb "$k") | $(verdict "$k <= 25*1024") |"
+	r=$(ratio "$(value race-ruler-apply 3)" "$(value race-repo-sync 3)")
+	echo "| \`repo sync\` ≥ 40× faster than ruler \`apply\` | ruler $(fmt_t "$(value race-ruler-apply 3)") / repo $(fmt_t "$(value race-repo-sync 3)") = ${r}× | $(verdict "$r >= 40") |"
+	r=$(ratio "$(value race-rulesync-generate 3)" "$(value race-repo-sync 3)")
+	echo "| \`repo sync\` ≥ 80× faster than rulesync \`generate\` | rulesync $(fmt_t "$(value race-rulesync-generate 3)") / repo $(fmt_t "$(value race-repo-sync 3)") = ${r}× | $(verdict "$r >= 80") |"
+	r=$(ratio "$(value local-repo-sync 3)" "$(value local-dd-fsync 3)")
+	echo "| local-scope update ≤ 3× the fsync'd copy | repo $(fmt_t "$(value local-repo-sync 3)") / dd $(fmt_t "$(value local-dd-fsync 3)") = ${r}× | $(verdict "$r <= 3") |"
+	r=$(ratio "$(value local-jq 3)" "$(value local-repo-sync 3)")
+	echo "| local-scope update ≥ 5× faster than jq | jq $(fmt_t "$(value local-jq 3)") / repo $(fmt_t "$(value local-repo-sync 3)") = ${r}× | $(verdict "$r >= 5") |"
+	k=$(value local-repo-sync 6); r=$(ratio "$((k * 1024))" "$CLAUDE_BYTES")
+	echo "| local-scope update: peak RSS ≤ 3× the file size | $(fmt_kb "$k") = ${r}× of $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f MB", b/1048576}') | $(verdict "$r <= 3") |"
+	r=$(ratio "$(value local-repo-check 3)" "$(value local-cat 3)")
+	echo "| no-op \`--check\` on that file ≤ 3× \`cat\` | repo $(fmt_t "$(value local-repo-check 3)") / cat $(fmt_t "$(value local-cat 3)") = ${r}× | $(verdict "$r <= 3") |"
+	n1=${BIG[0]}; n2=${BIG[1]:-}
+	m=$(value "big$n1-sync" 3)
+	if [ "$n1" = 1000 ]; then
+		echo "| 1,000 extensions × all project tools, first sync ≤ 1 s | $(fmt_t "$m") | $(verdict "$m <= 1") |"
+	else
+		echo "| $n1 extensions (QUICK stand-in for 1,000), first sync ≤ 1 s | $(fmt_t "$m") | $(verdict "$m <= 1") |"
+	fi
+	if [ -n "$n2" ]; then
+		r=$(ratio "$(value "big$n2-sync" 3)" "$m")
+		rc=$(ratio "$(cpu "big$n2-sync")" "$(cpu "big$n1-sync")")
+		echo "| $n2 extensions ≤ 2.2× the time of $n1 | $(fmt_t "$(value "big$n2-sync" 3)") = ${r}× (CPU time: $(fmt_t "$(cpu "big$n2-sync")") / $(fmt_t "$(cpu "big$n1-sync")") = ${rc}×) | $(verdict "$r <= 2.2") |"
+	fi
+	bad=$(awk -F'\t' '$3!=0' "$SECOND" | wc -l)
+	echo "| second sync writes zero bytes (no mtime change) | $(awk -F'\t' '{printf "%s%s: %s of %s files changed", (NR>1?"; ":""), $1, $3, $2}' "$SECOND") | $(verdict "$bad == 0") |"
+	echo
+	echo "## Checks"
+	echo
+	echo "- Second sync: \`find … -printf '%p %T@ %s'\` of the workspace and home before and after a second \`repo sync\`:"
+	while IFS=$'\t' read -r name files changed list; do
+		echo "  - $name: $files files, $changed changed${list:+ ($list)}"
+	done <"$SECOND"
+	echo "- Race outcome in \`.mcp.json\` after one run (entries / user's own server kept):"
+	while IFS=$'\t' read -r who count kept; do
+		echo "  - $who: $count entries, user server kept: $kept"
+	done <"$WORK/race-outcome.tsv"
+	echo "- Local scope: jq's result and repo's hold the same \`projects[root].mcpServers\`: $LOCAL_SAME (jq re-serialises the whole file; repo changes only the entry's bytes)"
+	echo "- ruler 0.3.x cannot be limited to MCP output: it also writes its instruction files (AGENTS.md, CLAUDE.md, …) for each agent; rulesync is limited with \`--features mcp\`."
+	if [ "$GOBENCH" = 1 ]; then
+		echo
+		echo "## Go benchmarks"
+		echo
+		echo "\`bash bench/gobench.sh\` (\`go test -run '^\$' -bench . -benchmem\`$([ "$QUICK" = 1 ] && echo ' -benchtime 1x'); load average at the end: $GOBENCH_LOAD):"
+		echo
+		echo '```text'
+		grep -E '^(# |Benchmark|ok|FAIL|PASS|---)' "$WORK/gobench/gobench.txt"
+		echo '```'
+		echo
+		if [ -s "$WORK/gobench/profiles.txt" ]; then
+			echo "## Profiles"
+			echo
+			echo "CPU and allocation profiles of the cases that miss their targets (\`go tool pprof -top\`, cut to the timed work with \`-focus=writers_test.timed -relative_percentages\`):"
+			echo
+			echo '```text'
+			cat "$WORK/gobench/profiles.txt"
+			echo '```'
+		fi
+	fi
+} >"$OUT"
+log "done: $OUT"
+cat "$OUT"
