@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -104,16 +105,23 @@ func toolsRun(opts *ToolsOptions) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tPROJECT\tLOCAL\tUSER")
+	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tPROJECT\tLOCAL\tUSER\tFORMAT\tEVIDENCE")
 	for _, r := range rows {
 		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), yesNo(r.detected)}
+		var formats []string
 		for _, scope := range toolprofiles.Scopes {
 			file := r.files[scope]
 			if file == "" {
 				file = "-"
+			} else if t := r.p.Scopes.Get(scope); !slices.Contains(formats, t.Format) {
+				formats = append(formats, t.Format)
 			}
 			cells = append(cells, file)
 		}
+		if len(formats) == 0 {
+			formats = []string{"-"}
+		}
+		cells = append(cells, strings.Join(formats, "/"), r.p.Evidence)
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()

@@ -1,10 +1,15 @@
 package writers
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tidwall/jsonc"
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -230,4 +235,71 @@ func TestUserRecordPath(t *testing.T) {
 	if p == q {
 		t.Fatal("two workspaces share a per-user record")
 	}
+}
+
+// A write that fails in the middle of Apply (here: a folder replaced by a
+// file after planning, which even root cannot write into) leaves the files
+// already written intact and valid, names the file, keeps the ownership
+// record as it was, and a run after the fix converges.
+func TestFailureDuringWritesConverges(t *testing.T) {
+	env := testEnv(t)
+	ids := []string{"claude", "cursor", "gemini", "vscode"}
+	targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(env, targets, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocked := filepath.Join(env.Root, ".gemini")
+	write(t, blocked, "a file where a folder should be\n")
+	written, err := Apply(p)
+	if err == nil || !strings.Contains(err.Error(), ".gemini/settings.json") {
+		t.Fatalf("err = %v, want one naming .gemini/settings.json", err)
+	}
+	if len(written) == 0 {
+		t.Fatal("nothing was written before the failure; the test needs a failure in the middle")
+	}
+	for _, f := range written {
+		if !json.Valid(jsoncStrip(read(t, f.Path))) {
+			t.Errorf("%s is not valid after the failed run", f.Display)
+		}
+	}
+	if _, err := os.Stat(ProjectRecordPath(env.Root)); !os.IsNotExist(err) {
+		t.Error("the ownership record was written although a config write failed")
+	}
+	os.Remove(blocked)
+	sync(t, env, []extensions.Server{server}, ids...)
+	again, _, _ := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
+	if p, err := Build(env, again, Options{}); err != nil || len(p.Stale()) != 0 {
+		t.Fatalf("a run after the fix did not converge: %v", err)
+	}
+}
+
+func jsoncStrip(s string) []byte { return jsonc.ToJSON([]byte(s)) }
+
+// A second writing run waits for the lock, then gives up with a message
+// that says so.
+func TestLockTimesOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ws.lock")
+	unlock, err := Lock(path, time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := false
+	start := time.Now()
+	_, err = Lock(path, 150*time.Millisecond, func() { waited = true })
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "another repo sync has been writing this workspace") || !waited {
+		t.Fatalf("err = %v, waited = %v", err, waited)
+	}
+	if time.Since(start) < 150*time.Millisecond {
+		t.Fatal("gave up before the timeout")
+	}
+	unlock()
+	again, err := Lock(path, time.Second, nil)
+	if err != nil {
+		t.Fatalf("lock not released: %v", err)
+	}
+	again()
 }
