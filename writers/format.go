@@ -33,6 +33,8 @@ type Document interface {
 	Set(key []string, shape Shape, name string, value ordered.Object) (Document, error)
 	// Insert adds entries that are not there yet, in order, in one edit.
 	Insert(key []string, shape Shape, entries []Desired) (Document, error)
+	// Replace writes new values of entries that are there, in one edit.
+	Replace(key []string, shape Shape, entries []Desired) (Document, error)
 	Delete(key []string, shape Shape, name string) (Document, error)
 	Bytes() []byte
 }
@@ -120,6 +122,10 @@ func (y yamlDoc) Insert(key []string, s Shape, entries []Desired) (Document, err
 	return insertEach(y, key, s, entries)
 }
 
+func (y yamlDoc) Replace(key []string, s Shape, entries []Desired) (Document, error) {
+	return insertEach(y, key, s, entries)
+}
+
 func (y yamlDoc) Delete(key []string, s Shape, name string) (Document, error) {
 	kind, nameField := yamlKind(s)
 	d, err := y.d.Delete(key, kind, nameField, name)
@@ -168,6 +174,10 @@ func (t tomlDoc) Set(key []string, _ Shape, name string, value ordered.Object) (
 }
 
 func (t tomlDoc) Insert(key []string, s Shape, entries []Desired) (Document, error) {
+	return insertEach(t, key, s, entries)
+}
+
+func (t tomlDoc) Replace(key []string, s Shape, entries []Desired) (Document, error) {
 	return insertEach(t, key, s, entries)
 }
 
@@ -260,7 +270,21 @@ func (j jsonDoc) Insert(key []string, _ Shape, entries []Desired) (Document, err
 	return jsonDoc{d}, nil
 }
 
-// insertEach is Insert for editors without a batch edit.
+// Replace is Insert for entries the file has.
+func (j jsonDoc) Replace(key []string, _ Shape, entries []Desired) (Document, error) {
+	kvs := make([]jsonedit.KeyValue, len(entries))
+	for i, e := range entries {
+		kvs[i] = jsonedit.KeyValue{Key: e.Name, Value: ordered.JSON(e.Value)}
+	}
+	d, err := j.d.Replace(key, kvs)
+	if err != nil {
+		return nil, err
+	}
+	return jsonDoc{d}, nil
+}
+
+// insertEach is Insert (and Replace) for editors without a batch edit:
+// their Set inserts or replaces.
 func insertEach(doc Document, key []string, s Shape, entries []Desired) (Document, error) {
 	for _, e := range entries {
 		var err error

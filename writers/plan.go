@@ -312,12 +312,11 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	change := func(action, entry, reason string) {
 		fp.Changes = append(fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
 	}
+	// Entries already in the file are replaced together, after the loop,
+	// in one edit (a moved root or an upgrade changes every entry).
+	var updates []Desired
 	set := func(name string, v ordered.Object) error {
-		var err error
-		doc, err = doc.Set(t.Key, t.shape(), name, v)
-		if err != nil {
-			return fileErr(0, fmt.Errorf("writing entry %q: %w", name, err))
-		}
+		updates = append(updates, Desired{Name: name, Value: v})
 		return nil
 	}
 	var adds []Desired // written together at the end, in one edit
@@ -388,6 +387,12 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
 			return nil, fileErr(cur.Line, fmt.Errorf("removing entry %q: %w", name, err))
+		}
+	}
+	if len(updates) > 0 {
+		var err error
+		if doc, err = doc.Replace(t.Key, t.shape(), updates); err != nil {
+			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
 	if len(adds) > 0 {

@@ -137,6 +137,44 @@ func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
 	return d.verifyInsert(applySplices(d.data, ss), path, kvs)
 }
 
+// Replace sets new values for members that the object at path already has,
+// in one edit: the bytes are those of a Set of each in turn (each value is
+// its own span, so the splices do not touch), parsed and verified once.
+func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
+	if len(kvs) == 0 {
+		return d, nil
+	}
+	objs, err := d.walk(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) != len(path)+1 {
+		return nil, errors.New("jsonedit: Replace: the object is missing")
+	}
+	o := objs[len(path)]
+	seen := make(map[string]bool, len(kvs))
+	var ss []splice
+	for _, kv := range kvs {
+		if err := checkKeys(path, kv.Key); err != nil {
+			return nil, err
+		}
+		if !json.Valid(kv.Value) || !utf8.Valid(kv.Value) {
+			return nil, fmt.Errorf("jsonedit: Replace: the value of %q is not valid JSON", kv.Key)
+		}
+		i := o.index(kv.Key)
+		if i < 0 || seen[kv.Key] {
+			return nil, fmt.Errorf("jsonedit: Replace: %q is not in the object, or given twice", kv.Key)
+		}
+		seen[kv.Key] = true
+		s, err := d.replaceValue(objs, o.members[i], kv.Value)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, s...)
+	}
+	return d.verifyInsert(applySplices(d.data, ss), path, kvs)
+}
+
 // verifyInsert parses the edited bytes once and checks that every member is
 // there with its value; gjson reads the first one back as a second opinion.
 func (d *Doc) verifyInsert(out []byte, path []string, kvs []KeyValue) (*Doc, error) {

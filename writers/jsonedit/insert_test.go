@@ -58,3 +58,42 @@ func TestInsertRefusesPresentOrRepeatedKeys(t *testing.T) {
 		t.Error("inserted a key twice")
 	}
 }
+
+// Replace of several members gives exactly the bytes of a Set of each.
+func TestReplaceEqualsSetEach(t *testing.T) {
+	docs := []struct {
+		d    Dialect
+		text string
+	}{
+		{Strict, "{\n  \"m\": {\n    \"a\": {\"command\": \"x\"},\n    \"b\": 1,\n    \"c\": [1, 2]\n  }\n}\n"},
+		{JSONC, "{\n\t\"m\": {\n\t\t\"a\": {}, // a\n\t\t\"b\": 1,\n\t\t\"c\": 2,\n\t},\n}"},
+		{Strict, `{"m":{"a":1,"b":2,"c":3}}`},
+	}
+	kvs := []KeyValue{
+		{"a", []byte(`{"command":"node","args":["s.js","--root","/w"],"env":{"A":"1"}}`)},
+		{"c", []byte(`{"url":"https://h.invalid/mcp"}`)},
+	}
+	for _, c := range docs {
+		d, err := Parse([]byte(c.text), c.d)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		seq := d
+		for _, kv := range kvs {
+			if seq, err = seq.Set([]string{"m"}, kv.Key, kv.Value); err != nil {
+				t.Fatal(err)
+			}
+		}
+		batch, err := d.Replace([]string{"m"}, kvs)
+		if err != nil {
+			t.Fatalf("%q: Replace: %v", c.text, err)
+		}
+		if !bytes.Equal(batch.Bytes(), seq.Bytes()) {
+			t.Errorf("%q:\nReplace gave\n%s\nSet each gave\n%s", c.text, batch.Bytes(), seq.Bytes())
+		}
+	}
+	d, _ := Parse([]byte(`{"m": {"a": 1}}`), Strict)
+	if _, err := d.Replace([]string{"m"}, []KeyValue{{"z", []byte("1")}}); err == nil {
+		t.Error("replaced a key that is not there")
+	}
+}
