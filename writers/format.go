@@ -14,9 +14,40 @@ import (
 
 // Member is one entry of a server map as found in a file, as strict JSON.
 type Member struct {
-	Name  string
+	Key   string
 	Value []byte
 	Line  int
+}
+
+// editorMember is the member type every editor returns; converting it is
+// the same for all three.
+type editorMember interface {
+	~struct {
+		Key   string
+		Value []byte
+		Line  int
+	}
+}
+
+// entries adapts an editor's Entries result.
+func entries[M editorMember](ms []M, found bool, err error) ([]Member, bool, error) {
+	if err != nil || !found {
+		return nil, found, err
+	}
+	out := make([]Member, len(ms))
+	for i, m := range ms {
+		out[i] = Member(m)
+	}
+	return out, true, nil
+}
+
+// keyValues is a target's entries as jsonedit members.
+func keyValues(es []Desired) []jsonedit.KeyValue {
+	kvs := make([]jsonedit.KeyValue, len(es))
+	for i, e := range es {
+		kvs[i] = jsonedit.KeyValue{Key: e.Name, Value: ordered.JSON(e.Value)}
+	}
+	return kvs
 }
 
 // Shape is how a server map is laid out: a map keyed by name, or a list
@@ -98,15 +129,7 @@ func yamlKind(s Shape) (yamledit.Kind, string) {
 
 func (y yamlDoc) Entries(key []string, s Shape) ([]Member, bool, error) {
 	kind, nameField := yamlKind(s)
-	ms, found, err := y.d.Entries(key, kind, nameField)
-	if err != nil || !found {
-		return nil, found, err
-	}
-	out := make([]Member, len(ms))
-	for i, m := range ms {
-		out[i] = Member{Name: m.Key, Value: m.Value, Line: m.Line}
-	}
-	return out, true, nil
+	return entries(y.d.Entries(key, kind, nameField))
 }
 
 func (y yamlDoc) Set(key []string, s Shape, name string, value ordered.Object) (Document, error) {
@@ -154,15 +177,7 @@ func (tomlFormat) New() Document { return tomlDoc{tomledit.New()} }
 type tomlDoc struct{ d *tomledit.Doc }
 
 func (t tomlDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
-	ms, found, err := t.d.Entries(key)
-	if err != nil || !found {
-		return nil, found, err
-	}
-	out := make([]Member, len(ms))
-	for i, m := range ms {
-		out[i] = Member{Name: m.Key, Value: m.Value, Line: m.Line}
-	}
-	return out, true, nil
+	return entries(t.d.Entries(key))
 }
 
 func (t tomlDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {
@@ -236,15 +251,7 @@ func (f jsonFormat) New() Document {
 type jsonDoc struct{ d *jsonedit.Doc }
 
 func (j jsonDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
-	ms, found, err := j.d.Object(key)
-	if err != nil || !found {
-		return nil, found, err
-	}
-	out := make([]Member, len(ms))
-	for i, m := range ms {
-		out[i] = Member{Name: m.Key, Value: m.Value, Line: m.Line}
-	}
-	return out, true, nil
+	return entries(j.d.Object(key))
 }
 
 func (j jsonDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {
@@ -259,11 +266,7 @@ func (j jsonDoc) Set(key []string, _ Shape, name string, value ordered.Object) (
 // verification of the file, which keeps a first sync linear in the number
 // of servers.
 func (j jsonDoc) Insert(key []string, _ Shape, entries []Desired) (Document, error) {
-	kvs := make([]jsonedit.KeyValue, len(entries))
-	for i, e := range entries {
-		kvs[i] = jsonedit.KeyValue{Key: e.Name, Value: ordered.JSON(e.Value)}
-	}
-	d, err := j.d.Insert(key, kvs)
+	d, err := j.d.Insert(key, keyValues(entries))
 	if err != nil {
 		return nil, err
 	}
@@ -272,11 +275,7 @@ func (j jsonDoc) Insert(key []string, _ Shape, entries []Desired) (Document, err
 
 // Replace is Insert for entries the file has.
 func (j jsonDoc) Replace(key []string, _ Shape, entries []Desired) (Document, error) {
-	kvs := make([]jsonedit.KeyValue, len(entries))
-	for i, e := range entries {
-		kvs[i] = jsonedit.KeyValue{Key: e.Name, Value: ordered.JSON(e.Value)}
-	}
-	d, err := j.d.Replace(key, kvs)
+	d, err := j.d.Replace(key, keyValues(entries))
 	if err != nil {
 		return nil, err
 	}

@@ -298,7 +298,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	current := map[string]Member{}
 	for _, m := range members {
-		current[m.Name] = m
+		current[m.Key] = m
 	}
 	recFile := t.Display
 	if rs.kind == "user" {
