@@ -56,6 +56,7 @@ type Doc struct {
 	clean   []byte // same length as data: BOM, comments and trailing commas are spaces
 	bom     int    // length of the UTF-8 BOM at the start of data (0 or 3)
 	root    int    // offset of the top-level '{'
+	idx     spans  // large containers of clean, for skipping values
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -104,18 +105,20 @@ func parse(data []byte, dialect Dialect) (*Doc, error) {
 	if bytes.HasPrefix(data, utf8BOM) {
 		bom = len(utf8BOM)
 	}
-	if !utf8.Valid(data) {
-		return nil, syntaxErrorAt(data, bom, firstInvalidUTF8(data), "invalid UTF-8")
-	}
-	if dialect == Strict && bom == 0 && json.Valid(data) {
+	if dialect == Strict && bom == 0 {
 		// Valid strict JSON has no comments or trailing commas: the clean
 		// copy would equal data, so skip making it.
-		start := skipWS(data, 0)
-		if data[start] != '{' {
-			line, col := position(data, bom, start)
-			return nil, &TypeError{Path: []string{}, Got: typeName(data[start]), Line: line, Col: col}
+		if idx, ok := validate(data); ok {
+			start := skipWS(data, 0)
+			if data[start] != '{' {
+				line, col := position(data, bom, start)
+				return nil, &TypeError{Path: []string{}, Got: typeName(data[start]), Line: line, Col: col}
+			}
+			return &Doc{dialect: dialect, data: data, clean: data, bom: bom, root: start, idx: idx}, nil
 		}
-		return &Doc{dialect: dialect, data: data, clean: data, bom: bom, root: start}, nil
+	}
+	if !utf8.Valid(data) {
+		return nil, syntaxErrorAt(data, bom, firstInvalidUTF8(data), "invalid UTF-8")
 	}
 	clean, err := stripComments(data, bom)
 	if err != nil {
@@ -134,7 +137,8 @@ func parse(data []byte, dialect Dialect) (*Doc, error) {
 		}
 		return nil, &SyntaxError{Line: 1, Col: 1, Msg: "empty document"}
 	}
-	if !json.Valid(clean) {
+	idx, ok := validate(clean)
+	if !ok {
 		off, msg := jsonError(clean, dialect)
 		p.add(off, msg)
 	}
@@ -145,7 +149,7 @@ func parse(data []byte, dialect Dialect) (*Doc, error) {
 		line, col := position(data, bom, start)
 		return nil, &TypeError{Path: []string{}, Got: typeName(clean[start]), Line: line, Col: col}
 	}
-	return &Doc{dialect: dialect, data: data, clean: clean, bom: bom, root: start}, nil
+	return &Doc{dialect: dialect, data: data, clean: clean, bom: bom, root: start, idx: idx}, nil
 }
 
 // stripComments returns the clean copy of data: jsonc.ToJSON of everything
@@ -220,7 +224,7 @@ func checkDialect(p *problem, data, clean []byte, bom int, dialect Dialect) {
 }
 
 // jsonError returns the offset and message of the syntax error in clean,
-// which json.Valid has rejected.
+// which validate has rejected; encoding/json words the message.
 func jsonError(clean []byte, dialect Dialect) (int, string) {
 	err := json.Unmarshal(clean, new(json.RawMessage))
 	se, ok := err.(*json.SyntaxError)

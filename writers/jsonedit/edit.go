@@ -90,7 +90,7 @@ func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.verifySet(applySplices(d.data, ss), path, key, value)
+	return d.verifySet(ss, objs, path, key, value)
 }
 
 // Insert adds members that the object at path does not have yet, in one
@@ -134,7 +134,7 @@ func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.verifyInsert(applySplices(d.data, ss), path, kvs)
+	return d.verifyInsert(ss, objs, path, kvs)
 }
 
 // Replace sets new values for members that the object at path already has,
@@ -172,15 +172,16 @@ func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 		}
 		ss = append(ss, s...)
 	}
-	return d.verifyInsert(applySplices(d.data, ss), path, kvs)
+	return d.verifyInsert(ss, objs, path, kvs)
 }
 
-// verifyInsert parses the edited bytes once and checks that every member is
-// there with its value; gjson reads the first one back as a second opinion.
-func (d *Doc) verifyInsert(out []byte, path []string, kvs []KeyValue) (*Doc, error) {
-	nd, err := parse(out, d.dialect)
+// verifyInsert makes the edit, checks that the result is valid (derive),
+// and reads every member back with its value; gjson reads the first one
+// back as a second opinion.
+func (d *Doc) verifyInsert(ss []splice, edited []object, path []string, kvs []KeyValue) (*Doc, error) {
+	nd, region, depth, err := d.derive(ss, edited)
 	if err != nil {
-		return nil, fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+		return nil, err
 	}
 	objs, err := nd.walk(path)
 	if err != nil || len(objs) != len(path)+1 {
@@ -197,8 +198,8 @@ func (d *Doc) verifyInsert(out []byte, path []string, kvs []KeyValue) (*Doc, err
 			return nil, fmt.Errorf("jsonedit: internal error: the edited document does not hold the new value of %q", kv.Key)
 		}
 	}
-	full := append(slices.Clone(path), kvs[0].Key)
-	if r := gjsonGet(nd.clean, full); !r.Exists() || !sameJSON([]byte(r.Raw), kvs[0].Value) {
+	rel := append(slices.Clone(path[depth:]), kvs[0].Key)
+	if r := gjsonGet(region, rel); !r.Exists() || !sameJSON([]byte(r.Raw), kvs[0].Value) {
 		return nil, errors.New("jsonedit: internal error: gjson does not read the new value back")
 	}
 	return nd, nil
@@ -226,7 +227,7 @@ func (d *Doc) Delete(path []string, key string) (*Doc, error) {
 	if i < 0 {
 		return d, nil
 	}
-	return d.verifyDelete(applySplices(d.data, d.removeMember(o, i)), path, key)
+	return d.verifyDelete(d.removeMember(o, i), objs, path, key)
 }
 
 func checkKeys(path []string, key string) error {
@@ -500,12 +501,12 @@ func (d *Doc) ownLines(start, end int) (int, int, bool) {
 	return 0, 0, false
 }
 
-// verifySet parses the edited bytes and checks that path+key holds value,
-// read back both by our scanner and by gjson.
-func (d *Doc) verifySet(out []byte, path []string, key string, value []byte) (*Doc, error) {
-	nd, err := parse(out, d.dialect)
+// verifySet makes the edit, checks that the result is valid (derive), and
+// that path+key holds value, read back both by our scanner and by gjson.
+func (d *Doc) verifySet(ss []splice, edited []object, path []string, key string, value []byte) (*Doc, error) {
+	nd, region, depth, err := d.derive(ss, edited)
 	if err != nil {
-		return nil, fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+		return nil, err
 	}
 	got, err := nd.lookup(path, key)
 	if err != nil {
@@ -514,19 +515,19 @@ func (d *Doc) verifySet(out []byte, path []string, key string, value []byte) (*D
 	if got == nil || !sameJSON(got, value) {
 		return nil, errors.New("jsonedit: internal error: the edited document does not hold the new value")
 	}
-	full := append(slices.Clone(path), key)
-	if r := gjsonGet(nd.clean, full); !r.Exists() || !sameJSON([]byte(r.Raw), value) {
+	rel := append(slices.Clone(path[depth:]), key)
+	if r := gjsonGet(region, rel); !r.Exists() || !sameJSON([]byte(r.Raw), value) {
 		return nil, errors.New("jsonedit: internal error: gjson does not read the new value back")
 	}
 	return nd, nil
 }
 
-// verifyDelete parses the edited bytes and checks that path still exists
-// and key is gone.
-func (d *Doc) verifyDelete(out []byte, path []string, key string) (*Doc, error) {
-	nd, err := parse(out, d.dialect)
+// verifyDelete makes the edit, checks that the result is valid (derive),
+// that path still exists and that key is gone.
+func (d *Doc) verifyDelete(ss []splice, edited []object, path []string, key string) (*Doc, error) {
+	nd, _, _, err := d.derive(ss, edited)
 	if err != nil {
-		return nil, fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+		return nil, err
 	}
 	objs, err := nd.walk(path)
 	if err != nil {
@@ -536,6 +537,64 @@ func (d *Doc) verifyDelete(out []byte, path []string, key string) (*Doc, error) 
 		return nil, errors.New("jsonedit: internal error: the member is still there after deleting it")
 	}
 	return nd, nil
+}
+
+// derive applies splices to the last object of edited (the object the
+// edit is in) and returns the new document, after checking that it is
+// valid. When every splice falls between that object's braces, which is
+// how every edit of this package is made, only the object is checked
+// again: the document was valid, the object was one value in it, and JSON
+// has no context beyond a value's boundaries, so a valid object in its
+// place leaves a valid document. Editing one entry of a 100 MB
+// ~/.claude.json then costs what the entry's object costs, not a second
+// pass over the file. Otherwise the whole result is parsed again.
+//
+// It also returns the clean bytes that were checked and how many keys of
+// the edit's path lead to them, for reading the edit back.
+func (d *Doc) derive(ss []splice, edited []object) (nd *Doc, region []byte, depth int, err error) {
+	invalid := func(err error) error {
+		return fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
+	}
+	o := edited[len(edited)-1]
+	delta, inside := 0, true
+	for _, s := range ss {
+		delta += len(s.ins) - s.del
+		if s.at <= o.open || s.at+s.del > o.close {
+			inside = false
+		}
+	}
+	out := applySplices(d.data, ss)
+	if !inside {
+		if nd, err = parse(out, d.dialect); err != nil {
+			return nil, nil, 0, invalid(err)
+		}
+		return nd, nd.clean, 0, nil
+	}
+	end := o.close + 1 + delta
+	raw := out[o.open:end]
+	region = raw
+	aliased := &d.clean[0] == &d.data[0] // strict JSON without a BOM: clean is data
+	if !aliased {
+		if region, err = stripComments(raw, 0); err != nil {
+			return nil, nil, 0, invalid(err)
+		}
+		p := problem{off: -1}
+		checkDialect(&p, raw, region, 0, d.dialect)
+		if p.off >= 0 {
+			return nil, nil, 0, invalid(syntaxErrorAt(out, d.bom, o.open+p.off, p.msg))
+		}
+	}
+	inner, ok := validate(region)
+	if !ok || region[0] != '{' || region[len(region)-1] != '}' {
+		off, msg := jsonError(region, d.dialect)
+		return nil, nil, 0, invalid(syntaxErrorAt(out, d.bom, o.open+off, msg))
+	}
+	nd = &Doc{dialect: d.dialect, data: out, clean: out, bom: d.bom, root: d.root,
+		idx: d.idx.shift(o.open, o.close+1, len(region), inner)}
+	if !aliased {
+		nd.clean = slices.Concat(d.clean[:o.open], region, d.clean[o.close+1:])
+	}
+	return nd, region, len(edited) - 1, nil
 }
 
 // lookup returns the clean bytes of the value of key in the object at path,

@@ -1061,7 +1061,17 @@ var goldenCases = []editCase{
 	},
 }
 
+// TestGolden runs every case twice: with the index as it is, and with
+// every container in the index (so that edits shift an index full of
+// containers around, inside and after the edited object).
 func TestGolden(t *testing.T) {
+	t.Run("index=512", testGolden)
+	defer func(n int) { indexMin = n }(indexMin)
+	indexMin = 1
+	t.Run("index=all", testGolden)
+}
+
+func testGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			d := mustParse(t, tc.in, tc.dialect)

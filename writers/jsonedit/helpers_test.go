@@ -123,9 +123,7 @@ func pruneEmptyPath(top map[string]any, path []string) {
 // checkSetProperties checks what must hold after any successful Set.
 func checkSetProperties(t testing.TB, before, after *Doc, path []string, key string, value []byte) {
 	t.Helper()
-	if _, err := Parse(after.Bytes(), after.dialect); err != nil {
-		t.Fatalf("result does not parse: %v\n%s", err, after.Bytes())
-	}
+	checkDerived(t, after)
 	got := memberValue(t, after, path, key)
 	if got == nil || !sameJSON(got, value) {
 		t.Fatalf("Object(%q)[%q] = %s, want %s", path, key, got, value)
@@ -150,9 +148,7 @@ func checkSetProperties(t testing.TB, before, after *Doc, path []string, key str
 // checkDeleteProperties checks what must hold after any successful Delete.
 func checkDeleteProperties(t testing.TB, before, after *Doc, path []string, key string) {
 	t.Helper()
-	if _, err := Parse(after.Bytes(), after.dialect); err != nil {
-		t.Fatalf("result does not parse: %v\n%s", err, after.Bytes())
-	}
+	checkDerived(t, after)
 	if got := memberValue(t, after, path, key); got != nil {
 		t.Fatalf("member %q still there after Delete", key)
 	}
@@ -188,4 +184,31 @@ func restorable(t testing.TB, d *Doc, path []string) bool {
 		q--
 	}
 	return bytes.IndexByte(d.data[q:o.close], '\n') >= 0
+}
+
+// checkDerived checks an edited document against a fresh parse of its
+// bytes: derive checks only the edited object again and carries the clean
+// copy and the index over, and must end where a parse from scratch ends.
+func checkDerived(t testing.TB, d *Doc) {
+	t.Helper()
+	fresh, err := Parse(d.Bytes(), d.dialect)
+	if err != nil {
+		t.Fatalf("result does not parse: %v\n%s", err, d.Bytes())
+	}
+	if !bytes.Equal(fresh.clean, d.clean) {
+		t.Fatalf("clean copy differs from a fresh parse's:\n%q\n%q", d.clean, fresh.clean)
+	}
+	if fresh.root != d.root || fresh.bom != d.bom {
+		t.Fatalf("root/BOM %d/%d, a fresh parse says %d/%d", d.root, d.bom, fresh.root, fresh.bom)
+	}
+	// The index may miss a container (one that grew past indexMin in the
+	// edit), but what it holds must be right, in document order.
+	for i, s := range d.idx {
+		if s.open >= len(d.clean) || (d.clean[s.open] != '{' && d.clean[s.open] != '[') || valueEnd(d.clean, s.open) != s.close+1 {
+			t.Fatalf("index entry %v is wrong (fresh index %v)", s, fresh.idx)
+		}
+		if i > 0 && d.idx[i-1].open >= s.open {
+			t.Fatalf("index out of order: %v", d.idx)
+		}
+	}
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// The scanners below run on the clean copy, which json.Valid has accepted,
+// The scanners below run on the clean copy, which validate has accepted,
 // so they can be simple. They still stay inside the slice bounds so that a
 // bug shows up as a failed validation rather than a panic.
 
@@ -152,8 +152,22 @@ func (o *object) index(key string) int {
 	return slices.IndexFunc(o.members, func(m member) bool { return m.key == key })
 }
 
+// valueEnd is valueEnd on the document's clean copy, skipping a large
+// container in one step when the index knows it: the projects object of a
+// ~/.claude.json is most of the file, and a walk crosses it member by
+// member.
+func (d *Doc) valueEnd(i int) int {
+	if i < len(d.clean) && (d.clean[i] == '{' || d.clean[i] == '[') {
+		if end, ok := d.idx.end(i); ok {
+			return end
+		}
+	}
+	return valueEnd(d.clean, i)
+}
+
 // readObject reads the object whose '{' is at clean[open].
-func readObject(clean []byte, open int) object {
+func (d *Doc) readObject(open int) object {
+	clean := d.clean
 	o := object{open: open}
 	i := skipWS(clean, open+1)
 	for i < len(clean) && clean[i] != '}' {
@@ -165,7 +179,7 @@ func readObject(clean []byte, open int) object {
 		m.key = decodeKey(clean[m.keyStart:m.keyEnd])
 		i = skipWS(clean, m.keyEnd) // at ':'
 		m.valStart = skipWS(clean, i+1)
-		m.valEnd = valueEnd(clean, m.valStart)
+		m.valEnd = d.valueEnd(m.valStart)
 		o.members = append(o.members, m)
 		i = skipWS(clean, m.valEnd)
 	}
@@ -179,7 +193,7 @@ func decodeKey(raw []byte) string {
 		return string(raw[1 : len(raw)-1])
 	}
 	var s string
-	_ = json.Unmarshal(raw, &s) // raw is valid: json.Valid accepted the document
+	_ = json.Unmarshal(raw, &s) // raw is valid: validate accepted the document
 	return s
 }
 
@@ -189,7 +203,7 @@ func decodeKey(raw []byte) string {
 // segment whose value is not an object is a *TypeError.
 func (d *Doc) walk(path []string) ([]object, error) {
 	objs := make([]object, 0, len(path)+1)
-	o := readObject(d.clean, d.root)
+	o := d.readObject(d.root)
 	for i := 0; ; i++ {
 		if err := d.checkDuplicates(&o, path[:i]); err != nil {
 			return nil, err
@@ -210,7 +224,7 @@ func (d *Doc) walk(path []string) ([]object, error) {
 			line, col := position(d.data, d.bom, m.valStart)
 			return nil, &TypeError{Path: slices.Clone(path[:i+1]), Got: typeName(d.clean[m.valStart]), Line: line, Col: col}
 		}
-		o = readObject(d.clean, m.valStart)
+		o = d.readObject(m.valStart)
 	}
 }
 

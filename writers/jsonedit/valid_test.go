@@ -1,0 +1,223 @@
+package jsonedit
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// reference is what validate must agree with.
+func reference(b []byte) bool { return json.Valid(b) && utf8.Valid(b) }
+
+var validateCases = []string{
+	``, ` `, `{}`, `[]`, `""`, `0`, `-0`, `1`, `-1`, `12.5e+3`, `1E-2`, `true`, `false`, `null`,
+	`01`, `-`, `1.`, `.5`, `1e`, `1e+`, `+1`, `0x10`, `1.5.5`, `--1`, `1ee2`, `NaN`, `Infinity`,
+	`tru`, `truex`, `nul`, `nullx`, `fals`, `True`, `"`, `"\"`, `"\\"`, `"\/"`, `"\b\f\n\r\t"`,
+	`"\u00e9"`, `"\u00E9"`, `"\u00g9"`, `"\u00"`, `"\x"`, `"\'"`, "\"\t\"", "\"\x7f\"", "\"\x1f\"",
+	`"é"`, "\"\xff\"", "\"\xc3\"", "\"\xed\xa0\x80\"", "\"\xef\xbf\xbd\"", "\"\xf0\x9f\x98\x80\"",
+	"\xc3\xa9", `{"a":1}`, `{"a":1,}`, `{"a" 1}`, `{"a":}`, `{a:1}`, `{"a":1 "b":2}`, `{,}`, `[,]`,
+	`[1,]`, `[1 2]`, `[1,,2]`, `[`, `]`, `{`, `}`, `[}`, `{]`, `{"a":[}`, `[{]}`, `{"a":{"b":[1,{"c":null}]}}`,
+	" \t\r\n{ \"a\" : [ 1 , 2 ] } \n", `{} {}`, `{}x`, `{}/`, "{}\x00", "\xef\xbb\xbf{}", `{"a":1}}`,
+	`{"a":"` + strings.Repeat("x", 1000) + `"}`, `[` + strings.Repeat(`"abcdefgh",`, 300) + `1]`,
+	`"` + strings.Repeat("é", 30) + `"`, `"abcdefg\"hijklmn"`, `"abcdefghijklmno\`, `"abcdefghijklm` + "\x01" + `"`,
+	strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth),
+	strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1),
+	strings.Repeat(`{"a":`, maxDepth) + "1" + strings.Repeat("}", maxDepth),
+	strings.Repeat(`{"a":`, maxDepth+1) + "1" + strings.Repeat("}", maxDepth+1),
+}
+
+func TestValidateAgreesWithEncodingJSON(t *testing.T) {
+	for _, c := range validateCases {
+		_, got := validate([]byte(c))
+		if want := reference([]byte(c)); got != want {
+			t.Errorf("validate(%.60q) = %v, json.Valid && utf8.Valid = %v", c, got, want)
+		}
+	}
+	// Every prefix of valid documents: truncation is the commonest damage.
+	for _, doc := range []string{mcpJSON, `{"a":[1,-2.5e+3,true,false,null,"\u00e9\n",{"b":{}}]}`} {
+		for i := range len(doc) {
+			_, got := validate([]byte(doc[:i]))
+			if want := reference([]byte(doc[:i])); got != want {
+				t.Errorf("validate(prefix %d of %.40q) = %v, want %v", i, doc, got, want)
+			}
+		}
+	}
+}
+
+// TestValidateMutations flips, drops and inserts bytes of real-shaped
+// documents at every offset.
+func TestValidateMutations(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	docs := [][]byte{[]byte(mcpJSON), claudeShaped(200), []byte(`{"k":"` + strings.Repeat(`ab\"\\é\u00e9`, 20) + `"}`)}
+	alphabet := []byte("{}[],:\"\\ \t\n0123456789-+.eEtrufalsn/u\x00\x1f\x7f\xc3\xa9\xff")
+	for _, doc := range docs {
+		for n := 0; n < 3000; n++ {
+			b := bytes.Clone(doc)
+			at := r.IntN(len(b))
+			switch r.IntN(3) {
+			case 0:
+				b[at] = alphabet[r.IntN(len(alphabet))]
+			case 1:
+				b = append(b[:at], b[at+1:]...)
+			default:
+				b = append(b[:at], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[at:]...)...)
+			}
+			if _, got := validate(b); got != reference(b) {
+				t.Fatalf("validate disagrees with json.Valid && utf8.Valid (%v) on %q", got, b)
+			}
+		}
+	}
+}
+
+// TestValidateIndex checks the index against the scanner: every large
+// container is in it, with its matching close, and nothing small is.
+func TestValidateIndex(t *testing.T) {
+	doc := claudeShaped(300)
+	idx, ok := validate(doc)
+	if !ok {
+		t.Fatal("the generated document is not valid")
+	}
+	var want spans
+	for i := 0; i < len(doc); i++ {
+		switch doc[i] {
+		case '"':
+			i = stringEnd(doc, i) - 1
+		case '{', '[':
+			if end := valueEnd(doc, i); end-i >= indexMin {
+				want = append(want, span{i, end - 1})
+			}
+		}
+	}
+	if len(idx) != len(want) {
+		t.Fatalf("index has %d containers, want %d", len(idx), len(want))
+	}
+	for i := range want {
+		if idx[i] != want[i] {
+			t.Fatalf("index[%d] = %v, want %v", i, idx[i], want[i])
+		}
+	}
+	if len(want) < 10 {
+		t.Fatalf("only %d large containers: the test document is too small to test the index", len(want))
+	}
+}
+
+func FuzzValidate(f *testing.F) {
+	for _, c := range validateCases[:len(validateCases)-4] {
+		f.Add([]byte(c))
+	}
+	f.Add([]byte(mcpJSON))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		idx, got := validate(b)
+		if want := reference(b); got != want {
+			t.Fatalf("validate = %v, json.Valid && utf8.Valid = %v", got, want)
+		}
+		if !got {
+			return
+		}
+		for _, s := range idx {
+			if end := valueEnd(b, s.open); end != s.close+1 {
+				t.Fatalf("index says the container at %d ends at %d, the scanner says %d", s.open, s.close+1, end)
+			}
+		}
+	})
+}
+
+// claudeShaped is a ~/.claude.json-shaped document with n projects of
+// varied sizes (bigClaudeJSON repeats one small project).
+func claudeShaped(n int) []byte {
+	var b strings.Builder
+	b.WriteString("{\n  \"numStartups\": 12,\n  \"projects\": {\n")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`    "/home/u/p` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `` + itoa(i) + `": {` + "\n")
+		b.WriteString(`      "allowedTools": [],` + "\n" + `      "history": [` + "\n")
+		for h := range i % 9 {
+			if h > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString(`        {"display": "fix the \"parser\" in café ` + strings.Repeat("lorem ipsum ", h*7) + `", "pastedContents": {}}`)
+		}
+		b.WriteString("\n      ],\n      \"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"-y\", 1.5e3, true, null]}}\n    }")
+	}
+	b.WriteString("\n  }\n}\n")
+	return []byte(b.String())
+}
+
+func itoa(i int) string {
+	s := ""
+	for {
+		s = string(rune('0'+i%10)) + s
+		if i /= 10; i == 0 {
+			return s
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	doc := claudeShaped(3000)
+	b.SetBytes(int64(len(doc)))
+	b.Run("validate", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := validate(doc); !ok {
+				b.Fatal("invalid")
+			}
+		}
+	})
+	b.Run("json.Valid+utf8.Valid", func(b *testing.B) {
+		for b.Loop() {
+			if !reference(doc) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
+
+// TestDeriveChecksTheEditedObject feeds derive splices that break the
+// document: inside the edited object (checked alone) and outside it
+// (checked whole). Both must be refused, in every dialect.
+func TestDeriveChecksTheEditedObject(t *testing.T) {
+	const doc = "{\n  \"a\": {\"x\": 1},\n  \"mcpServers\": {\n    \"s\": {\"command\": \"x\"}\n  }\n}\n"
+	for _, dialect := range []Dialect{Strict, Comments, JSONC} {
+		d := mustParse(t, doc, dialect)
+		objs, err := d.walk([]string{"mcpServers"})
+		if err != nil || len(objs) != 2 {
+			t.Fatalf("walk: %v", err)
+		}
+		o := objs[1]
+		inside := o.open + 1
+		for _, bad := range []string{`"t": `, `,`, `}`, `"t": 1,,`, "\"\x01\": 1,", "\"\xff\": 1,", `/*`} {
+			if _, _, _, err := d.derive([]splice{{at: inside, ins: []byte(bad)}}, objs); err == nil {
+				t.Errorf("%v: derive accepted %q inside the object", dialect, bad)
+			}
+		}
+		if _, _, _, err := d.derive([]splice{{at: 1, ins: []byte(`"t" 1,`)}}, objs); err == nil {
+			t.Errorf("%v: derive accepted a broken splice outside the object", dialect)
+		}
+		// A valid splice outside the object falls back to a full parse.
+		nd, region, depth, err := d.derive([]splice{{at: 1, ins: []byte(`"t": 1,`)}}, objs)
+		if err != nil || depth != 0 || len(region) != len(nd.clean) {
+			t.Fatalf("%v: valid splice outside the object: depth %d, %v", dialect, depth, err)
+		}
+		checkDerived(t, nd)
+		// A valid one inside is checked on the object alone.
+		nd, region, depth, err = d.derive([]splice{{at: inside, ins: []byte(`"t": [1, 2],`)}}, objs)
+		if err != nil || depth != 1 || region[0] != '{' || string(nd.clean[o.open:o.open+len(region)]) != string(region) {
+			t.Fatalf("%v: valid splice inside the object: depth %d, %v", dialect, depth, err)
+		}
+		checkDerived(t, nd)
+	}
+	// A trailing comma is fine in JSONC, refused in the other two.
+	for dialect, ok := range map[Dialect]bool{Strict: false, Comments: false, JSONC: true} {
+		d := mustParse(t, doc, dialect)
+		objs, _ := d.walk([]string{"mcpServers"})
+		_, _, _, err := d.derive([]splice{{at: objs[1].close, ins: []byte(",")}}, objs)
+		if (err == nil) != ok {
+			t.Errorf("%v: a trailing comma in the edited object: err = %v", dialect, err)
+		}
+	}
+}
