@@ -109,10 +109,12 @@ func syncRun(opts *SyncOptions) error {
 	var plan *writers.Plan
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
-		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check})
+		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
+			ReadOnly: opts.Check && !opts.DryRun})
 		if err != nil {
 			return err
 		}
+		defer plan.Close()
 		if !writing {
 			break
 		}

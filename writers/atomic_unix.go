@@ -86,16 +86,29 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	return renameAndSync(name, path)
 }
 
-// fileEquals compares a file with bytes in chunks, without reading it
-// whole into memory (a ~/.claude.json can be 100 MB).
+// fileEquals reports whether the file at path holds exactly want. It runs
+// three times per written file; a large file (a ~/.claude.json can be
+// 100 MB) is mapped and compared in place, a small one read into a buffer
+// of its size.
 func fileEquals(path string, want []byte) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	// Sized to the file: most configs are a few kB, and zeroing a 1 MB
-	// buffer three times per written file was most of a sync's time.
+	fi, err := f.Stat()
+	if err != nil || fi.Size() != int64(len(want)) {
+		return false
+	}
+	if len(want) >= mapThreshold {
+		if m, err := mapFile(f, len(want)); err == nil {
+			defer unmapFile(m)
+			eq := false
+			err := withFaults(func() error { eq = bytes.Equal(m, want); return nil })
+			return err == nil && eq
+		}
+	}
+	// One byte more than expected, to see a file that grew since Stat.
 	buf := make([]byte, min(len(want)+1, 1<<20))
 	for {
 		n, err := io.ReadFull(f, buf)

@@ -165,7 +165,7 @@ func BenchmarkNoopCheck(b *testing.B) {
 // projects[root].mcpServers of a large ~/.claude.json (the workspace's entry
 // in the middle). plan = BuildTargets + Build; apply adds the atomic write
 // (the file is restored between iterations, untimed); noop is --check on
-// the synced file.
+// the synced file (a ReadOnly plan, as --check makes).
 func BenchmarkLocalClaude(b *testing.B) {
 	claude, err := workload.Profile("claude")
 	if err != nil {
@@ -252,13 +252,14 @@ func BenchmarkLocalClaude(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				timed(func() {
-					p, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeLocal)
+					p, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeLocal, writers.Options{ReadOnly: true})
 					if err != nil {
 						b.Fatal(err)
 					}
 					if s := p.Stale(); len(s) != 0 {
 						b.Fatalf("%d stale files after a sync", len(s))
 					}
+					p.Close()
 				})
 			}
 		})

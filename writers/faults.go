@@ -1,0 +1,26 @@
+package writers
+
+import (
+	"errors"
+	"runtime/debug"
+)
+
+// errFault is a read of a mapped file that faulted: the file was truncated
+// while repo was reading it.
+var errFault = errors.New("the file shrank while repo was reading it")
+
+// withFaults runs fn with memory faults turned into errors: a mapped file
+// that another program truncates makes the next read of the lost pages
+// fault (SIGBUS), which would otherwise kill the process.
+func withFaults(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isFault := r.(interface{ Addr() uintptr }); !isFault {
+				panic(r)
+			}
+			err = errFault
+		}
+	}()
+	return fn()
+}

@@ -1,0 +1,23 @@
+//go:build !windows
+
+package writers
+
+import (
+	"os"
+	"syscall"
+)
+
+// mapThreshold is the size from which a file is mapped rather than read:
+// below it a read is cheaper than setting up a mapping.
+const mapThreshold = 1 << 20
+
+// mapFile maps the first size bytes of f read-only. The pages are the page
+// cache's own: nothing is copied, and nothing is allocated for them, which
+// for a 100 MB ~/.claude.json is most of the cost of reading it. The
+// mapping shows later writes to the file and faults past a truncated end:
+// use it only inside withFaults, and never as a snapshot to write from.
+func mapFile(f *os.File, size int) ([]byte, error) {
+	return syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+}
+
+func unmapFile(b []byte) { _ = syscall.Munmap(b) }

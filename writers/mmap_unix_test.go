@@ -1,0 +1,57 @@
+//go:build !windows
+
+package writers
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMappedFileTruncated: a mapped file that another program truncates
+// faults on the next read of the lost pages; withFaults turns that into
+// an error instead of a crash.
+func TestMappedFileTruncated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	data := bytes.Repeat([]byte("0123456789abcdef"), 3*mapThreshold/16)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !fileEquals(path, data) {
+		t.Fatal("fileEquals: a mapped file differs from the bytes written to it")
+	}
+	changed := bytes.Clone(data)
+	changed[len(changed)-1] ^= 1
+	if fileEquals(path, changed) || fileEquals(path, data[:len(data)-1]) {
+		t.Fatal("fileEquals: equal to different bytes")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := mapFile(f, len(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmapFile(m)
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	err = withFaults(func() error {
+		_ = bytes.Equal(m, data)
+		return nil
+	})
+	if !errors.Is(err, errFault) {
+		t.Fatalf("reading a truncated mapping: err = %v, want errFault", err)
+	}
+	// Other panics are not swallowed.
+	defer func() {
+		if recover() == nil {
+			t.Fatal("withFaults swallowed an ordinary panic")
+		}
+	}()
+	_ = withFaults(func() error { panic("boom") })
+}

@@ -1,0 +1,15 @@
+//go:build windows
+
+package writers
+
+import (
+	"errors"
+	"os"
+)
+
+const mapThreshold = 1 << 20
+
+// mapFile is not used on Windows: files are read.
+func mapFile(f *os.File, size int) ([]byte, error) { return nil, errors.ErrUnsupported }
+
+func unmapFile(b []byte) {}
