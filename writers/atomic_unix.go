@@ -38,11 +38,8 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 			os.Remove(name)
 		}
 	}()
-	if err := writeSynced(tmp, data, mode, uid, gid); err != nil {
+	if err := writeSynced(tmp, name, data, mode, uid, gid); err != nil {
 		return err
-	}
-	if !fileEquals(name, data) {
-		return errors.New("reading the new file back gave different bytes; check the disk")
 	}
 	if !existed {
 		switch err := renameNoReplace(name, path); {
@@ -127,7 +124,10 @@ func fileEquals(path string, want []byte) bool {
 
 var errUnsupported = errors.New("not supported")
 
-func writeSynced(f *os.File, data []byte, mode fs.FileMode, uid, gid int) error {
+// writeSynced writes data to the new file f (at name), fsyncs it and reads
+// it back. For a large file the read-back runs while the fsync waits for
+// the disk: both must succeed, and neither depends on the other.
+func writeSynced(f *os.File, name string, data []byte, mode fs.FileMode, uid, gid int) error {
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
 		return err
@@ -138,7 +138,24 @@ func writeSynced(f *os.File, data []byte, mode fs.FileMode, uid, gid int) error 
 	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
 		_ = f.Chown(uid, gid) // keep the owner where we may; an ordinary user cannot
 	}
-	if err := f.Sync(); err != nil {
+	readBack := func() error {
+		if !fileEquals(name, data) {
+			return errors.New("reading the new file back gave different bytes; check the disk")
+		}
+		return nil
+	}
+	var back chan error
+	if len(data) >= mapThreshold {
+		back = make(chan error, 1)
+		go func() { back <- readBack() }()
+	}
+	err := f.Sync()
+	if back != nil {
+		err = errors.Join(err, <-back)
+	} else if err == nil {
+		err = readBack()
+	}
+	if err != nil {
 		return err
 	}
 	return f.Close()

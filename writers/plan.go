@@ -314,7 +314,7 @@ func planFile(env Env, path string, group []*Target, rs *recordState, opts Optio
 // read-only (see Options.ReadOnly), and the mapping is released by Close.
 func readTarget(path string, readOnly bool, p *Plan) ([]byte, error) {
 	if !readOnly {
-		return os.ReadFile(path)
+		return readFile(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -1,8 +1,10 @@
 package jsonedit
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"runtime"
 	"slices"
 	"unicode/utf8"
 )
@@ -18,8 +20,18 @@ import (
 // While it reads, validate builds the index of large containers that walks
 // use to skip values (see spans).
 func validate(b []byte) (spans, bool) {
+	if len(b) >= parallelMin && runtime.GOMAXPROCS(0) >= 2 {
+		if idx, ok := validateHalves(b, len(b)/2); ok {
+			return idx, true
+		}
+		// Not valid, or no place to split: the one-pass check decides.
+	}
+	return validateOnePass(b)
+}
+
+func validateOnePass(b []byte) (spans, bool) {
 	v := validator{b: b}
-	ok := v.run()
+	ok := v.run(skipWS(b, 0), sValue)
 	return v.idx, ok
 }
 
@@ -80,8 +92,21 @@ func (s spans) shift(from, to, n int, inner spans) spans {
 type validator struct {
 	b     []byte
 	stack []byte // '{' or '[' per open container
-	open  []int  // per open container: its index in idx, or -1
+	open  []int  // per open container: its index in idx
 	idx   spans
+
+	// A first half (partial) may end between two tokens, in state end.
+	partial bool
+	end     state
+
+	// A second half starts inside containers it did not see open. outer
+	// has the type of each it has been in so far, innermost first (0: not
+	// known yet), closes where each closed; entered is where it came into
+	// the last one, and deepest how far it ever went below the start.
+	outer   []byte
+	closes  []int
+	entered int
+	deepest int
 }
 
 const (
@@ -217,6 +242,9 @@ func (v *validator) push(i int) bool {
 	if len(v.stack) >= maxDepth {
 		return false
 	}
+	if v.outer != nil {
+		v.deepest = max(v.deepest, len(v.stack)+1-(len(v.outer)-1))
+	}
 	v.stack = append(v.stack, v.b[i])
 	v.open = append(v.open, len(v.idx))
 	v.idx = append(v.idx, span{open: i, close: -1})
@@ -237,14 +265,34 @@ func (v *validator) pop(i int) {
 	v.idx[k].close = i
 }
 
+// Where the validator stands between two tokens: what it expects next.
+type state uint8
+
+const (
+	sValue        state = iota // a value (after ':' or ',' in an array)
+	sValueOrClose              // a value or ']' (after '[')
+	sKey                       // a key (after ',' in an object)
+	sKeyOrClose                // a key or '}' (after '{')
+	sAfter                     // ',' or a closing bracket (after a value)
+)
+
 // run is the grammar of RFC 8259 as a loop over three states: before a
-// value, after a value, and before an object key.
-func (v *validator) run() bool {
+// value, after a value, and before an object key. It starts in state at
+// offset i. The two halves of a parallel check change what happens at the
+// edges (see validateHalves): a first half may end between two tokens
+// (partial), a second half starts inside containers it does not know
+// (outer). Neither costs the middle of the loop anything.
+func (v *validator) run(i int, at state) bool {
 	b := v.b
-	i := skipWS(b, 0)
+	switch at {
+	case sKey:
+		goto key
+	case sAfter:
+		goto after
+	}
 value:
 	if i >= len(b) {
-		return false
+		return v.stop(sValue)
 	}
 	switch c := b[i]; c {
 	case '"':
@@ -259,6 +307,8 @@ value:
 			v.pop(i)
 			i++
 			break
+		} else if i >= len(b) {
+			return v.stop(sKeyOrClose)
 		}
 		goto key
 	case '[':
@@ -269,6 +319,8 @@ value:
 			v.pop(i)
 			i++
 			break
+		} else if i >= len(b) {
+			return v.stop(sValueOrClose)
 		}
 		goto value
 	case 't':
@@ -291,15 +343,41 @@ value:
 			return false
 		}
 	}
-	// after a value
+after:
 	for {
 		i = skipWS(b, i)
+		if i >= len(b) {
+			if len(v.stack) > 0 {
+				return v.stop(sAfter)
+			}
+			return !v.partial || v.stop(sAfter)
+		}
 		n := len(v.stack)
 		if n == 0 {
-			return i == len(b)
-		}
-		if i >= len(b) {
-			return false
+			if v.outer == nil {
+				return false // more after the top-level value
+			}
+			// A second half, in a container it did not see open.
+			switch c := b[i]; c {
+			case ',':
+				t, ok := v.outerType(i + 1)
+				if !ok {
+					return false
+				}
+				i = skipWS(b, i+1)
+				if t == '{' {
+					goto key
+				}
+				goto value
+			case '}', ']':
+				if !v.closeOuter(i, c) {
+					return false
+				}
+				i++
+				continue
+			default:
+				return false
+			}
 		}
 		switch b[i] {
 		case ',':
@@ -323,7 +401,10 @@ value:
 		i++
 	}
 key:
-	if i >= len(b) || b[i] != '"' {
+	if i >= len(b) {
+		return v.stop(sKey)
+	}
+	if b[i] != '"' {
 		return false
 	}
 	if i = v.str(i); i < 0 {
@@ -334,4 +415,126 @@ key:
 	}
 	i = skipWS(b, i+1)
 	goto value
+}
+
+// stop is the input ending in state at: an error, except for a first half.
+func (v *validator) stop(at state) bool {
+	v.end = at
+	return v.partial
+}
+
+// parallelMin is the size from which validate checks two halves at once.
+const parallelMin = 2 << 20
+
+// validateHalves checks b as two halves on two cores: b[:s] from the
+// start, and b[s:] from a key near mid, inside containers it cannot see
+// open. Then the halves must fit: the first ends expecting a key in an
+// object, the second closes exactly the containers the first left open,
+// of the same kinds, and nothing follows. A yes is then the one-pass
+// check's yes (FuzzValidateHalves holds it to that for every split); a
+// no only means "ask the one-pass check", which also words the error.
+func validateHalves(b []byte, mid int) (spans, bool) {
+	s := splitPoint(b, mid)
+	if s < 0 {
+		return nil, false
+	}
+	first := validator{b: b[:s], partial: true}
+	second := validator{b: b, outer: []byte{'{'}}
+	done := make(chan bool)
+	go func() { done <- first.run(skipWS(first.b, 0), sValue) }()
+	okSecond := second.run(s, sKey)
+	if okFirst := <-done; !okFirst || !okSecond {
+		return nil, false
+	}
+	depth := len(first.stack)
+	closed := len(second.outer) - 1
+	if first.end != sKey && first.end != sKeyOrClose || depth == 0 || closed != depth ||
+		len(second.stack) != 0 || skipWS(b, second.entered) != len(b) || depth+second.deepest > maxDepth {
+		return nil, false
+	}
+	for k := range closed {
+		if second.outer[k] != first.stack[depth-1-k] {
+			return nil, false
+		}
+	}
+	// The containers open at s close in the second half, innermost first.
+	idx := first.idx
+	for k := range closed {
+		j := first.open[depth-1-k]
+		if second.closes[k]-idx[j].open+1 < indexMin {
+			idx = idx[:j] // small, so everything after it (inside it) is gone already
+			continue
+		}
+		idx[j].close = second.closes[k]
+	}
+	return append(idx, second.idx...), true
+}
+
+// splitPoint finds where a second half can start, at or after mid: a key
+// that begins a line. In valid JSON a raw line break is never inside a
+// string, so what follows one is between two tokens, and a string
+// followed by ':' there can only be a key. (In a document that is not
+// valid this may guess wrong; the halves then do not fit.) -1 when no
+// line within 1 MB of mid starts with a key.
+func splitPoint(b []byte, mid int) int {
+	limit := min(len(b), mid+1<<20)
+	for i := mid; i < limit; {
+		j := bytes.IndexByte(b[i:limit], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+		k := skipWS(b, i)
+		if k < len(b) && b[k] == '"' {
+			probe := validator{b: b}
+			if e := probe.str(k); e > 0 {
+				if e = skipWS(b, e); e < len(b) && b[e] == ':' {
+					return k
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// outerType is the kind of the container the second half is in but did
+// not see open, read off the token after a ',' at b[j-1] when not known
+// yet: a key makes it an object.
+func (v *validator) outerType(j int) (byte, bool) {
+	u := len(v.outer) - 1
+	if v.outer[u] != 0 {
+		return v.outer[u], true
+	}
+	t := byte('[')
+	if k := skipWS(v.b, j); k >= len(v.b) {
+		return 0, false
+	} else if v.b[k] == '"' {
+		e := v.str(k)
+		if e < 0 {
+			return 0, false
+		}
+		if e = skipWS(v.b, e); e < len(v.b) && v.b[e] == ':' {
+			t = '{'
+		}
+	}
+	v.outer[u] = t
+	return t, true
+}
+
+// closeOuter closes, with c at b[i], the container the second half is in
+// but did not see open.
+func (v *validator) closeOuter(i int, c byte) bool {
+	t := byte('{')
+	if c == ']' {
+		t = '['
+	}
+	u := len(v.outer) - 1
+	if v.outer[u] != 0 && v.outer[u] != t {
+		return false
+	}
+	v.outer[u] = t
+	v.closes = append(v.closes, i)
+	v.outer = append(v.outer, 0)
+	v.entered = i + 1
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -54,7 +55,7 @@ func TestValidateMutations(t *testing.T) {
 	docs := [][]byte{[]byte(mcpJSON), claudeShaped(200), []byte(`{"k":"` + strings.Repeat(`ab\"\\é\u00e9`, 20) + `"}`)}
 	alphabet := []byte("{}[],:\"\\ \t\n0123456789-+.eEtrufalsn/u\x00\x1f\x7f\xc3\xa9\xff")
 	for _, doc := range docs {
-		for n := 0; n < 3000; n++ {
+		for n := 0; n < max(400, 3000*len(mcpJSON)/len(doc)); n++ {
 			b := bytes.Clone(doc)
 			at := r.IntN(len(b))
 			switch r.IntN(3) {
@@ -220,4 +221,77 @@ func TestDeriveChecksTheEditedObject(t *testing.T) {
 			t.Errorf("%v: a trailing comma in the edited object: err = %v", dialect, err)
 		}
 	}
+}
+
+// checkHalves holds validateHalves to the one-pass check: a yes must be
+// the one-pass yes, with the same index.
+func checkHalves(t testing.TB, b []byte, mid int) bool {
+	t.Helper()
+	idx, ok := validateHalves(b, mid)
+	want, valid := validateOnePass(b)
+	if ok && !valid {
+		t.Fatalf("validateHalves(mid %d) accepted what the one-pass check rejects: %q", mid, b)
+	}
+	if ok && !slices.Equal(idx, want) {
+		t.Fatalf("validateHalves(mid %d) index %v, one pass %v", mid, idx, want)
+	}
+	return ok
+}
+
+// TestValidateHalves splits claude-shaped documents everywhere: wherever
+// a line starting with a key follows, the halves must fit and agree with
+// the one-pass check, index included (also with every container
+// indexed, so that containers open across the split are in it).
+func TestValidateHalves(t *testing.T) {
+	defer func(n int) { indexMin = n }(indexMin)
+	for _, n := range []int{512, 1} {
+		indexMin = n
+		for _, doc := range [][]byte{claudeShaped(40), []byte(mcpJSON), bigClaudeJSON(20000)} {
+			split := 0
+			for mid := 0; mid <= len(doc); mid += 1 + len(doc)/2000 {
+				ok := checkHalves(t, doc, mid)
+				if s := splitPoint(doc, mid); s >= 0 && !ok {
+					t.Fatalf("a valid document split at %d (a key line) did not fit: %q|%q", s, doc[max(0, s-40):s], doc[s:min(len(doc), s+40)])
+				} else if ok {
+					split++
+				}
+			}
+			if split == 0 {
+				t.Fatalf("no split of a %d-byte document fitted", len(doc))
+			}
+		}
+	}
+}
+
+// TestValidateHalvesMutations damages documents and splits them at random.
+func TestValidateHalvesMutations(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	doc := claudeShaped(60)
+	alphabet := []byte("{}[],:\"\\ \n0123456789-etrufalsn\x01\xff")
+	for n := 0; n < 4000; n++ {
+		b := bytes.Clone(doc)
+		for range 1 + r.IntN(2) {
+			at := r.IntN(len(b))
+			switch r.IntN(3) {
+			case 0:
+				b[at] = alphabet[r.IntN(len(alphabet))]
+			case 1:
+				b = append(b[:at], b[at+1:]...)
+			default:
+				b = append(b[:at], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[at:]...)...)
+			}
+		}
+		checkHalves(t, b, r.IntN(len(b)+1))
+	}
+}
+
+func FuzzValidateHalves(f *testing.F) {
+	f.Add([]byte(mcpJSON), uint32(10))
+	f.Add([]byte("{\n\"a\": [\n1],\n\"b\": {\"c\":\n{}}\n}"), uint32(3))
+	f.Add([]byte("{\n\"a\": 1}\n, \"b\": 2"), uint32(2))
+	f.Add([]byte("[{\n\"a\": 1}\n, \"b\"]"), uint32(2))
+	f.Add([]byte("{\"x\": [{\n\"a\": 1}\n, {\n\"b\": 2}]}"), uint32(4))
+	f.Fuzz(func(t *testing.T, b []byte, mid uint32) {
+		checkHalves(t, b, int(mid%uint32(len(b)+1)))
+	})
 }
