@@ -153,7 +153,12 @@ func (v *validator) str(i int) int {
 		}
 		return -1
 	stop:
-		switch c := b[i]; {
+		c := b[i]
+		if c == '\\' && i+1 < len(b) && simpleEscape[b[i+1]] {
+			i += 2 // the commonest stop in pasted text: \n, \", \\
+			continue
+		}
+		switch {
 		case c == '"':
 			return i + 1
 		case c == '\\':
@@ -161,8 +166,6 @@ func (v *validator) str(i int) int {
 				return -1
 			}
 			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
 			case 'u':
 				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
 					return -1
@@ -184,6 +187,9 @@ func (v *validator) str(i int) int {
 		}
 	}
 }
+
+// simpleEscape marks the bytes that may follow a backslash, but 'u'.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
