@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/repo-manager/repo/internal/bigmem"
 )
 
 // writeAtomic replaces path with data: a temporary file in the same folder
@@ -101,7 +103,7 @@ func fileEquals(path string, want []byte) bool {
 		if m, err := mapFile(f, len(want)); err == nil {
 			defer unmapFile(m)
 			eq := false
-			err := withFaults(func() error { eq = bytes.Equal(m, want); return nil })
+			err := withFaults(func() error { eq = bigmem.Equal(m, want); return nil })
 			return err == nil && eq
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/bigmem"
 )
 
 // Formatting rules of Set and Delete (the tests spell them out as golden
@@ -43,18 +45,13 @@ type splice struct {
 // Splices at the same offset are applied in the order given.
 func applySplices(src []byte, ss []splice) []byte {
 	slices.SortStableFunc(ss, func(a, b splice) int { return a.at - b.at })
-	n := len(src)
-	for _, s := range ss {
-		n += len(s.ins) - s.del
-	}
-	out := make([]byte, 0, n)
+	parts := make([][]byte, 0, 2*len(ss)+1)
 	prev := 0
 	for _, s := range ss {
-		out = append(out, src[prev:s.at]...)
-		out = append(out, s.ins...)
+		parts = append(parts, src[prev:s.at], s.ins)
 		prev = s.at + s.del
 	}
-	return append(out, src[prev:]...)
+	return bigmem.Concat(append(parts, src[prev:])...)
 }
 
 // Set inserts the member key: value into the object at path, or replaces the

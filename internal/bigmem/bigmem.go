@@ -1,0 +1,81 @@
+// Package bigmem copies and compares large byte slices on two cores.
+//
+// A sync of a 100 MB ~/.claude.json copies the file once (the edited
+// result) and compares it three times (the new file read back, the file
+// before and after the swap). Each is a memory-bound pass that one core
+// does at a few GB/s; with a second core idle, halving it is the cheapest
+// time left. Below a few MB, or with one core, everything is sequential.
+package bigmem
+
+import (
+	"bytes"
+	"runtime"
+	"runtime/debug"
+)
+
+// splitMin is the size from which the work is split.
+const splitMin = 4 << 20
+
+func split(n int) bool { return n >= splitMin && runtime.GOMAXPROCS(0) >= 2 }
+
+// Equal is bytes.Equal.
+func Equal(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if !split(len(a)) {
+		return bytes.Equal(a, b)
+	}
+	h := len(a) / 2
+	var first, second bool
+	both(func() { first = bytes.Equal(a[:h], b[:h]) }, func() { second = bytes.Equal(a[h:], b[h:]) })
+	return first && second
+}
+
+// Concat returns the parts joined into a new slice.
+func Concat(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, n)
+	if !split(n) {
+		copyRange(out, parts, 0, n)
+		return out
+	}
+	h := n / 2
+	both(func() { copyRange(out, parts, 0, h) }, func() { copyRange(out, parts, h, n) })
+	return out
+}
+
+// copyRange copies bytes [lo, hi) of the parts' concatenation to out[lo:hi].
+func copyRange(out []byte, parts [][]byte, lo, hi int) {
+	off := 0
+	for _, p := range parts {
+		if s, e := max(lo, off), min(hi, off+len(p)); s < e {
+			copy(out[s:e], p[s-off:e-off])
+		}
+		if off += len(p); off >= hi {
+			return
+		}
+	}
+}
+
+// both runs a, and b on another goroutine, and returns when both are done.
+// The slices may be mapped files: b faults like the caller does
+// (debug.SetPanicOnFault), and a panic in b, a fault included, is raised
+// again in the caller, where its recover can see it.
+func both(a, b func()) {
+	onFault := debug.SetPanicOnFault(true)
+	debug.SetPanicOnFault(onFault)
+	done := make(chan any, 1)
+	go func() {
+		debug.SetPanicOnFault(onFault)
+		defer func() { done <- recover() }()
+		b()
+	}()
+	a()
+	if r := <-done; r != nil {
+		panic(r)
+	}
+}
