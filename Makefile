@@ -37,7 +37,8 @@ bench:
 stress:
 	REPO_STRESS=1 $(GO) test ./cmd/ -run 'TestConcurrentSyncs|TestToolRewritesWhileSyncing' -count=$(or $(COUNT),5) -v
 
-# Regenerates docs/supported-tools.md from the tool profiles (a test fails when it is stale).
+# Regenerates the compiled-in profiles (toolprofiles/builtin_gen.go) and docs/supported-tools.md from
+# toolprofiles/profiles/*.toml (tests fail when either is stale).
 generate:
 	$(GO) generate ./...
 

@@ -1,5 +1,8 @@
 package toolprofiles
 
-// The supported-tools page is generated from the built-in profiles;
-// TestSupportedToolsDoc fails when it is out of date.
+// The built-in profiles are compiled from profiles/*.toml, and the
+// supported-tools page is generated from them (so this order);
+// TestBuiltinMatchesTOML and TestSupportedToolsDoc fail when either is out
+// of date.
+//go:generate go run ./internal/genprofiles -o builtin_gen.go
 //go:generate go run ./internal/gendocs -o ../docs/supported-tools.md

@@ -2,7 +2,6 @@ package toolprofiles
 
 import (
 	"bytes"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,9 +13,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 )
-
-//go:embed profiles/*.toml
-var builtin embed.FS
 
 // Set is a loaded collection of profiles, by id.
 type Set struct {
@@ -39,17 +35,38 @@ func (s *Set) All() []*Profile {
 // IDs returns the sorted profile ids.
 func (s *Set) IDs() []string { return append([]string(nil), s.ids...) }
 
-// Builtin loads the embedded profiles.
+// BuiltinOrigin is the origin prefix of the built-in profiles, which are
+// defined by the files in profiles/.
+const BuiltinOrigin = "builtin:"
+
+// Builtin returns the built-in profiles. They are compiled in as Go values
+// (builtin_gen.go, generated from profiles/*.toml by go generate) rather
+// than decoded from TOML on every run, which took most of a small sync's
+// start-up; TestBuiltinMatchesTOML keeps them equal to what the strict
+// decoder makes of the files. Each call returns new values, so a caller
+// may change its profiles without affecting anyone else's.
 func Builtin() (*Set, error) {
 	s := &Set{byID: map[string]*Profile{}}
-	if err := s.addFS(builtin, "profiles", "builtin:"); err != nil {
+	for _, p := range builtinProfiles() {
+		s.byID[p.ID] = p
+	}
+	s.sortIDs()
+	return s, nil
+}
+
+// LoadFS decodes every *.toml file at the top of fsys strictly, naming each
+// profile's origin label + file name. go generate builds the built-in
+// profiles with it from profiles/.
+func LoadFS(fsys fs.FS, label string) (*Set, error) {
+	s := &Set{byID: map[string]*Profile{}}
+	if err := s.addFS(fsys, ".", label); err != nil {
 		return nil, err
 	}
 	s.sortIDs()
 	return s, nil
 }
 
-// Load returns the embedded profiles with the workspace's overrides from
+// Load returns the built-in profiles with the workspace's overrides from
 // <root>/.repository/toolprofiles/*.toml applied: a profile with a known id
 // replaces the built-in one whole, a new id adds a tool.
 func Load(root string) (*Set, error) {

@@ -1,9 +1,10 @@
 // Package toolprofiles holds what repo knows about each AI tool — where its
 // MCP config lives per scope, in which format, under which key, and how an
-// entry is spelled — as data: TOML files embedded in the binary, decoded
-// strictly so that a typo in a profile fails a test instead of writing a
-// wrong file. A workspace may add or replace profiles with its own files in
-// .repository/toolprofiles/*.toml.
+// entry is spelled — as data: TOML files in profiles/, decoded strictly so
+// that a typo in a profile fails a test instead of writing a wrong file,
+// and compiled into the binary as Go values by go generate. A workspace
+// may add or replace profiles with its own files in
+// .repository/toolprofiles/*.toml, which are decoded when it is loaded.
 package toolprofiles
 
 import (

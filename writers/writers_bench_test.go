@@ -268,7 +268,7 @@ func BenchmarkLocalClaude(b *testing.B) {
 
 // BenchmarkCheckExample is everything `repo sync --check` does in-process
 // on a synced copy of examples/workspace with its [mcp] tools: load the
-// tool profiles (embedded TOML), the config and the extensions, then
+// tool profiles (compiled in from profiles/*.toml), the config and the extensions, then
 // BuildTargets + Build. The parts are also timed alone.
 func BenchmarkCheckExample(b *testing.B) {
 	root := filepath.Join(b.TempDir(), "ws")
