@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
 )
@@ -383,7 +385,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if present {
 			want = withPreserved(want, cur.Value, t.Preserve)
 		}
-		digest := normalizedDigest(ordered.JSON(want.Without(t.Preserve...)), env.Root)
+		digest := entryDigest(want.Without(t.Preserve...), env.Root)
 		next[d.Name] = Owned{Extension: d.Extension, Digest: digest}
 		rec, isOwned := owned[d.Name]
 		switch {
@@ -464,18 +466,28 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 
 // withPreserved copies the members the tool or user owns from the current
 // entry into the wanted one, so a sync never resets an approval list or an
-// enable toggle.
+// enable toggle. It reads the entry with gjson rather than decoding it into
+// a map: it runs for every entry of most tools on every sync. As decoding
+// would, it takes the last of repeated members, and nothing from a current
+// entry that is not a valid JSON object.
 func withPreserved(want ordered.Object, cur []byte, preserve []string) ordered.Object {
-	if len(preserve) == 0 {
+	if len(preserve) == 0 || !gjson.ValidBytes(cur) {
 		return want
 	}
-	var curObj map[string]json.RawMessage
-	if json.Unmarshal(cur, &curObj) != nil {
+	r := gjson.ParseBytes(cur)
+	if !r.IsObject() {
 		return want
 	}
+	found := make(map[string][]byte, len(preserve))
+	r.ForEach(func(k, v gjson.Result) bool {
+		if name := k.String(); slices.Contains(preserve, name) {
+			found[name] = []byte(v.Raw)
+		}
+		return true
+	})
 	out := slices.Clone(want)
 	for _, k := range preserve {
-		if v, ok := curObj[k]; ok {
+		if v, ok := found[k]; ok {
 			out = out.Set(k, json.RawMessage(v))
 		}
 	}

@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -84,16 +86,143 @@ func ReadRecord(path, display string) (*Record, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
 	}
-	var r Record
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return nil, nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
+	r, ok := parseRecord(data)
+	if !ok {
+		r = new(Record)
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(r); err != nil {
+			return nil, nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
+		}
 	}
 	if r.Version != RecordVersion {
 		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads version %d)", display, r.Version, RecordVersion)
 	}
-	return &r, data, nil
+	return r, data, nil
+}
+
+// parseRecord reads a record in the form Bytes writes, which is what
+// ReadRecord meets on every run, with gjson: decoding it with encoding/json
+// took a tenth of a small sync. Anything else — an unknown, repeated or
+// differently cased key, a null, another type, a number that is not a
+// plain integer, invalid JSON — gives ok false, and ReadRecord decodes the
+// file with encoding/json, which then decides what the record holds or how
+// it is damaged. So a record parseRecord accepts reads as encoding/json
+// reads it.
+func parseRecord(data []byte) (*Record, bool) {
+	if !gjson.ValidBytes(data) {
+		return nil, false
+	}
+	r := new(Record)
+	ok := eachMember(gjson.ParseBytes(data), func(k string, v gjson.Result) (ok bool) {
+		switch k {
+		case "version":
+			n, err := strconv.Atoi(v.Raw)
+			r.Version = n
+			return v.Type == gjson.Number && err == nil && strconv.Itoa(n) == v.Raw
+		case "root":
+			r.Root, ok = recordString(v)
+			return ok
+		case "targets":
+			r.Targets = []*RecordEntry{}
+			return eachElement(v, func(t gjson.Result) bool {
+				e, ok := parseRecordEntry(t)
+				r.Targets = append(r.Targets, e)
+				return ok
+			})
+		}
+		return false
+	})
+	return r, ok
+}
+
+func parseRecordEntry(t gjson.Result) (*RecordEntry, bool) {
+	e := new(RecordEntry)
+	ok := eachMember(t, func(k string, v gjson.Result) (ok bool) {
+		switch k {
+		case "file":
+			e.File, ok = recordString(v)
+			return ok
+		case "key":
+			e.Key = []string{}
+			return eachElement(v, func(seg gjson.Result) bool {
+				s, ok := recordString(seg)
+				e.Key = append(e.Key, s)
+				return ok
+			})
+		case "entries":
+			// Not eachMember: it looks for repeated keys the slow way,
+			// which is fine for three field names, not for every entry.
+			if !v.IsObject() {
+				return false
+			}
+			e.Entries = map[string]Owned{}
+			ok = true
+			v.ForEach(func(k, o gjson.Result) bool {
+				name, plain := recordString(k)
+				_, repeated := e.Entries[name]
+				var owned Owned
+				ok = plain && !repeated && eachMember(o, func(k string, v gjson.Result) (ok bool) {
+					switch k {
+					case "extension":
+						owned.Extension, ok = recordString(v)
+					case "digest":
+						owned.Digest, ok = recordString(v)
+					}
+					return ok
+				})
+				e.Entries[name] = owned
+				return ok
+			})
+			return ok
+		}
+		return false
+	})
+	return e, ok
+}
+
+// eachMember calls f with each member of object o, and reports whether o
+// is an object whose keys need no unescaping and are not repeated, and
+// every call returned true.
+func eachMember(o gjson.Result, f func(key string, v gjson.Result) bool) bool {
+	if !o.IsObject() {
+		return false
+	}
+	ok := true
+	var seen []string
+	o.ForEach(func(k, v gjson.Result) bool {
+		key, plain := recordString(k)
+		if ok = plain && !slices.Contains(seen, key); ok {
+			seen = append(seen, key)
+			ok = f(key, v)
+		}
+		return ok
+	})
+	return ok
+}
+
+// eachElement calls f with each element of array a, and reports whether a
+// is an array and every call returned true.
+func eachElement(a gjson.Result, f func(v gjson.Result) bool) bool {
+	if !a.IsArray() {
+		return false
+	}
+	ok := true
+	a.ForEach(func(_, v gjson.Result) bool {
+		ok = f(v)
+		return ok
+	})
+	return ok
+}
+
+// recordString is a string value whose text gjson and encoding/json read
+// the same: valid UTF-8 without escapes (a record holds file names, server
+// names and digests; others go to encoding/json).
+func recordString(v gjson.Result) (string, bool) {
+	if v.Type != gjson.String || strings.IndexByte(v.Raw, '\\') >= 0 || !utf8.ValidString(v.Str) {
+		return "", false
+	}
+	return v.Str, true
 }
 
 // Find returns the entries owned in one target (nil if none).
@@ -125,7 +254,10 @@ func (r *Record) Put(file string, key []string, entries map[string]Owned) {
 
 // Bytes renders the record deterministically: targets sorted, two-space
 // indent, final newline, no timestamps — so a second sync rewrites nothing
-// and a committed record diffs cleanly.
+// and a committed record diffs cleanly. The text is what encoding/json's
+// Encoder gives with two-space indent and no HTML escaping (records written
+// by earlier versions stay byte for byte), written directly: a sync renders
+// its records on every run, and reflection made that a tenth of its time.
 func (r *Record) Bytes() []byte {
 	slices.SortFunc(r.Targets, func(a, b *RecordEntry) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
@@ -136,34 +268,122 @@ func (r *Record) Bytes() []byte {
 	if r.Targets == nil {
 		r.Targets = []*RecordEntry{}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		panic(err) // the record holds only strings
+	b := make([]byte, 0, 256+200*len(r.Targets))
+	b = fmt.Appendf(b, "{\n  \"version\": %d,\n", r.Version)
+	if r.Root != "" {
+		b = append(b, `  "root": `...)
+		b = ordered.AppendString(b, r.Root)
+		b = append(b, ",\n"...)
 	}
-	return b.Bytes()
+	b = append(b, `  "targets": [`...)
+	for i, t := range r.Targets {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\n      \"file\": "...)
+		b = ordered.AppendString(b, t.File)
+		b = append(b, ",\n      \"key\": "...)
+		b = appendIndentedStrings(b, t.Key, "      ")
+		b = append(b, ",\n      \"entries\": "...)
+		switch {
+		case t.Entries == nil:
+			b = append(b, "null"...)
+		case len(t.Entries) == 0:
+			b = append(b, "{}"...)
+		default:
+			b = append(b, '{')
+			for j, name := range slices.Sorted(maps.Keys(t.Entries)) {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				o := t.Entries[name]
+				b = append(b, "\n        "...)
+				b = ordered.AppendString(b, name)
+				b = append(b, ": {\n          \"extension\": "...)
+				b = ordered.AppendString(b, o.Extension)
+				b = append(b, ",\n          \"digest\": "...)
+				b = ordered.AppendString(b, o.Digest)
+				b = append(b, "\n        }"...)
+			}
+			b = append(b, "\n      }"...)
+		}
+		b = append(b, "\n    }"...)
+	}
+	if len(r.Targets) > 0 {
+		b = append(b, "\n  "...)
+	}
+	return append(b, "]\n}\n"...)
+}
+
+// appendIndentedStrings appends a string list as the indenting Encoder
+// does at the given indent.
+func appendIndentedStrings(b []byte, list []string, indent string) []byte {
+	switch {
+	case list == nil:
+		return append(b, "null"...)
+	case len(list) == 0:
+		return append(b, "[]"...)
+	}
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		b = append(b, indent...)
+		b = append(b, "  "...)
+		b = ordered.AppendString(b, s)
+	}
+	b = append(b, '\n')
+	b = append(b, indent...)
+	return append(b, ']')
 }
 
 // Digest fingerprints an entry value. Key order and whitespace do not
 // matter (a tool that reformats its file has not edited our entry), so the
 // value is canonicalised first.
 func Digest(raw []byte) string {
-	sum := sha256.Sum256(canonical(raw))
-	return "sha256:" + hex.EncodeToString(sum[:16])
+	return digestOf(canonical(raw), "")
 }
 
 // normalizedDigest fingerprints an entry with the workspace root spelled
 // <<root>>: the digest of an entry does not depend on where the workspace
 // is, so a committed record stays valid on every clone.
 func normalizedDigest(raw []byte, root string) string {
-	canon := canonical(raw)
-	if root != "" {
-		canon = bytes.ReplaceAll(canon, []byte(jsonText(root)), []byte("<<root>>"))
+	return digestOf(canonical(raw), root)
+}
+
+// entryDigest is normalizedDigest(ordered.JSON(v), root) for an entry repo
+// builds: every entry of every target is fingerprinted on each run, and
+// canonicalising the value directly saves rendering and re-parsing it.
+func entryDigest(v ordered.Object, root string) string {
+	canon, ok := appendCanonicalValue(make([]byte, 0, 512), v) // an entry is a few hundred bytes
+	if !ok {
+		canon = canonical(ordered.JSON(v))
 	}
-	sum := sha256.Sum256(canon) // canon is canonical already
-	return "sha256:" + hex.EncodeToString(sum[:16])
+	return digestOf(canon, root)
+}
+
+// digestOf hashes a canonical entry, with root (if any) spelled <<root>>:
+// the text between the root's occurrences is hashed piece by piece, which
+// is bytes.ReplaceAll without the copy.
+func digestOf(canon []byte, root string) string {
+	h := sha256.New()
+	if root != "" {
+		text := []byte(jsonText(root))
+		for {
+			i := bytes.Index(canon, text)
+			if i < 0 {
+				break
+			}
+			h.Write(canon[:i])
+			h.Write([]byte("<<root>>"))
+			canon = canon[i+len(text):]
+		}
+	}
+	h.Write(canon)
+	var sum [sha256.Size]byte
+	return "sha256:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
 }
 
 // matchesDigest reports whether an entry found in a file is the one a
@@ -226,13 +446,10 @@ func canonical(raw []byte) []byte {
 	if !r.IsObject() && !r.IsArray() && !gjson.ValidBytes(raw) {
 		return raw
 	}
-	var b bytes.Buffer
-	b.Grow(len(raw))
-	writeCanonical(&b, r)
-	return b.Bytes()
+	return appendCanonical(make([]byte, 0, len(raw)), r)
 }
 
-func writeCanonical(b *bytes.Buffer, r gjson.Result) {
+func appendCanonical(b []byte, r gjson.Result) []byte {
 	switch {
 	case r.IsObject():
 		type kv struct {
@@ -244,38 +461,127 @@ func writeCanonical(b *bytes.Buffer, r gjson.Result) {
 			members = append(members, kv{k.String(), v})
 			return true
 		})
-		sort.SliceStable(members, func(i, j int) bool { return members[i].key < members[j].key })
-		b.WriteByte('{')
+		slices.SortStableFunc(members, func(x, y kv) int { return strings.Compare(x.key, y.key) })
+		b = append(b, '{')
 		for i, m := range members {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.Write(ordered.JSON(m.key))
-			b.WriteByte(':')
-			writeCanonical(b, m.val)
+			b = ordered.AppendString(b, m.key)
+			b = append(b, ':')
+			b = appendCanonical(b, m.val)
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	case r.IsArray():
-		b.WriteByte('[')
+		b = append(b, '[')
 		i := 0
 		r.ForEach(func(_, v gjson.Result) bool {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeCanonical(b, v)
+			b = appendCanonical(b, v)
 			i++
 			return true
 		})
-		b.WriteByte(']')
+		b = append(b, ']')
 	case r.Type == gjson.String:
-		b.Write(ordered.JSON(r.String())) // one spelling per string, whatever the escapes
+		b = ordered.AppendString(b, r.String()) // one spelling per string, whatever the escapes
 	default:
-		b.WriteString(r.Raw)
+		b = append(b, r.Raw...)
 	}
+	return b
 }
 
-// jsonText is s as it appears inside a JSON string (quotes removed).
+// appendCanonicalValue appends canonical(ordered.JSON(v)) for a value of
+// the ordered model, without rendering and re-parsing it. ok is false for a
+// value it does not take apart (json.RawMessage: raw text, which only
+// canonical can read as the rendered whole would be read).
+func appendCanonicalValue(b []byte, v any) (_ []byte, ok bool) {
+	switch t := v.(type) {
+	case ordered.Object:
+		type kv struct {
+			key string // as canonical reads it back
+			val any
+		}
+		members := make([]kv, len(t))
+		for i, m := range t {
+			members[i] = kv{canonicalString(m.Key), m.Value}
+		}
+		slices.SortStableFunc(members, func(x, y kv) int { return strings.Compare(x.key, y.key) })
+		b = append(b, '{')
+		for i, m := range members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = ordered.AppendString(b, m.key)
+			b = append(b, ':')
+			if b, ok = appendCanonicalValue(b, m.val); !ok {
+				return nil, false
+			}
+		}
+		return append(b, '}'), true
+	case map[string]any:
+		// ordered.JSON renders a map as an Object with its keys sorted.
+		obj := make(ordered.Object, 0, len(t))
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			obj = append(obj, ordered.Member{Key: k, Value: t[k]})
+		}
+		return appendCanonicalValue(b, obj)
+	case []string:
+		b = append(b, '[')
+		for i, s := range t {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = ordered.AppendString(b, canonicalString(s))
+		}
+		return append(b, ']'), true
+	case []any:
+		b = append(b, '[')
+		for i, e := range t {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, ok = appendCanonicalValue(b, e); !ok {
+				return nil, false
+			}
+		}
+		return append(b, ']'), true
+	case string:
+		return ordered.AppendString(b, canonicalString(t)), true
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, t), true
+	case int:
+		return strconv.AppendInt(b, int64(t), 10), true
+	case int64:
+		return strconv.AppendInt(b, t, 10), true
+	case float64:
+		return append(b, ordered.JSON(t)...), true // canonical keeps a number's text
+	}
+	return nil, false
+}
+
+// canonicalString is the string canonical reads back from the JSON text of
+// s: s itself, unless s is not valid UTF-8 (JSON text spells each bad byte
+// as U+FFFD).
+func canonicalString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return gjson.ParseBytes(ordered.JSON(s)).String()
+}
+
+// jsonText is s as it appears inside a JSON string (quotes removed), as
+// json.Marshal spells it: with HTML characters escaped, which is how the
+// root has always been looked for. Most roots need no escaping at all.
 func jsonText(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || strings.IndexByte(`"\<>&`, c) >= 0 {
+			b, _ := json.Marshal(s)
+			return string(b[1 : len(b)-1])
+		}
+	}
+	return s
 }

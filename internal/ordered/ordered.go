@@ -162,6 +162,20 @@ func encodeString(b *bytes.Buffer, s string) {
 	b.Truncate(b.Len() - 1) // Encode appends '\n'
 }
 
+// AppendString appends s as JSON(s) renders it, for callers that build
+// JSON text of their own: most strings need no escaping, and then no
+// buffer is allocated.
+func AppendString(dst []byte, s string) []byte {
+	if plain(s) {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	var b bytes.Buffer
+	encodeString(&b, s)
+	return append(dst, b.Bytes()...)
+}
+
 // plain reports a string that JSON writes as is: printable ASCII without
 // quote or backslash.
 func plain(s string) bool {

@@ -44,6 +44,9 @@ func TestStringsEncodeLikeEncodingJSON(t *testing.T) {
 		enc.Encode(s)
 		want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 		got := JSON(s)
+		if app := AppendString([]byte("x"), s); string(app) != "x"+string(got) {
+			t.Errorf("%q: AppendString gives %s, JSON %s", s, app[1:], got)
+		}
 		var back string
 		if err := json.Unmarshal(got, &back); err != nil || back != s {
 			t.Errorf("%q: %s does not decode back (%v)", s, got, err)

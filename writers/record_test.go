@@ -1,0 +1,141 @@
+package writers
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// decodeRecord is how ReadRecord decodes a record that parseRecord
+// does not take.
+func decodeRecord(data []byte) (*Record, error) {
+	var r Record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&r)
+	return &r, err
+}
+
+// encodeRecord is how Bytes rendered a record before it wrote the text
+// itself.
+func encodeRecord(r *Record) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+func sampleRecords() []*Record {
+	owned := map[string]Owned{
+		"srv-a":     {Extension: "ext-a", Digest: "sha256:fedcba9876543210fedcba9876543210"},
+		"ünï & <x>": {Extension: `q"uote\\`, Digest: "\u2028 bad \xff"},
+	}
+	plain := map[string]Owned{
+		"srv-b": {Extension: "ext-b", Digest: "sha256:0123456789abcdef0123456789abcdef"},
+		"srv-a": {Extension: "ext-a", Digest: "sha256:fedcba9876543210fedcba9876543210"},
+	}
+	return []*Record{
+		{Version: 1, Targets: []*RecordEntry{
+			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: plain},
+			{File: "a.json", Key: []string{}, Entries: map[string]Owned{}},
+			{File: "a.json", Key: []string{"a", "b"}, Entries: map[string]Owned{"x": {}}},
+		}},
+		{Version: 1},
+		{Version: 1, Targets: []*RecordEntry{}},
+		{Version: 1, Root: "/home/me/ws", Targets: []*RecordEntry{
+			{File: "/home/me/.claude.json", Key: []string{"projects", "/home/me/ws", "mcpServers"}, Entries: owned},
+		}},
+		{Version: 1, Root: `C:\Users\me\ws`, Targets: []*RecordEntry{
+			{File: "C:/Users/me/.claude.json", Key: []string{"mcpServers"}, Entries: map[string]Owned{"x": {}}},
+		}},
+		{Version: 2, Targets: []*RecordEntry{
+			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: owned},
+			{File: ".cursor/mcp.json", Key: nil, Entries: nil},
+			{File: "a.json", Key: []string{}, Entries: map[string]Owned{}},
+		}},
+	}
+}
+
+// TestRecordBytesAsEncodingJSON: records are written byte for byte as
+// encoding/json wrote them, so a sync leaves existing records unchanged.
+func TestRecordBytesAsEncodingJSON(t *testing.T) {
+	for i, r := range sampleRecords() {
+		got := r.Bytes() // sorts r.Targets, as the reference then sees them
+		if want := encodeRecord(r); !bytes.Equal(got, want) {
+			t.Errorf("record %d:\n got  %s\n want %s", i, got, want)
+		}
+	}
+}
+
+// TestParseRecordAsEncodingJSON: a record parseRecord takes reads as
+// encoding/json reads it, and it takes what Bytes writes for what Put
+// stores (else every sync would decode its records the slow way).
+func TestParseRecordAsEncodingJSON(t *testing.T) {
+	var inputs []string
+	for _, r := range sampleRecords() {
+		data := r.Bytes()
+		if _, ok := parseRecord(data); !ok && !strings.ContainsAny(string(data), "\\\xff") && !strings.Contains(string(data), "null") {
+			t.Errorf("parseRecord refused what Bytes wrote:\n%s", data)
+		}
+		inputs = append(inputs, string(data))
+	}
+	inputs = append(inputs,
+		`{"version":1,"targets":[{"file":"f","key":["k"],"entries":{"s":{"extension":"e","digest":"d"}}}]}`,
+		`{"Version":1,"targets":[]}`,
+		`{"version":1,"version":1,"targets":[]}`,
+		`{"version":1,"targets":[{"file":"f","entries":{"s":{"extension":"e"},"s":{"digest":"d"}}}]}`,
+		`{"version":1,"targets":[{"file":"f","entries":{"s":{"extension":"e","extension":"f"}}}]}`,
+		`{"version":1,"targets":[{"file":"f","key":null,"entries":null}]}`,
+		`{"version":1,"targets":null}`,
+		`{"version":1,"targets":[null]}`,
+		`{"version":1,"root":null}`,
+		`{"version":1.0}`, `{"version":1e0}`, `{"version":-0}`, `{"version":99999999999999999999}`, `{"version":"1"}`,
+		`{"version":1,"extra":true}`,
+		`{"version":1,"targets":[{"file":"f","other":1}]}`,
+		`{"version":1,"targets":[{"file":"f","entries":{"s":{"extension":"e","other":1}}}]}`,
+		`{"version":1,"targets":[{"file":"a\u00e9\/b","key":["\ud800"]}]}`,
+		"{\"version\":1,\"root\":\"bad \xff\"}",
+		`{"version":1} trailing`, `{"version":1}`+"\n\n", `  {"version":1}`, `[]`, `null`, `{"version":1`, ``,
+	)
+	for _, in := range inputs {
+		fast, ok := parseRecord([]byte(in))
+		if !ok {
+			continue
+		}
+		ref, err := decodeRecord([]byte(in))
+		if err != nil {
+			t.Errorf("parseRecord took %s, encoding/json refuses it: %v", in, err)
+		} else if !reflect.DeepEqual(fast, ref) {
+			t.Errorf("%s:\n parseRecord  %+v\n encoding/json %+v", in, fast, ref)
+		}
+	}
+}
+
+func FuzzParseRecord(f *testing.F) {
+	for _, r := range sampleRecords() {
+		f.Add(r.Bytes())
+	}
+	f.Add([]byte(`{"version":1,"targets":[{"file":"f","entries":{"s":{"extension":"e"},"s":{}}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, ok := parseRecord(data)
+		if !ok {
+			return
+		}
+		ref, err := decodeRecord(data)
+		if err != nil {
+			t.Fatalf("parseRecord took %q, encoding/json refuses it: %v", data, err)
+		}
+		if !reflect.DeepEqual(fast, ref) {
+			t.Fatalf("%q:\n parseRecord  %+v\n encoding/json %+v", data, fast, ref)
+		}
+		if again := fast.Bytes(); !bytes.Equal(again, encodeRecord(fast)) {
+			t.Fatalf("Bytes of %q differs from encoding/json", data)
+		}
+	})
+}
