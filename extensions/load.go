@@ -74,6 +74,13 @@ func Load(o Options) (*Workspace, error) {
 		return nil, fmt.Errorf("%s: %w", rel(o.Root, extRoot), err)
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	// Resolved once: an extension folder that is not a link is then known
+	// to be really at realExtRoot/<name>, without resolving every folder
+	// above it again for each extension.
+	realExtRoot, err := filepath.EvalSymlinks(extRoot)
+	if err != nil {
+		realExtRoot = "" // each extension resolves its own folder, and reports what fails
+	}
 	owner := map[string]*Server{}
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
@@ -94,7 +101,11 @@ func Load(o Options) (*Workspace, error) {
 		if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		ext, err := loadExtension(o, dir, e.Name())
+		realDir := ""
+		if realExtRoot != "" && e.Type()&fs.ModeSymlink == 0 {
+			realDir = filepath.Join(realExtRoot, e.Name())
+		}
+		ext, err := loadExtension(o, dir, realDir, e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +125,9 @@ func Load(o Options) (*Workspace, error) {
 	return ws, nil
 }
 
-func loadExtension(o Options, dir, folder string) (*Extension, error) {
+// loadExtension reads the extension in dir. realDir is where dir really
+// is, if the caller knows; else it is resolved here.
+func loadExtension(o Options, dir, realDir, folder string) (*Extension, error) {
 	manifestPath := filepath.Join(dir, "extension.toml")
 	mrel := rel(o.Root, manifestPath)
 	data, err := os.ReadFile(manifestPath)
@@ -125,9 +138,10 @@ func loadExtension(o Options, dir, folder string) (*Extension, error) {
 	if err != nil {
 		return nil, err
 	}
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, &Error{File: mrel, Extension: folder, Msg: "cannot resolve the extension folder: " + describe(err)}
+	if realDir == "" {
+		if realDir, err = filepath.EvalSymlinks(dir); err != nil {
+			return nil, &Error{File: mrel, Extension: folder, Msg: "cannot resolve the extension folder: " + describe(err)}
+		}
 	}
 	venv, err := inside(dir, m.Runtime.Python)
 	if err != nil {
@@ -144,7 +158,7 @@ func loadExtension(o Options, dir, folder string) (*Extension, error) {
 	}
 	ext.MCPFile = rel(o.Root, mcpPath)
 	// The file itself must not lead out of the extension through a symlink.
-	realMCP, err := filepath.EvalSymlinks(mcpPath)
+	realMCP, err := resolveUnder(dir, realDir, mcpPath)
 	if err != nil {
 		return nil, &Error{File: mrel, Extension: folder, Field: "provides.mcp", Msg: fmt.Sprintf("%s: %s", m.Provides.MCP, describe(err))}
 	}
@@ -168,6 +182,27 @@ func loadExtension(o Options, dir, folder string) (*Extension, error) {
 		ext.Servers = append(ext.Servers, s)
 	}
 	return ext, nil
+}
+
+// resolveUnder is filepath.EvalSymlinks(p) for a path p inside dir, given
+// realDir, where dir really is. When no folder or file of p below dir is a
+// link, that is p's part below dir joined to realDir: found with one Lstat
+// for each of those parts, rather than for every folder of the whole path.
+// Otherwise, or when a part cannot be read, EvalSymlinks decides (and
+// words the error).
+func resolveUnder(dir, realDir, p string) (string, error) {
+	rest, err := filepath.Rel(dir, p)
+	if err != nil || rest == "." || !filepath.IsLocal(rest) {
+		return filepath.EvalSymlinks(p)
+	}
+	real := realDir
+	for _, part := range strings.Split(rest, string(filepath.Separator)) {
+		real = filepath.Join(real, part)
+		if fi, err := os.Lstat(real); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return filepath.EvalSymlinks(p)
+		}
+	}
+	return real, nil
 }
 
 // inside joins a manifest path to dir, refusing absolute paths and paths

@@ -249,6 +249,9 @@ func kind(r gjson.Result) string {
 // Anything but whitespace after the top-level value is an error at its
 // own position.
 func validJSON(data []byte) error {
+	if json.Valid(data) { // the common case, checked without decoding
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v json.RawMessage
 	if err := dec.Decode(&v); err != nil {
