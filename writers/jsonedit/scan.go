@@ -277,12 +277,24 @@ func (d *Doc) Object(path []string) (members []Member, found bool, err error) {
 	return members, true, nil
 }
 
-// compact returns valid JSON without insignificant whitespace.
+// compact returns v, which must be valid JSON, without insignificant
+// whitespace: json.Compact's output (TestCompactMatchesEncodingJSON), at a
+// fraction of its cost — Object compacts every entry of every file on
+// every run.
 func compact(v []byte) []byte {
-	var b bytes.Buffer
-	b.Grow(len(v))
-	if err := json.Compact(&b, v); err != nil {
-		return bytes.Clone(v)
+	out := make([]byte, 0, len(v))
+	for i := 0; i < len(v); {
+		switch c := v[i]; {
+		case c == '"':
+			end := stringEnd(v, i)
+			out = append(out, v[i:end]...)
+			i = end
+		case isWS(c):
+			i++
+		default:
+			out = append(out, c)
+			i++
+		}
 	}
-	return b.Bytes()
+	return out
 }

@@ -118,6 +118,10 @@ func FuzzValidate(f *testing.F) {
 		if !got {
 			return
 		}
+		var want bytes.Buffer
+		if json.Compact(&want, b) != nil || !bytes.Equal(compact(b), want.Bytes()) {
+			t.Fatalf("compact differs from json.Compact")
+		}
 		for _, s := range idx {
 			if end := valueEnd(b, s.open); end != s.close+1 {
 				t.Fatalf("index says the container at %d ends at %d, the scanner says %d", s.open, s.close+1, end)
@@ -294,4 +298,21 @@ func FuzzValidateHalves(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, mid uint32) {
 		checkHalves(t, b, int(mid%uint32(len(b)+1)))
 	})
+}
+
+// TestCompactMatchesEncodingJSON: compact is json.Compact on valid JSON.
+func TestCompactMatchesEncodingJSON(t *testing.T) {
+	docs := append([]string{mcpJSON, string(claudeShaped(30)), " [ 1 , \"a \\\" b\" ,\t{ \"k\" :\r\n null } ] "}, validateCases...)
+	for _, d := range docs {
+		if !reference([]byte(d)) {
+			continue
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(d)); err != nil {
+			t.Fatal(err)
+		}
+		if got := compact([]byte(d)); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("compact(%.60q) = %.60q, json.Compact gives %.60q", d, got, want.Bytes())
+		}
+	}
 }
