@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 // ErrChanged is returned by Apply when a file changed between planning and
@@ -71,6 +69,5 @@ func Diff(f *FilePlan) string {
 		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm())
 		oldLabel = "/dev/null"
 	}
-	body := udiff.Unified(oldLabel, newLabel, string(f.Before), string(f.After))
-	return head.String() + body
+	return head.String() + unifiedDiff(oldLabel, newLabel, f.Before, f.After)
 }
