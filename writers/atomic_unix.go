@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -40,7 +41,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 			os.Remove(name)
 		}
 	}()
-	if err := writeSynced(tmp, name, data, mode, uid, gid); err != nil {
+	if err := writeSynced(tmp, data, mode, uid, gid); err != nil {
 		return err
 	}
 	if !existed {
@@ -85,16 +86,22 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	return renameAndSync(name, path)
 }
 
-// fileEquals reports whether the file at path holds exactly want. It runs
-// three times per written file; a large file (a ~/.claude.json can be
-// 100 MB) is mapped and compared in place, a small one read into a buffer
-// of its size.
+// fileEquals reports whether the file at path holds exactly want. With the
+// read-back, three such compares run per written file; a large file (a
+// ~/.claude.json can be 100 MB) is mapped and compared in place, a small
+// one read into a buffer of its size.
 func fileEquals(path string, want []byte) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	return contentEquals(f, want)
+}
+
+// contentEquals is fileEquals for a file already open: it reads f from
+// its start, whatever f's offset.
+func contentEquals(f *os.File, want []byte) bool {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() != int64(len(want)) {
 		return false
@@ -109,8 +116,9 @@ func fileEquals(path string, want []byte) bool {
 	}
 	// One byte more than expected, to see a file that grew since Stat.
 	buf := make([]byte, min(len(want)+1, 1<<20))
+	r := io.NewSectionReader(f, 0, math.MaxInt64)
 	for {
-		n, err := io.ReadFull(f, buf)
+		n, err := io.ReadFull(r, buf)
 		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
 			return false
 		}
@@ -126,10 +134,10 @@ func fileEquals(path string, want []byte) bool {
 
 var errUnsupported = errors.New("not supported")
 
-// writeSynced writes data to the new file f (at name), fsyncs it and reads
+// writeSynced writes data to the new file f, fsyncs it and reads
 // it back. For a large file the read-back runs while the fsync waits for
 // the disk: both must succeed, and neither depends on the other.
-func writeSynced(f *os.File, name string, data []byte, mode fs.FileMode, uid, gid int) error {
+func writeSynced(f *os.File, data []byte, mode fs.FileMode, uid, gid int) error {
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
 		return err
@@ -141,7 +149,8 @@ func writeSynced(f *os.File, name string, data []byte, mode fs.FileMode, uid, gi
 		_ = f.Chown(uid, gid) // keep the owner where we may; an ordinary user cannot
 	}
 	readBack := func() error {
-		if !fileEquals(name, data) {
+		// Through f: the file a fresh open of its name would give.
+		if !contentEquals(f, data) {
 			return errors.New("reading the new file back gave different bytes; check the disk")
 		}
 		return nil

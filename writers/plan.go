@@ -178,24 +178,24 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		return rs, nil
 	}
 
-	files, order, err := groupByFile(targets)
+	files, err := groupByFile(targets)
 	if err != nil {
 		return nil, err
 	}
+	root := resolveRoot(env.Root)
 	var errs []error
-	for _, path := range order {
-		group := files[path]
-		rs, err := recordFor(group[0].Scope)
+	for _, file := range files {
+		rs, err := recordFor(file.targets[0].Scope)
 		if err != nil {
 			return nil, err
 		}
 		var fp *FilePlan
 		err = withFaults(func() (err error) {
-			fp, err = planFile(env, path, group, rs, opts, p)
+			fp, err = planFile(env, root, file, rs, opts, p)
 			return err
 		})
 		if errors.Is(err, errFault) {
-			err = &FileError{File: group[0].Display, Err: fmt.Errorf("%w; run repo again", err)}
+			err = &FileError{File: file.targets[0].Display, Err: fmt.Errorf("%w; run repo again", err)}
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -232,28 +232,40 @@ type recordState struct {
 	before []byte
 }
 
-// groupByFile puts targets that land in one file together: the file is
-// read, edited and written once. Symlinks are resolved so that two paths
-// to one file are one file, and so the write goes through the link.
-func groupByFile(targets []*Target) (map[string][]*Target, []string, error) {
-	files := map[string][]*Target{}
-	var order []string
-	for _, t := range targets {
-		real := t.Path
-		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
-			real = r
-		} else if !isMissing(err) {
-			return nil, nil, &FileError{File: t.Display, Err: err}
-		}
-		if _, ok := files[real]; !ok {
-			order = append(order, real)
-		}
-		files[real] = append(files[real], t)
-	}
-	return files, order, nil
+// fileGroup is the targets that land in one file.
+type fileGroup struct {
+	path    string // symlinks resolved, where the file exists
+	real    bool   // path is the file's resolved path: it existed
+	targets []*Target
 }
 
-func planFile(env Env, path string, group []*Target, rs *recordState, opts Options, p *Plan) (*FilePlan, error) {
+// groupByFile puts targets that land in one file together, in the order of
+// their first target: the file is read, edited and written once. Symlinks
+// are resolved so that two paths to one file are one file, and so the
+// write goes through the link.
+func groupByFile(targets []*Target) ([]*fileGroup, error) {
+	byPath := map[string]*fileGroup{}
+	var files []*fileGroup
+	for _, t := range targets {
+		real, resolved := t.Path, false
+		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
+			real, resolved = r, true
+		} else if !isMissing(err) {
+			return nil, &FileError{File: t.Display, Err: err}
+		}
+		g, ok := byPath[real]
+		if !ok {
+			g = &fileGroup{path: real, real: resolved}
+			byPath[real] = g
+			files = append(files, g)
+		}
+		g.targets = append(g.targets, t)
+	}
+	return files, nil
+}
+
+func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Options, p *Plan) (*FilePlan, error) {
+	path, group := file.path, file.targets
 	first := group[0]
 	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: 0o644}
 	if first.Scope != toolprofiles.ScopeProject {
@@ -271,7 +283,7 @@ func planFile(env Env, path string, group []*Target, rs *recordState, opts Optio
 	if err != nil {
 		return nil, &FileError{File: first.Display, Err: err}
 	}
-	if err := checkWritable(env, path, first); err != nil {
+	if err := checkWritable(env, root, file, first); err != nil {
 		return nil, err
 	}
 	data, err := readTarget(path, opts.ReadOnly, p)
@@ -554,6 +566,20 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// realRoot is the workspace root with its symlinks resolved, once per
+// Build rather than once per file; ok is false if it could not be.
+type realRoot struct {
+	path string
+	ok   bool
+}
+
+func resolveRoot(root string) realRoot {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		return realRoot{path: real, ok: true}
+	}
+	return realRoot{path: root}
+}
+
 // checkWritable refuses, before anything is written, a target that a write
 // would damage or that the user has marked as not to be written:
 //   - a project file that leads out of the workspace through a symlink;
@@ -561,33 +587,36 @@ func unwrapPath(err error) error {
 //   - a file with other hard links (an atomic write gives this name a new
 //     file and silently leaves the other names with the old content);
 //   - a new file whose folder cannot be created because a file is in the way.
-func checkWritable(env Env, path string, t *Target) error {
+func checkWritable(env Env, root realRoot, file *fileGroup, t *Target) error {
 	fail := func(format string, args ...any) error {
 		return &FileError{File: t.Display, Err: fmt.Errorf(format, args...)}
 	}
+	path := file.path
 	if t.Scope == toolprofiles.ScopeProject {
-		root, err := filepath.EvalSymlinks(env.Root)
-		if err != nil {
-			root = env.Root
+		real := path // already resolved by groupByFile, when it exists
+		if !file.real {
+			real = existingRealPath(path)
 		}
-		if real := existingRealPath(path); !within(root, real) {
+		if !within(root.path, real) {
 			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
 		}
 	}
-	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-		if _, err := os.Stat(path); isMissing(err) {
+	// Lstat gives what Stat would for anything but a symlink: only a
+	// symlink needs the second look.
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err = os.Stat(path); isMissing(err) {
 			dest, _ := os.Readlink(path)
 			target := dest
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(existingRealPath(path)), target)
 			}
-			if root, err := filepath.EvalSymlinks(env.Root); err == nil && t.Scope == toolprofiles.ScopeProject && !within(root, existingRealPath(target)) {
+			if root.ok && t.Scope == toolprofiles.ScopeProject && !within(root.path, existingRealPath(target)) {
 				return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", target)
 			}
 			return fail("is a symbolic link to %s, which does not exist; create the file it points to (or remove the link) and run repo sync again", dest)
 		}
 	}
-	fi, err := os.Stat(path)
 	switch {
 	case err == nil:
 		if fi.IsDir() {
