@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
@@ -112,10 +113,10 @@ func (t *translation) stdio() ordered.Object {
 	if e.TypeField != "" && e.StdioType != "" {
 		obj = obj.Set(e.TypeField, e.StdioType)
 	}
-	cmd := t.ref("command", t.server.Command)
+	cmd := t.ref(member{name: "command"}, t.server.Command)
 	args := make([]string, len(t.server.Args))
 	for i, a := range t.server.Args {
-		args[i] = t.ref(fmt.Sprintf("args[%d]", i), a)
+		args[i] = t.ref(member{name: "args", index: i, indexed: true}, a)
 	}
 	if e.Command == "array" {
 		obj = obj.Set(e.CommandField, append([]string{cmd}, args...))
@@ -141,7 +142,7 @@ func (t *translation) stdio() ordered.Object {
 		if e.CwdField == "" {
 			t.warn("%s has no working-directory field; cwd %q is not written (the server starts where the tool starts it)", t.profile.Name, t.server.Cwd)
 		} else {
-			obj = obj.Set(e.CwdField, t.ref("cwd", t.server.Cwd))
+			obj = obj.Set(e.CwdField, t.ref(member{name: "cwd"}, t.server.Cwd))
 		}
 	}
 	return obj
@@ -168,7 +169,7 @@ func (t *translation) remote() ordered.Object {
 	if kind.Type != "" {
 		obj = obj.Set(t.profile.Entry.TypeField, kind.Type)
 	}
-	obj = obj.Set(kind.URLField, t.ref("url", t.server.URL))
+	obj = obj.Set(kind.URLField, t.ref(member{name: "url"}, t.server.URL))
 	headers := t.server.Headers
 	var bearer string
 	var envHeaders ordered.Object
@@ -217,14 +218,34 @@ func (t *translation) envMap(in []extensions.KV, field string) (out ordered.Obje
 			t.warn("%s expands no environment references; env %s is left out so the server inherits %s from the tool's environment", t.profile.Name, kv.Key, kv.Key)
 			continue
 		}
-		out = append(out, ordered.Member{Key: kv.Key, Value: t.ref(field+"."+kv.Key, kv.Value)})
+		out = append(out, ordered.Member{Key: kv.Key, Value: t.ref(member{name: field, key: kv.Key}, kv.Value)})
 	}
 	return out, forward
 }
 
+// member names the part of a server a warning is about: "command",
+// "args[2]", "env.TOKEN". It is spelled out only when a warning prints it:
+// ref runs for every argument and env member of every server, per tool.
+type member struct {
+	name    string
+	key     string // of an env or header member
+	index   int    // of an argument, when indexed
+	indexed bool
+}
+
+func (m member) String() string {
+	switch {
+	case m.indexed:
+		return m.name + "[" + strconv.Itoa(m.index) + "]"
+	case m.key != "":
+		return m.name + "." + m.key
+	}
+	return m.name
+}
+
 // ref rewrites environment references into the tool's own syntax, and in
 // portable mode the workspace root into the tool's workspace variable.
-func (t *translation) ref(field, v string) string {
+func (t *translation) ref(field member, v string) string {
 	v = t.relocate(t.envRefs(field, v))
 	return v
 }
@@ -254,24 +275,44 @@ func (t *translation) relocate(v string) string {
 	}
 }
 
-func (t *translation) envRefs(field, v string) string {
+// envRefs rewrites each match of envRef in v. It is the one pass of
+// envRef.ReplaceAllStringFunc, but with the submatches at hand instead of
+// matching each reference a second time to find its name and default.
+func (t *translation) envRefs(field member, v string) string {
 	if !strings.Contains(v, "${") {
 		return v
 	}
-	e := t.profile.Entry
-	return envRef.ReplaceAllStringFunc(v, func(m string) string {
-		sub := envRef.FindStringSubmatch(m)
-		name, hasDefault, def := sub[1], sub[2] != "", sub[3]
-		if e.EnvRef == "" {
-			t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, m)
-			return m
-		}
+	matches := envRef.FindAllStringSubmatchIndex(v, -1)
+	if matches == nil {
+		return v
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range matches {
+		def, hasDefault := "", m[4] >= 0
 		if hasDefault {
-			if e.EnvRefDefault {
-				return strings.Replace(e.EnvRef, "NAME", name+":-"+def, 1)
-			}
-			t.warn("%s has no default syntax for environment references; the default %q of ${%s} in %s is dropped", t.profile.Name, def, name, field)
+			def = v[m[6]:m[7]]
 		}
-		return strings.Replace(e.EnvRef, "NAME", name, 1)
-	})
+		b.WriteString(v[last:m[0]])
+		b.WriteString(t.envRefOne(field, v[m[0]:m[1]], v[m[2]:m[3]], hasDefault, def))
+		last = m[1]
+	}
+	b.WriteString(v[last:])
+	return b.String()
+}
+
+// envRefOne is one reference, ref, to the variable name, in the tool's syntax.
+func (t *translation) envRefOne(field member, ref, name string, hasDefault bool, def string) string {
+	e := t.profile.Entry
+	if e.EnvRef == "" {
+		t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, ref)
+		return ref
+	}
+	if hasDefault {
+		if e.EnvRefDefault {
+			return strings.Replace(e.EnvRef, "NAME", name+":-"+def, 1)
+		}
+		t.warn("%s has no default syntax for environment references; the default %q of ${%s} in %s is dropped", t.profile.Name, def, name, field)
+	}
+	return strings.Replace(e.EnvRef, "NAME", name, 1)
 }
