@@ -14,9 +14,11 @@ var ErrChanged = errors.New("changed while repo was planning")
 
 // Apply writes every changed file of the plan: tool configs first, then the
 // ownership records, so a record never claims an entry that is not on disk.
-// Before each write the file is read again; if it changed since it was
-// planned (a tool rewrote it meanwhile) nothing more is written and the
-// error says to run again. Each write is atomic, and is read back.
+// Each batch is written as applyBatch says: all new versions are made
+// ready (written, fsynced, read back) before any file is replaced, and a
+// file is replaced only if it still holds what was planned from; if one
+// changed since (a tool rewrote it meanwhile) nothing more is written and
+// the error says to run again.
 func Apply(p *Plan) (written []*FilePlan, err error) {
 	var configs, records []*FilePlan
 	for _, f := range p.Stale() {
@@ -26,29 +28,88 @@ func Apply(p *Plan) (written []*FilePlan, err error) {
 			configs = append(configs, f)
 		}
 	}
-	for _, f := range append(configs, records...) {
-		if err := applyFile(f); err != nil {
+	for _, batch := range [][]*FilePlan{configs, records} {
+		done, err := applyBatch(batch)
+		written = append(written, done...)
+		if err != nil {
 			return written, err
+		}
+	}
+	return written, nil
+}
+
+// stageParallel bounds how many files are staged at once.
+const stageParallel = 8
+
+// applyBatch writes files in three steps. First every new version is
+// written next to its file, fsynced and read back, several at once: the
+// fsyncs share the file system's journal commits, which one after the
+// other were most of a small sync's writing time, and a failure here
+// writes nothing at all. Then the files are replaced one by one, each only
+// if it still holds what was planned from; a failure stops there, and the
+// files already replaced stay (each is whole). Last, each folder written
+// into is fsynced once, so the renames are durable before the next batch
+// (the records) is written.
+func applyBatch(files []*FilePlan) (written []*FilePlan, err error) {
+	for _, f := range files {
+		if !f.Existed {
+			if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+				return nil, fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
+			}
+		}
+	}
+	staged := make([]string, len(files))
+	errs := make([]error, len(files))
+	slots := make(chan struct{}, stageParallel)
+	done := make(chan struct{})
+	for i, f := range files {
+		go func() {
+			slots <- struct{}{}
+			staged[i], errs[i] = stageFile(f.Path, f.After, f.Mode)
+			<-slots
+			done <- struct{}{}
+		}()
+	}
+	for range files {
+		<-done
+	}
+	next := 0 // files[next:] are not committed
+	defer func() {
+		for i := next; i < len(files); i++ {
+			if errs[i] == nil {
+				discardStaged(staged[i])
+			}
+		}
+	}()
+	for i, f := range files {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(errs[i]))
+		}
+	}
+	defer syncDirs(&written)
+	for i, f := range files {
+		next = i + 1
+		err := commitFile(staged[i], f.Path, f.After, f.Before, f.Mode, f.Existed)
+		switch {
+		case errors.Is(err, ErrChanged):
+			return written, fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
+		case err != nil:
+			return written, fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
 		}
 		written = append(written, f)
 	}
 	return written, nil
 }
 
-func applyFile(f *FilePlan) error {
-	if !f.Existed {
-		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
-			return fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
+// syncDirs fsyncs each folder of the written files once.
+func syncDirs(written *[]*FilePlan) {
+	seen := map[string]bool{}
+	for _, f := range *written {
+		if dir := filepath.Dir(f.Path); !seen[dir] {
+			seen[dir] = true
+			_ = syncDir(dir)
 		}
 	}
-	err := writeAtomic(f.Path, f.After, f.Mode, f.Before, f.Existed)
-	switch {
-	case errors.Is(err, ErrChanged):
-		return fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
-	case err != nil:
-		return fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
-	}
-	return nil
 }
 
 // Diff renders a git-style unified diff of one planned file, with

@@ -15,15 +15,20 @@ import (
 	"github.com/repo-manager/repo/internal/bigmem"
 )
 
-// writeAtomic replaces path with data: a temporary file in the same folder
-// is written, fsynced and read back, then renamed over path. The rename is
-// conditional: it must replace exactly the bytes repo planned from
-// (expect), so a tool that rewrote the file meanwhile is not clobbered
-// (ErrChanged). On Linux the condition is checked atomically with
-// renameat2(RENAME_EXCHANGE) — swap, look at what was swapped out, swap
-// back if it was not what was planned; elsewhere it is a read just before
-// the rename. path must already be the symlink-resolved target.
-func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, existed bool) (err error) {
+// A file is replaced in two steps, so that every file of a sync can be
+// made ready before any is replaced (see applyBatch): stageFile writes the
+// new content to a temporary file in the same folder, fsynced and read
+// back; commitFile renames it over the file. The rename is conditional:
+// it must replace exactly the bytes repo planned from (expect), so a tool
+// that rewrote the file meanwhile is not clobbered (ErrChanged). On Linux
+// the condition is checked atomically with renameat2(RENAME_EXCHANGE) —
+// swap, look at what was swapped out, swap back if it was not what was
+// planned; elsewhere it is a read just before the rename. syncDir then
+// makes the rename durable. path must be the symlink-resolved target.
+
+// stageFile writes data to a new temporary file next to path, with path's
+// mode and owner if it exists, and returns the temporary file's name.
+func stageFile(path string, data []byte, mode fs.FileMode) (name string, err error) {
 	var uid, gid = -1, -1
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
@@ -33,21 +38,31 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".repo-*")
 	if err != nil {
-		return err
+		return "", err
 	}
-	name := tmp.Name()
+	if err := writeSynced(tmp, data, mode, uid, gid); err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+// discardStaged removes a staged file that will not be committed.
+func discardStaged(name string) { os.Remove(name) }
+
+// commitFile renames the staged file name over path, on the condition
+// above (mode was applied when staging). On an error the staged file is
+// gone.
+func commitFile(name, path string, data, expect []byte, _ fs.FileMode, existed bool) (err error) {
 	defer func() {
 		if err != nil {
 			os.Remove(name)
 		}
 	}()
-	if err := writeSynced(tmp, data, mode, uid, gid); err != nil {
-		return err
-	}
 	if !existed {
 		switch err := renameNoReplace(name, path); {
 		case err == nil:
-			return syncDir(path)
+			return nil
 		case errors.Is(err, fs.ErrExist):
 			return ErrChanged
 		case !errors.Is(err, errUnsupported):
@@ -56,7 +71,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 		if _, err := os.Lstat(path); err == nil {
 			return ErrChanged
 		}
-		return renameAndSync(name, path)
+		return os.Rename(name, path)
 	}
 	// The tool usually writes while repo plans, not in the microseconds of
 	// the swap: check first, so its update is not hidden even for the
@@ -68,14 +83,13 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	case err == nil:
 		if fileEquals(name, expect) { // what was at path an instant ago
 			os.Remove(name)
-			return syncDir(path)
+			return nil
 		}
 		// Another program wrote the file after repo read it: put its
 		// version back, unless it has written yet again over ours.
 		if fileEquals(path, data) {
 			_ = renameExchange(name, path)
 		}
-		os.Remove(name)
 		return ErrChanged
 	case !errors.Is(err, errUnsupported):
 		return err
@@ -83,7 +97,19 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	if !fileEquals(path, expect) {
 		return ErrChanged
 	}
-	return renameAndSync(name, path)
+	return os.Rename(name, path)
+}
+
+// writeAtomic is stageFile, commitFile and syncDir for one file.
+func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, existed bool) error {
+	name, err := stageFile(path, data, mode)
+	if err != nil {
+		return err
+	}
+	if err := commitFile(name, path, data, expect, mode, existed); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
 }
 
 // fileEquals reports whether the file at path holds exactly want. With the
@@ -172,16 +198,9 @@ func writeSynced(f *os.File, data []byte, mode fs.FileMode, uid, gid int) error 
 	return f.Close()
 }
 
-func renameAndSync(from, to string) error {
-	if err := os.Rename(from, to); err != nil {
-		return err
-	}
-	return syncDir(to)
-}
-
-// syncDir makes the rename itself durable.
-func syncDir(path string) error {
-	d, err := os.Open(filepath.Dir(path))
+// syncDir makes the renames into dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
 	if err != nil {
 		return nil
 	}

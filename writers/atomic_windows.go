@@ -8,10 +8,15 @@ import (
 	"os"
 )
 
-// writeAtomic on Windows: rename over an open file is not reliable there
-// (renameio exports nothing on Windows), so the file is written in place
-// after checking it still holds what repo planned from.
-func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, existed bool) error {
+// On Windows rename over an open file is not reliable (renameio exports
+// nothing there), so nothing is staged: commitFile writes the file in
+// place after checking it still holds what repo planned from.
+
+func stageFile(path string, data []byte, mode fs.FileMode) (string, error) { return "", nil }
+
+func discardStaged(name string) {}
+
+func commitFile(name, path string, data, expect []byte, mode fs.FileMode, existed bool) error {
 	cur, err := os.ReadFile(path)
 	switch {
 	case existed && (err != nil || !bytes.Equal(cur, expect)):
@@ -21,3 +26,5 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, expect []byte, exis
 	}
 	return os.WriteFile(path, data, mode)
 }
+
+func syncDir(dir string) error { return nil }

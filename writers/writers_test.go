@@ -3,6 +3,7 @@ package writers
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,11 +238,11 @@ func TestUserRecordPath(t *testing.T) {
 	}
 }
 
-// A write that fails in the middle of Apply (here: a folder replaced by a
-// file after planning, which even root cannot write into) leaves the files
-// already written intact and valid, names the file, keeps the ownership
-// record as it was, and a run after the fix converges.
-func TestFailureDuringWritesConverges(t *testing.T) {
+// A write that fails before any file is replaced (here: a folder
+// replaced by a file after planning, which even root cannot write into)
+// writes nothing at all: every new version is made ready before any file
+// is replaced. It names the file, and a run after the fix converges.
+func TestFailureBeforeWritesWritesNothing(t *testing.T) {
 	env := testEnv(t)
 	ids := []string{"claude", "cursor", "gemini", "vscode"}
 	targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
@@ -258,22 +259,77 @@ func TestFailureDuringWritesConverges(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), ".gemini/settings.json") {
 		t.Fatalf("err = %v, want one naming .gemini/settings.json", err)
 	}
-	if len(written) == 0 {
-		t.Fatal("nothing was written before the failure; the test needs a failure in the middle")
+	if len(written) != 0 {
+		t.Fatalf("%d files written before a failure that staging could see", len(written))
+	}
+	for _, f := range p.Files {
+		if _, err := os.Stat(f.Path); !isMissing(err) {
+			t.Errorf("%s exists after a run that failed before writing", f.Display)
+		}
+	}
+	assertNoStaged(t, env.Root)
+	os.Remove(blocked)
+	converges(t, env, ids)
+}
+
+// A write that fails in the middle of the replacements (here: a tool
+// rewrote the third file after planning) leaves the files already
+// replaced intact and valid, names the file, keeps the ownership record as
+// it was, leaves no temporary file, and a run after it converges.
+func TestFailureDuringWritesConverges(t *testing.T) {
+	env := testEnv(t)
+	ids := []string{"claude", "cursor", "gemini", "vscode"}
+	gemini := filepath.Join(env.Root, ".gemini", "settings.json")
+	write(t, gemini, "{\"theme\": \"dark\"}\n")
+	targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(env, targets, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, gemini, "{\"theme\": \"light\"}\n") // the tool, after repo planned
+	written, err := Apply(p)
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), ".gemini/settings.json") {
+		t.Fatalf("err = %v, want ErrChanged naming .gemini/settings.json", err)
+	}
+	if len(written) == 0 || len(written) == len(p.Stale())-1 {
+		t.Fatalf("%d of %d files written: the test needs a failure in the middle", len(written), len(p.Stale()))
 	}
 	for _, f := range written {
 		if !json.Valid(jsoncStrip(read(t, f.Path))) {
 			t.Errorf("%s is not valid after the failed run", f.Display)
 		}
 	}
+	if got := read(t, gemini); got != "{\"theme\": \"light\"}\n" {
+		t.Errorf("the tool's rewrite was lost: %q", got)
+	}
 	if _, err := os.Stat(ProjectRecordPath(env.Root)); !os.IsNotExist(err) {
 		t.Error("the ownership record was written although a config write failed")
 	}
-	os.Remove(blocked)
+	assertNoStaged(t, env.Root)
+	converges(t, env, ids)
+}
+
+// assertNoStaged fails if a temporary file of a write is left under root.
+func assertNoStaged(t *testing.T, root string) {
+	t.Helper()
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".repo-") {
+			t.Errorf("temporary file left behind: %s", path)
+		}
+		return nil
+	})
+}
+
+// converges syncs and checks that a second plan has nothing to do.
+func converges(t *testing.T, env Env, ids []string) {
+	t.Helper()
 	sync(t, env, []extensions.Server{server}, ids...)
 	again, _, _ := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
 	if p, err := Build(env, again, Options{}); err != nil || len(p.Stale()) != 0 {
-		t.Fatalf("a run after the fix did not converge: %v", err)
+		t.Fatalf("a run after the failure did not converge: %v", err)
 	}
 }
 
