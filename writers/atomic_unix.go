@@ -133,11 +133,8 @@ func contentEquals(f *os.File, want []byte) bool {
 		return false
 	}
 	if len(want) >= mapThreshold {
-		if m, err := mapFile(f, len(want)); err == nil {
-			defer unmapFile(m)
-			eq := false
-			err := withFaults(func() error { eq = bigmem.Equal(m, want); return nil })
-			return err == nil && eq
+		if eq, ok := mappedEquals(f, want); ok {
+			return eq
 		}
 	}
 	// One byte more than expected, to see a file that grew since Stat.
@@ -156,6 +153,30 @@ func contentEquals(f *os.File, want []byte) bool {
 			return false
 		}
 	}
+}
+
+// compareWindow is how much of a file mappedEquals maps at a time.
+const compareWindow = 16 << 20
+
+// mappedEquals compares f with want in place, a window at a time: a
+// whole 100 MB file mapped at once would count in the process's memory on
+// top of the two 100 MB buffers a sync of it holds (the snapshot and the
+// new version), past three times the file. ok is false when f cannot be
+// mapped at all.
+func mappedEquals(f *os.File, want []byte) (eq, ok bool) {
+	for off := 0; off < len(want); off += compareWindow {
+		n := min(compareWindow, len(want)-off)
+		m, err := mapRange(f, off, n)
+		if err != nil {
+			return false, off > 0
+		}
+		err = withFaults(func() error { eq = bigmem.Equal(m, want[off:off+n]); return nil })
+		unmapFile(m)
+		if err != nil || !eq {
+			return false, true
+		}
+	}
+	return true, true
 }
 
 var errUnsupported = errors.New("not supported")

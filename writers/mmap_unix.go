@@ -17,7 +17,12 @@ const mapThreshold = 1 << 20
 // mapping shows later writes to the file and faults past a truncated end:
 // use it only inside withFaults, and never as a snapshot to write from.
 func mapFile(f *os.File, size int) ([]byte, error) {
-	return syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	return mapRange(f, 0, size)
+}
+
+// mapRange maps size bytes of f from off, a multiple of the page size.
+func mapRange(f *os.File, off, size int) ([]byte, error) {
+	return syscall.Mmap(int(f.Fd()), int64(off), size, syscall.PROT_READ, syscall.MAP_SHARED)
 }
 
 func unmapFile(b []byte) { _ = syscall.Munmap(b) }

@@ -59,3 +59,26 @@ func TestMappedFileTruncated(t *testing.T) {
 	}()
 	_ = withFaults(func() error { panic("boom") })
 }
+
+// TestFileEqualsWindows: a file larger than one compare window is
+// compared window by window, to the last byte.
+func TestFileEqualsWindows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	data := make([]byte, 2*compareWindow+12345)
+	for i := range data {
+		data[i] = byte('a' + i%23)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !fileEquals(path, data) {
+		t.Fatal("a file differs from the bytes written to it")
+	}
+	for _, at := range []int{0, compareWindow - 1, compareWindow, 2 * compareWindow, len(data) - 1} {
+		data[at] ^= 1
+		if fileEquals(path, data) {
+			t.Fatalf("a difference at %d was missed", at)
+		}
+		data[at] ^= 1
+	}
+}
