@@ -25,6 +25,9 @@ func TestEqualAndConcat(t *testing.T) {
 			}
 			b[at] ^= 1
 		}
+		if got, want := CountByte(a, 7), bytes.Count(a, []byte{7}); got != want {
+			t.Fatalf("n=%d: CountByte = %d, bytes.Count = %d", n, got, want)
+		}
 		if n > 0 && Equal(a, b[:n-1]) {
 			t.Fatalf("n=%d: Equal of different lengths", n)
 		}

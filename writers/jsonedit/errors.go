@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/bigmem"
 )
 
 // SyntaxError locates a problem in the document's syntax.
@@ -108,7 +110,7 @@ func (c *lineCounter) lineAt(off int) int {
 	if off < c.off { // not increasing: start over
 		c.off, c.line = 0, 1
 	}
-	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.line += bigmem.CountByte(c.data[c.off:off], '\n')
 	c.off = off
 	return c.line
 }
