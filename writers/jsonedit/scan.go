@@ -2,6 +2,7 @@ package jsonedit
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -17,6 +18,11 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 func skipWS(b []byte, i int) int {
 	for i < len(b) && isWS(b[i]) {
+		if b[i] == '\n' { // then, in a pretty-printed file, the indentation
+			for i+9 <= len(b) && binary.LittleEndian.Uint64(b[i+1:]) == ones*' ' {
+				i += 8
+			}
+		}
 		i++
 	}
 	return i
