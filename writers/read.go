@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+
+	"github.com/repo-manager/repo/internal/bigmem"
 )
 
 // splitReadMin is the size from which readFile reads two halves at once.
@@ -44,7 +46,7 @@ func readFile(path string) ([]byte, error) {
 // readHalves reads exactly size bytes in two concurrent halves, and
 // reports false if the file is not size bytes long any more.
 func readHalves(f *os.File, size int) ([]byte, bool) {
-	b := make([]byte, size)
+	b := bigmem.Alloc(size)
 	half := size / 2
 	first := make(chan error, 1)
 	go func() {

@@ -46,13 +46,23 @@ func CountByte(b []byte, c byte) int {
 	return first + second
 }
 
+// Alloc returns n zero bytes that are about to be filled: for a large n,
+// memory the system can back with huge pages (see adviseHuge).
+func Alloc(n int) []byte {
+	b := make([]byte, n)
+	if n >= splitMin {
+		adviseHuge(b)
+	}
+	return b
+}
+
 // Concat returns the parts joined into a new slice.
 func Concat(parts ...[]byte) []byte {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]byte, n)
+	out := Alloc(n)
 	if !split(n) {
 		copyRange(out, parts, 0, n)
 		return out
