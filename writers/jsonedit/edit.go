@@ -64,11 +64,8 @@ func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
 	if err := checkKeys(path, key); err != nil {
 		return nil, err
 	}
-	if !json.Valid(value) {
-		return nil, errors.New("jsonedit: Set: value is not valid JSON")
-	}
-	if !utf8.Valid(value) { // json.Valid does not check the text of strings
-		return nil, errors.New("jsonedit: Set: value is not valid UTF-8")
+	if !validValue(value) {
+		return nil, errors.New("jsonedit: Set: value is not valid JSON (or not UTF-8)")
 	}
 	objs, err := d.walk(path)
 	if err != nil {
@@ -107,7 +104,7 @@ func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
 			return nil, fmt.Errorf("jsonedit: Insert: key %q given twice", kv.Key)
 		}
 		seen[kv.Key] = true
-		if !json.Valid(kv.Value) || !utf8.Valid(kv.Value) {
+		if !validValue(kv.Value) {
 			return nil, fmt.Errorf("jsonedit: Insert: the value of %q is not valid JSON", kv.Key)
 		}
 	}
@@ -155,7 +152,7 @@ func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 		if err := checkKeys(path, kv.Key); err != nil {
 			return nil, err
 		}
-		if !json.Valid(kv.Value) || !utf8.Valid(kv.Value) {
+		if !validValue(kv.Value) {
 			return nil, fmt.Errorf("jsonedit: Replace: the value of %q is not valid JSON", kv.Key)
 		}
 		i := o.index(kv.Key)
@@ -225,6 +222,13 @@ func (d *Doc) Delete(path []string, key string) (*Doc, error) {
 		return d, nil
 	}
 	return d.verifyDelete(d.removeMember(o, i), objs, path, key)
+}
+
+// validValue reports whether a value to write is valid JSON in valid
+// UTF-8 (json.Valid does not check the text of strings; validate does both).
+func validValue(v []byte) bool {
+	_, ok := validateOnePass(v)
+	return ok
 }
 
 func checkKeys(path []string, key string) error {

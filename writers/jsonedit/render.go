@@ -146,24 +146,31 @@ func renderMember(rawKey, value []byte, indent, unit string, nl []byte) ([]byte,
 		Prefix: indent,
 		Indent: unit,
 	})
-	// out is: indent "{" \n (indent unit member-line \n)+ indent "}" \n
-	lines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
-	if len(lines) < 3 {
+	// out is: indent "{" \n (indent unit member-line \n)+ indent "}" \n.
+	// Keep the member lines, one indent unit less, joined by nl.
+	body := bytes.TrimSuffix(out, []byte("\n"))
+	first, last := bytes.IndexByte(body, '\n'), bytes.LastIndexByte(body, '\n')
+	if first < 0 || last == first {
 		return nil, errors.New("jsonedit: unexpected pretty-printer output")
 	}
-	lines = lines[1 : len(lines)-1]
 	inner := indent + unit
-	for i, l := range lines {
-		if !bytes.HasPrefix(l, []byte(inner)) {
+	lines := body[first+1 : last]
+	res := make([]byte, 0, len(lines)+len(lines)/8)
+	for i := 0; ; i++ {
+		line, rest, more := bytes.Cut(lines, []byte{'\n'})
+		if !bytes.HasPrefix(line, []byte(inner)) {
 			return nil, errors.New("jsonedit: unexpected pretty-printer output")
 		}
-		if i == 0 {
-			lines[i] = l[len(inner):]
-		} else {
-			lines[i] = append(l[:len(indent):len(indent)], l[len(inner):]...)
+		if i > 0 {
+			res = append(res, nl...)
+			res = append(res, indent...)
 		}
+		res = append(res, line[len(inner):]...)
+		if !more {
+			return res, nil
+		}
+		lines = rest
 	}
-	return bytes.Join(lines, nl), nil
 }
 
 // renderValue renders value as it appears after `"key": ` in renderMember.

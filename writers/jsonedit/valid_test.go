@@ -3,11 +3,14 @@ package jsonedit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tidwall/pretty"
 )
 
 // reference is what validate must agree with.
@@ -313,6 +316,49 @@ func TestCompactMatchesEncodingJSON(t *testing.T) {
 		}
 		if got := compact([]byte(d)); !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("compact(%.60q) = %.60q, json.Compact gives %.60q", d, got, want.Bytes())
+		}
+	}
+}
+
+// renderMemberByLines is renderMember as it was first written, splitting
+// and joining the pretty-printer's lines: the reference for the one-pass
+// version.
+func renderMemberByLines(rawKey, value []byte, indent, unit string, nl []byte) ([]byte, error) {
+	wrapped := append(append(append(append([]byte{'{'}, rawKey...), ':'), value...), '}')
+	out := pretty.PrettyOptions(wrapped, &pretty.Options{Width: prettyWidth + len(unit), Prefix: indent, Indent: unit})
+	lines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+	if len(lines) < 3 {
+		return nil, errors.New("unexpected")
+	}
+	lines = lines[1 : len(lines)-1]
+	inner := indent + unit
+	for i, l := range lines {
+		if !bytes.HasPrefix(l, []byte(inner)) {
+			return nil, errors.New("unexpected")
+		}
+		if i == 0 {
+			lines[i] = l[len(inner):]
+		} else {
+			lines[i] = append(l[:len(indent):len(indent)], l[len(inner):]...)
+		}
+	}
+	return bytes.Join(lines, nl), nil
+}
+
+func TestRenderMemberMatchesByLines(t *testing.T) {
+	values := []string{`1`, `"x"`, `[]`, `{}`, `[1,2,3]`, `{"command":"npx","args":["-y","@scope/server@1.2.3","--root","/home/u/p"],"env":{"A":"1","B":"${B}"}}`,
+		`{"a":{"b":{"c":[{"d":null}]}}}`, `["` + strings.Repeat("long ", 30) + `"]`}
+	for _, v := range values {
+		for _, indent := range []string{"", "  ", "\t", "        "} {
+			for _, unit := range []string{"  ", "\t", "    "} {
+				for _, nl := range []string{"\n", "\r\n"} {
+					want, errWant := renderMemberByLines([]byte(`"k"`), []byte(v), indent, unit, []byte(nl))
+					got, err := renderMember([]byte(`"k"`), []byte(v), indent, unit, []byte(nl))
+					if (err == nil) != (errWant == nil) || !bytes.Equal(got, want) {
+						t.Fatalf("renderMember(%s, %q, %q, %q) = %q, %v; by lines %q, %v", v, indent, unit, nl, got, err, want, errWant)
+					}
+				}
+			}
 		}
 	}
 }
