@@ -12,13 +12,16 @@ import (
 // writing: another program wrote it. Plan again and apply the new plan.
 var ErrChanged = errors.New("changed while repo was planning")
 
-// Apply writes every changed file of the plan: tool configs first, then the
-// ownership records, so a record never claims an entry that is not on disk.
-// Each batch is written as applyBatch says: all new versions are made
-// ready (written, fsynced, read back) before any file is replaced, and a
-// file is replaced only if it still holds what was planned from; if one
-// changed since (a tool rewrote it meanwhile) nothing more is written and
-// the error says to run again.
+// Apply writes every changed file of the plan in three steps. First every
+// new version is written next to its file, fsynced and read back, several
+// at once: the fsyncs share the file system's journal commits, which one
+// after the other were most of a small sync's writing time, and a failure
+// here writes nothing at all. Then the tool configs are replaced one by
+// one, each only if it still holds what was planned from (a tool may have
+// rewritten it meanwhile: then nothing more is written, the files already
+// replaced stay, each whole, and the error says to run again), and their
+// folders are fsynced. Last the ownership records are replaced the same
+// way, so a record never claims an entry that is not on disk.
 func Apply(p *Plan) (written []*FilePlan, err error) {
 	var configs, records []*FilePlan
 	for _, f := range p.Stale() {
@@ -28,29 +31,45 @@ func Apply(p *Plan) (written []*FilePlan, err error) {
 			configs = append(configs, f)
 		}
 	}
-	for _, batch := range [][]*FilePlan{configs, records} {
-		done, err := applyBatch(batch)
-		written = append(written, done...)
-		if err != nil {
-			return written, err
-		}
+	files := append(configs, records...)
+	staged, err := stageAll(files)
+	if err != nil {
+		return nil, err
 	}
-	return written, nil
+	next := 0 // files[next:] are not committed
+	defer func() {
+		for i := next; i < len(files); i++ {
+			discardStaged(staged[i])
+		}
+	}()
+	commit := func(from, to int) error {
+		defer func() { syncDirs(files[from:next]) }()
+		for i := from; i < to; i++ {
+			f := files[i]
+			next = i + 1
+			err := commitFile(staged[i], f.Path, f.After, f.Before, f.Mode, f.Existed)
+			switch {
+			case errors.Is(err, ErrChanged):
+				return fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
+			case err != nil:
+				return fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
+			}
+			written = append(written, f)
+		}
+		return nil
+	}
+	if err := commit(0, len(configs)); err != nil {
+		return written, err
+	}
+	return written, commit(len(configs), len(files))
 }
 
 // stageParallel bounds how many files are staged at once.
 const stageParallel = 8
 
-// applyBatch writes files in three steps. First every new version is
-// written next to its file, fsynced and read back, several at once: the
-// fsyncs share the file system's journal commits, which one after the
-// other were most of a small sync's writing time, and a failure here
-// writes nothing at all. Then the files are replaced one by one, each only
-// if it still holds what was planned from; a failure stops there, and the
-// files already replaced stay (each is whole). Last, each folder written
-// into is fsynced once, so the renames are durable before the next batch
-// (the records) is written.
-func applyBatch(files []*FilePlan) (written []*FilePlan, err error) {
+// stageAll stages every file (see stageFile), several at once. On an
+// error nothing is left staged.
+func stageAll(files []*FilePlan) ([]string, error) {
 	for _, f := range files {
 		if !f.Existed {
 			if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
@@ -73,42 +92,34 @@ func applyBatch(files []*FilePlan) (written []*FilePlan, err error) {
 	for range files {
 		<-done
 	}
-	next := 0 // files[next:] are not committed
-	defer func() {
-		for i := next; i < len(files); i++ {
-			if errs[i] == nil {
-				discardStaged(staged[i])
-			}
-		}
-	}()
 	for i, f := range files {
 		if errs[i] != nil {
+			for j := range files {
+				if errs[j] == nil {
+					discardStaged(staged[j])
+				}
+			}
 			return nil, fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(errs[i]))
 		}
 	}
-	defer syncDirs(&written)
-	for i, f := range files {
-		next = i + 1
-		err := commitFile(staged[i], f.Path, f.After, f.Before, f.Mode, f.Existed)
-		switch {
-		case errors.Is(err, ErrChanged):
-			return written, fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
-		case err != nil:
-			return written, fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
-		}
-		written = append(written, f)
-	}
-	return written, nil
+	return staged, nil
 }
 
-// syncDirs fsyncs each folder of the written files once.
-func syncDirs(written *[]*FilePlan) {
+// syncDirs fsyncs each folder of the files once, all at once.
+func syncDirs(files []*FilePlan) {
 	seen := map[string]bool{}
-	for _, f := range *written {
+	done := make(chan struct{})
+	for _, f := range files {
 		if dir := filepath.Dir(f.Path); !seen[dir] {
 			seen[dir] = true
-			_ = syncDir(dir)
+			go func() {
+				_ = syncDir(dir)
+				done <- struct{}{}
+			}()
 		}
+	}
+	for range seen {
+		<-done
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // A file is replaced in two steps, so that every file of a sync can be
-// made ready before any is replaced (see applyBatch): stageFile writes the
+// made ready before any is replaced (see Apply): stageFile writes the
 // new content to a temporary file in the same folder, fsynced and read
 // back; commitFile renames it over the file. The rename is conditional:
 // it must replace exactly the bytes repo planned from (expect), so a tool
