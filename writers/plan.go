@@ -324,35 +324,6 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	return fp, nil
 }
 
-// readTarget reads a target file; a large one is mapped when the plan is
-// read-only (see Options.ReadOnly), and the mapping is released by Close.
-func readTarget(path string, readOnly bool, p *Plan) ([]byte, error) {
-	if !readOnly {
-		return readFile(path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := fi.Size()
-	if size >= mapThreshold && size == int64(int(size)) && fi.Mode().IsRegular() {
-		if m, err := mapFile(f, int(size)); err == nil {
-			p.unmap = append(p.unmap, func() { unmapFile(m) })
-			return m, nil
-		}
-	}
-	// As os.ReadFile: sized by Stat, and still right if the file grew.
-	var buf bytes.Buffer
-	buf.Grow(int(min(size, 1<<30)) + 512)
-	_, err = buf.ReadFrom(f)
-	return buf.Bytes(), err
-}
-
 func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState, opts Options, p *Plan) (Document, error) {
 	fileErr := func(line int, err error) error {
 		l, c := position(err)

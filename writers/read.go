@@ -9,16 +9,16 @@ import (
 	"github.com/repo-manager/repo/internal/bigmem"
 )
 
-// splitReadMin is the size from which readFile reads two halves at once.
+// splitReadMin is the size from which a file is read in two halves.
 const splitReadMin = 8 << 20
 
-// readFile is os.ReadFile for the snapshot a sync plans from (and checks
-// the file against before replacing it). A large file is read in two
-// halves on two cores: most of the cost of reading a 100 MB ~/.claude.json
-// is the kernel faulting in the fresh memory, which the halves share. A
-// file that shrinks or grows meanwhile is read again from the start, as
-// one piece.
-func readFile(path string) ([]byte, error) {
+// readTarget reads a target file. A large one is read as two halves on two
+// cores: most of the cost of reading a 100 MB ~/.claude.json is faulting
+// in the fresh memory, which the halves share; a file that shrinks or
+// grows meanwhile is read again from the start, as one piece. When the
+// plan is read-only (see Options.ReadOnly) a large file is mapped instead,
+// and the mapping is released by Close.
+func readTarget(path string, readOnly bool, p *Plan) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -29,14 +29,23 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	size := fi.Size()
-	if size >= splitReadMin && size == int64(int(size)) && fi.Mode().IsRegular() && runtime.GOMAXPROCS(0) >= 2 {
-		if b, ok := readHalves(f, int(size)); ok {
-			return b, nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, err
+	if fi.Mode().IsRegular() && size == int64(int(size)) {
+		switch {
+		case readOnly && size >= mapThreshold:
+			if m, err := mapFile(f, int(size)); err == nil {
+				p.unmap = append(p.unmap, func() { unmapFile(m) })
+				return m, nil
+			}
+		case !readOnly && size >= splitReadMin && runtime.GOMAXPROCS(0) >= 2:
+			if b, ok := readHalves(f, int(size)); ok {
+				return b, nil
+			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return nil, err
+			}
 		}
 	}
+	// As os.ReadFile: sized by Stat, and still right if the file grew.
 	var buf bytes.Buffer
 	buf.Grow(int(min(size, 1<<30)) + 512)
 	_, err = buf.ReadFrom(f)

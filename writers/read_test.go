@@ -18,9 +18,9 @@ func TestReadFileHalves(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readFile(path)
+	got, err := readTarget(path, false, &Plan{})
 	if err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("readFile: %v, %d bytes, equal %v", err, len(got), bytes.Equal(got, data))
+		t.Fatalf("readTarget: %v, %d bytes, equal %v", err, len(got), bytes.Equal(got, data))
 	}
 	f, err := os.Open(path)
 	if err != nil {

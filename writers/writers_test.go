@@ -245,14 +245,7 @@ func TestUserRecordPath(t *testing.T) {
 func TestFailureBeforeWritesWritesNothing(t *testing.T) {
 	env := testEnv(t)
 	ids := []string{"claude", "cursor", "gemini", "vscode"}
-	targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Build(env, targets, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := plan(t, env, ids)
 	blocked := filepath.Join(env.Root, ".gemini")
 	write(t, blocked, "a file where a folder should be\n")
 	written, err := Apply(p)
@@ -281,14 +274,7 @@ func TestFailureDuringWritesConverges(t *testing.T) {
 	ids := []string{"claude", "cursor", "gemini", "vscode"}
 	gemini := filepath.Join(env.Root, ".gemini", "settings.json")
 	write(t, gemini, "{\"theme\": \"dark\"}\n")
-	targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Build(env, targets, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := plan(t, env, ids)
 	write(t, gemini, "{\"theme\": \"light\"}\n") // the tool, after repo planned
 	written, err := Apply(p)
 	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), ".gemini/settings.json") {
@@ -323,13 +309,26 @@ func assertNoStaged(t *testing.T, root string) {
 	})
 }
 
+// plan plans the project scope of the tools for server.
+func plan(t *testing.T, env Env, ids []string) *Plan {
+	t.Helper()
+	targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(env, targets, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // converges syncs and checks that a second plan has nothing to do.
 func converges(t *testing.T, env Env, ids []string) {
 	t.Helper()
 	sync(t, env, []extensions.Server{server}, ids...)
-	again, _, _ := BuildTargets([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
-	if p, err := Build(env, again, Options{}); err != nil || len(p.Stale()) != 0 {
-		t.Fatalf("a run after the failure did not converge: %v", err)
+	if p := plan(t, env, ids); len(p.Stale()) != 0 {
+		t.Fatalf("a run after the failure did not converge: %d files stale", len(p.Stale()))
 	}
 }
 

@@ -59,21 +59,30 @@ func TestValidateMutations(t *testing.T) {
 	alphabet := []byte("{}[],:\"\\ \t\n0123456789-+.eEtrufalsn/u\x00\x1f\x7f\xc3\xa9\xff")
 	for _, doc := range docs {
 		for n := 0; n < max(400, 3000*len(mcpJSON)/len(doc)); n++ {
-			b := bytes.Clone(doc)
-			at := r.IntN(len(b))
-			switch r.IntN(3) {
-			case 0:
-				b[at] = alphabet[r.IntN(len(alphabet))]
-			case 1:
-				b = append(b[:at], b[at+1:]...)
-			default:
-				b = append(b[:at], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[at:]...)...)
-			}
+			b := mutate(r, doc, alphabet, 1)
 			if _, got := validate(b); got != reference(b) {
 				t.Fatalf("validate disagrees with json.Valid && utf8.Valid (%v) on %q", got, b)
 			}
 		}
 	}
+}
+
+// mutate returns a copy of doc with n bytes replaced, dropped or inserted
+// (from alphabet) at random offsets.
+func mutate(r *rand.Rand, doc, alphabet []byte, n int) []byte {
+	b := bytes.Clone(doc)
+	for range n {
+		at := r.IntN(len(b))
+		switch r.IntN(3) {
+		case 0:
+			b[at] = alphabet[r.IntN(len(alphabet))]
+		case 1:
+			b = append(b[:at], b[at+1:]...)
+		default:
+			b = slices.Insert(b, at, alphabet[r.IntN(len(alphabet))])
+		}
+	}
+	return b
 }
 
 // TestValidateIndex checks the index against the scanner: every large
@@ -276,18 +285,7 @@ func TestValidateHalvesMutations(t *testing.T) {
 	doc := claudeShaped(60)
 	alphabet := []byte("{}[],:\"\\ \n0123456789-etrufalsn\x01\xff")
 	for n := 0; n < 4000; n++ {
-		b := bytes.Clone(doc)
-		for range 1 + r.IntN(2) {
-			at := r.IntN(len(b))
-			switch r.IntN(3) {
-			case 0:
-				b[at] = alphabet[r.IntN(len(alphabet))]
-			case 1:
-				b = append(b[:at], b[at+1:]...)
-			default:
-				b = append(b[:at], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[at:]...)...)
-			}
-		}
+		b := mutate(r, doc, alphabet, 1+r.IntN(2))
 		checkHalves(t, b, r.IntN(len(b)+1))
 	}
 }
