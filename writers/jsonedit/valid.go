@@ -134,13 +134,12 @@ func (v *validator) str(i int) int {
 	b := v.b
 	i++
 	for {
-		for i+16 <= len(b) {
-			x, y := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
-			if m := special(x); m != 0 {
+		for rest := b[i:]; len(rest) >= 16; rest = rest[16:] {
+			if m := special(binary.LittleEndian.Uint64(rest)); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
 				goto stop
 			}
-			if m := special(y); m != 0 {
+			if m := special(binary.LittleEndian.Uint64(rest[8:])); m != 0 {
 				i += 8 + bits.TrailingZeros64(m)/8
 				goto stop
 			}
