@@ -89,6 +89,12 @@ COMMIT=$(commit)
 # the tree is edited by others while the benchmark runs: fingerprint the sources that were built
 SOURCES=$(cd "$MAIN" && find . -name '*.go' ! -path './bench/*' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
 BUILT=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+# Whether the build had changes git does not have yet (then the commit alone does not name it).
+if [ -n "$(git -C "$MAIN" status --porcelain --untracked-files=no -- '*.go' 2>/dev/null)" ]; then
+	TREE="the working tree, with uncommitted changes, as built at $BUILT"
+else
+	TREE="clean, built at $BUILT"
+fi
 REPO=$BIN/repo
 GEN=$BIN/gen
 
@@ -342,12 +348,12 @@ fi
 
 # what the report needs, so that REPORT_ONLY=1 can rebuild it
 {
-	for v in LOAD_START LOAD_END CLAUDE_BYTES EX_TOOLS PEERS_REPO PEERS_RULER PEERS_RULESYNC PROJECT_TOOLS NPEERS \
+	for v in TREE LOAD_START LOAD_END CLAUDE_BYTES EX_TOOLS PEERS_REPO PEERS_RULER PEERS_RULESYNC PROJECT_TOOLS NPEERS \
 		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS H0; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
 	printf 'RUN_DATE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
-	printf 'VERSIONS=%q\n' "$(go version | cut -d' ' -f3-4), repo commit $COMMIT (HEAD; the working tree, which others were editing, as built at $BUILT: sha256 of its *.go files $SOURCES; \`-buildvcs=false\`), node $(node --version), ruler $(pkgver @intellectronica/ruler), rulesync $(pkgver rulesync), $("$(command -v hyperfine)" --version), $(jq --version)"
+	printf 'VERSIONS=%q\n' "$(go version | cut -d' ' -f3-4), repo commit $COMMIT (HEAD; $TREE: sha256 of its *.go files $SOURCES; \`-buildvcs=false\`), node $(node --version), ruler $(pkgver @intellectronica/ruler), rulesync $(pkgver rulesync), $("$(command -v hyperfine)" --version), $(jq --version)"
 	printf 'GOBENCH_LOAD=%q\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$WORK/meta.env"
 fi
