@@ -250,8 +250,14 @@ func (f jsonFormat) New() Document {
 
 type jsonDoc struct{ d *jsonedit.Doc }
 
+// Entries leaves Line 0: see jsonedit.Members, and EntryLine.
 func (j jsonDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
-	return entries(j.d.Object(key))
+	return entries(j.d.Members(key))
+}
+
+// EntryLine numbers an entry for a message (see lineOf).
+func (j jsonDoc) EntryLine(key []string, _ Shape, name string) int {
+	return j.d.MemberLine(key, name)
 }
 
 func (j jsonDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {

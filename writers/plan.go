@@ -394,7 +394,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			}
 		case !isOwned:
 			if !opts.Adopt {
-				return nil, &ConflictError{File: t.Display, Line: cur.Line, Entry: d.Name, Tools: t.Tools}
+				return nil, &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
 			}
 			change(ActionAdopt, d.Name, ReasonAdopted)
 			if err := set(d.Name, want); err != nil {
@@ -428,7 +428,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		change(ActionRemove, name, ReasonGone)
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
-			return nil, fileErr(cur.Line, fmt.Errorf("removing entry %q: %w", name, err))
+			return nil, fileErr(lineOf(doc, t, cur), fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
 	if len(updates) > 0 {
@@ -445,6 +445,21 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	rs.rec.Put(recFile, t.Key, next)
 	return doc, nil
+}
+
+// lineOf is the line of an entry, for a message. An editor whose Entries
+// leaves lines out (numbering them can cost more than the whole plan)
+// numbers one on demand.
+func lineOf(doc Document, t *Target, m Member) int {
+	if m.Line > 0 {
+		return m.Line
+	}
+	if n, ok := doc.(interface {
+		EntryLine(key []string, shape Shape, name string) int
+	}); ok {
+		return n.EntryLine(t.Key, t.shape(), m.Key)
+	}
+	return 0
 }
 
 // withPreserved copies the members the tool or user owns from the current

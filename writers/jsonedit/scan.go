@@ -263,6 +263,18 @@ type Member struct {
 // *TypeError; a duplicate key in any object on the way, the final one
 // included, is a *DuplicateKeyError.
 func (d *Doc) Object(path []string) (members []Member, found bool, err error) {
+	return d.object(path, true)
+}
+
+// Members is Object without the line numbers (Line is 0): numbering an
+// entry in the middle of a 100 MB ~/.claude.json means counting the line
+// breaks of the 50 MB before it, a tenth of checking the whole file, for
+// a number only an error message needs (see MemberLine).
+func (d *Doc) Members(path []string) (members []Member, found bool, err error) {
+	return d.object(path, false)
+}
+
+func (d *Doc) object(path []string, numbered bool) (members []Member, found bool, err error) {
 	objs, err := d.walk(path)
 	if err != nil {
 		return nil, false, err
@@ -274,13 +286,28 @@ func (d *Doc) Object(path []string) (members []Member, found bool, err error) {
 	members = make([]Member, 0, len(o.members))
 	lines := lineCounter{data: d.data}
 	for _, m := range o.members {
-		members = append(members, Member{
-			Key:   m.key,
-			Value: compact(d.clean[m.valStart:m.valEnd]),
-			Line:  lines.lineAt(m.keyStart),
-		})
+		member := Member{Key: m.key, Value: compact(d.clean[m.valStart:m.valEnd])}
+		if numbered {
+			member.Line = lines.lineAt(m.keyStart)
+		}
+		members = append(members, member)
 	}
 	return members, true, nil
+}
+
+// MemberLine returns the 1-based line where key starts in the object at
+// path, or 0 if it is not there.
+func (d *Doc) MemberLine(path []string, key string) int {
+	objs, err := d.walk(path)
+	if err != nil || len(objs) != len(path)+1 {
+		return 0
+	}
+	o := objs[len(path)]
+	if i := o.index(key); i >= 0 {
+		lines := lineCounter{data: d.data}
+		return lines.lineAt(o.members[i].keyStart)
+	}
+	return 0
 }
 
 // compact returns v, which must be valid JSON, without insignificant

@@ -360,3 +360,30 @@ func TestRenderMemberMatchesByLines(t *testing.T) {
 		}
 	}
 }
+
+// TestMembersAndMemberLine: Members is Object without lines, and
+// MemberLine gives each member the line Object gives it.
+func TestMembersAndMemberLine(t *testing.T) {
+	for _, tc := range goldenCases {
+		d, err := Parse([]byte(tc.in), tc.dialect)
+		if err != nil {
+			continue
+		}
+		numbered, found, err := d.Object(tc.path)
+		if err != nil || !found {
+			continue
+		}
+		plain, _, _ := d.Members(tc.path)
+		for i, m := range numbered {
+			if plain[i].Key != m.Key || !bytes.Equal(plain[i].Value, m.Value) || plain[i].Line != 0 {
+				t.Fatalf("%s: Members[%d] = %+v, Object says %+v", tc.name, i, plain[i], m)
+			}
+			if got := d.MemberLine(tc.path, m.Key); got != m.Line {
+				t.Fatalf("%s: MemberLine(%q) = %d, Object says %d", tc.name, m.Key, got, m.Line)
+			}
+		}
+	}
+	if d := mustParse(t, mcpJSON, JSONC); d.MemberLine([]string{"mcpServers"}, "absent") != 0 || d.MemberLine([]string{"absent"}, "x") != 0 {
+		t.Fatal("MemberLine of a missing member is not 0")
+	}
+}
