@@ -79,19 +79,9 @@ func stageAll(files []*FilePlan) ([]string, error) {
 	}
 	staged := make([]string, len(files))
 	errs := make([]error, len(files))
-	slots := make(chan struct{}, stageParallel)
-	done := make(chan struct{})
-	for i, f := range files {
-		go func() {
-			slots <- struct{}{}
-			staged[i], errs[i] = stageFile(f.Path, f.After, f.Mode)
-			<-slots
-			done <- struct{}{}
-		}()
-	}
-	for range files {
-		<-done
-	}
+	inParallel(len(files), stageParallel, func(i int) {
+		staged[i], errs[i] = stageFile(files[i].Path, files[i].After, files[i].Mode)
+	})
 	for i, f := range files {
 		if errs[i] != nil {
 			for j := range files {

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/tidwall/gjson"
@@ -183,25 +185,39 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	root := resolveRoot(env.Root)
-	var errs []error
-	for _, file := range files {
-		rs, err := recordFor(file.targets[0].Scope)
-		if err != nil {
+	states := make([]*recordState, len(files))
+	for i, file := range files {
+		if states[i], err = recordFor(file.targets[0].Scope); err != nil {
 			return nil, err
 		}
-		var fp *FilePlan
-		err = withFaults(func() (err error) {
-			fp, err = planFile(env, root, file, rs, opts, p)
+	}
+	// The files are planned at once, each on its own, and what they add to
+	// the plan is merged in file order: the plan is the same as one made
+	// a file at a time.
+	results := make([]planned, len(files))
+	inParallel(len(files), runtime.GOMAXPROCS(0), func(i int) {
+		r := &results[i]
+		r.err = withFaults(func() (err error) {
+			r.fp, err = planFile(env, root, files[i], states[i], opts, &r.out)
 			return err
 		})
+	})
+	var errs []error
+	for i, r := range results {
+		p.unmap = append(p.unmap, r.out.unmap...)
+		err := r.err
 		if errors.Is(err, errFault) {
-			err = &FileError{File: file.targets[0].Display, Err: fmt.Errorf("%w; run repo again", err)}
+			err = &FileError{File: files[i].targets[0].Display, Err: fmt.Errorf("%w; run repo again", err)}
 		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		p.Files = append(p.Files, fp)
+		p.Warnings = append(p.Warnings, r.out.warnings...)
+		for _, put := range r.out.puts {
+			states[i].rec.Put(put.file, put.key, put.entries)
+		}
+		p.Files = append(p.Files, r.fp)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -223,6 +239,52 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		p.Files = append(p.Files, fp)
 	}
 	return p, nil
+}
+
+// planned is one file's plan and what it adds to the whole plan.
+type planned struct {
+	fp  *FilePlan
+	err error
+	out fileOut
+}
+
+// fileOut is what planning a file adds to the plan besides its FilePlan,
+// kept apart until the files planned at once are merged.
+type fileOut struct {
+	warnings []string
+	unmap    []func() // mappings of a ReadOnly plan
+	puts     []recordPut
+}
+
+// recordPut is a Record.Put to make when the plan is merged.
+type recordPut struct {
+	file    string
+	key     []string
+	entries map[string]Owned
+}
+
+// inParallel runs fn(0) … fn(n-1) on up to workers goroutines.
+func inParallel(n, workers int, fn func(int)) {
+	workers = min(n, workers)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	done := make(chan struct{})
+	for range workers {
+		go func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range workers {
+		<-done
+	}
 }
 
 type recordState struct {
@@ -264,7 +326,7 @@ func groupByFile(targets []*Target) ([]*fileGroup, error) {
 	return files, nil
 }
 
-func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Options, p *Plan) (*FilePlan, error) {
+func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Options, out *fileOut) (*FilePlan, error) {
 	path, group := file.path, file.targets
 	first := group[0]
 	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: 0o644}
@@ -286,7 +348,7 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	if err := checkWritable(env, root, file, first); err != nil {
 		return nil, err
 	}
-	data, err := readTarget(path, opts.ReadOnly, p)
+	data, err := readTarget(path, opts.ReadOnly, &out.unmap)
 	var doc Document
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -304,7 +366,7 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	}
 	before := doc
 	for _, t := range group {
-		doc, err = planTarget(env, doc, t, fp, rs, opts, p)
+		doc, err = planTarget(env, doc, t, fp, rs, opts, out)
 		if err != nil {
 			return nil, err
 		}
@@ -324,7 +386,7 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	return fp, nil
 }
 
-func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState, opts Options, p *Plan) (Document, error) {
+func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut) (Document, error) {
 	fileErr := func(line int, err error) error {
 		l, c := position(err)
 		if l == 0 {
@@ -404,7 +466,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			reason := ReasonStale
 			if !matchesDigest(withoutMembers(cur.Value, t.Preserve), rec.Digest, env.Root) {
 				reason = ReasonHandEdited
-				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
+				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
 			}
 			change(ActionUpdate, d.Name, reason)
 			if err := set(d.Name, want); err != nil {
@@ -422,7 +484,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		if !matchesDigest(withoutMembers(cur.Value, t.Preserve), owned[name].Digest, env.Root) {
 			change(ActionForget, name, ReasonGone)
-			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
+			out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
 		}
 		change(ActionRemove, name, ReasonGone)
@@ -443,7 +505,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
-	rs.rec.Put(recFile, t.Key, next)
+	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next})
 	return doc, nil
 }
 

@@ -17,8 +17,9 @@ const splitReadMin = 8 << 20
 // in the fresh memory, which the halves share; a file that shrinks or
 // grows meanwhile is read again from the start, as one piece. When the
 // plan is read-only (see Options.ReadOnly) a large file is mapped instead,
-// and the mapping is released by Close.
-func readTarget(path string, readOnly bool, p *Plan) ([]byte, error) {
+// and the function that releases the mapping is added to unmap (for
+// Plan.Close).
+func readTarget(path string, readOnly bool, unmap *[]func()) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ func readTarget(path string, readOnly bool, p *Plan) ([]byte, error) {
 		switch {
 		case readOnly && size >= mapThreshold:
 			if m, err := mapFile(f, int(size)); err == nil {
-				p.unmap = append(p.unmap, func() { unmapFile(m) })
+				*unmap = append(*unmap, func() { unmapFile(m) })
 				return m, nil
 			}
 		case !readOnly && size >= splitReadMin && runtime.GOMAXPROCS(0) >= 2:
