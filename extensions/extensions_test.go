@@ -195,6 +195,28 @@ func TestDuplicateServerAcrossExtensions(t *testing.T) {
 	}
 }
 
+// Extensions load at once, but the error reported is the first in folder
+// order, as when they loaded one by one, however the loads interleave.
+func TestFirstBrokenExtensionInOrder(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for _, name := range []string{"a-ok", "b-broken", "c-ok", "d-broken", "e-ok", "f-broken"} {
+		files[".repository/extensions/"+name+"/extension.toml"] = "name = \"" + name + "\"\n[provides]\nmcp = \"mcp.json\"\n"
+		body := `{"mcpServers": {"` + name + `": {"command": "x"}}}`
+		if strings.HasSuffix(name, "broken") {
+			body = `{"mcpServers": {"` + name + `": {"command": 1}}}`
+		}
+		files[".repository/extensions/"+name+"/mcp.json"] = body
+	}
+	writeTree(t, root, files)
+	for range 20 {
+		_, err := Load(Options{Root: root, GOOS: "linux"})
+		if err == nil || !strings.Contains(err.Error(), "b-broken") {
+			t.Fatalf("err = %v, want the one of b-broken", err)
+		}
+	}
+}
+
 func TestFindRoot(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{".repository/x": "", "a/b/c": ""})

@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/repo-manager/repo/internal/par"
 )
 
 // RepoDir is the folder that marks a workspace root.
@@ -81,48 +84,67 @@ func Load(o Options) (*Workspace, error) {
 	if err != nil {
 		realExtRoot = "" // each extension resolves its own folder, and reports what fails
 	}
+	// Extensions are loaded at once, each on its own, and taken in folder
+	// order: the first error in that order is the one reported, as when
+	// they were loaded one by one.
+	type loaded struct {
+		ext *Extension // nil: not an extension
+		err error
+	}
+	results := make([]loaded, len(entries))
+	par.Each(len(entries), runtime.GOMAXPROCS(0), func(i int) {
+		results[i].ext, results[i].err = loadEntry(o, extRoot, realExtRoot, entries[i])
+	})
 	owner := map[string]*Server{}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.ext == nil {
 			continue
 		}
-		dir := filepath.Join(extRoot, e.Name())
-		fi, err := os.Stat(dir)
-		if err != nil {
-			// A folder repo cannot look into (a symlink loop, a dangling
-			// link, no permission) may be an extension: skipping it would
-			// make sync remove its servers everywhere.
-			return nil, &Error{File: rel(o.Root, dir), Extension: e.Name(), Msg: "cannot read the extension folder: " + describe(err)}
-		}
-		if !fi.IsDir() {
-			continue // a stray file is not an extension
-		}
-		manifest := filepath.Join(dir, "extension.toml")
-		if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		realDir := ""
-		if realExtRoot != "" && e.Type()&fs.ModeSymlink == 0 {
-			realDir = filepath.Join(realExtRoot, e.Name())
-		}
-		ext, err := loadExtension(o, dir, realDir, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		for i := range ext.Servers {
-			s := &ext.Servers[i]
+		for i := range r.ext.Servers {
+			s := &r.ext.Servers[i]
 			if prev, ok := owner[s.Name]; ok {
 				return nil, &Error{File: s.Source, Line: s.Line, Extension: s.Extension, Server: s.Name,
 					Msg: fmt.Sprintf("server name is also declared by extension %s (%s:%d); rename one of them", prev.Extension, prev.Source, prev.Line)}
 			}
 			owner[s.Name] = s
 		}
-		ws.Extensions = append(ws.Extensions, *ext)
+		ws.Extensions = append(ws.Extensions, *r.ext)
 	}
 	for _, ext := range ws.Extensions {
 		ws.Servers = append(ws.Servers, ext.Servers...)
 	}
 	return ws, nil
+}
+
+// loadEntry loads the extension in the folder entry e of extRoot; a nil
+// Extension (and error) when e is not one.
+func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extension, error) {
+	if strings.HasPrefix(e.Name(), ".") {
+		return nil, nil
+	}
+	dir := filepath.Join(extRoot, e.Name())
+	fi, err := os.Stat(dir)
+	if err != nil {
+		// A folder repo cannot look into (a symlink loop, a dangling
+		// link, no permission) may be an extension: skipping it would
+		// make sync remove its servers everywhere.
+		return nil, &Error{File: rel(o.Root, dir), Extension: e.Name(), Msg: "cannot read the extension folder: " + describe(err)}
+	}
+	if !fi.IsDir() {
+		return nil, nil // a stray file is not an extension
+	}
+	manifest := filepath.Join(dir, "extension.toml")
+	if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	realDir := ""
+	if realExtRoot != "" && e.Type()&fs.ModeSymlink == 0 {
+		realDir = filepath.Join(realExtRoot, e.Name())
+	}
+	return loadExtension(o, dir, realDir, e.Name())
 }
 
 // loadExtension reads the extension in dir. realDir is where dir really

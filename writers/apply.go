@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/repo-manager/repo/internal/par"
 )
 
 // ErrChanged is returned by Apply when a file changed between planning and
@@ -79,7 +81,7 @@ func stageAll(files []*FilePlan) ([]string, error) {
 	}
 	staged := make([]string, len(files))
 	errs := make([]error, len(files))
-	inParallel(len(files), stageParallel, func(i int) {
+	par.Each(len(files), stageParallel, func(i int) {
 		staged[i], errs[i] = stageFile(files[i].Path, files[i].After, files[i].Mode)
 	})
 	for i, f := range files {

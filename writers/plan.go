@@ -12,12 +12,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -195,7 +195,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	// the plan is merged in file order: the plan is the same as one made
 	// a file at a time.
 	results := make([]planned, len(files))
-	inParallel(len(files), runtime.GOMAXPROCS(0), func(i int) {
+	par.Each(len(files), runtime.GOMAXPROCS(0), func(i int) {
 		r := &results[i]
 		r.err = withFaults(func() (err error) {
 			r.fp, err = planFile(env, root, files[i], states[i], opts, &r.out)
@@ -261,30 +261,6 @@ type recordPut struct {
 	file    string
 	key     []string
 	entries map[string]Owned
-}
-
-// inParallel runs fn(0) … fn(n-1) on up to workers goroutines.
-func inParallel(n, workers int, fn func(int)) {
-	workers = min(n, workers)
-	if workers <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	done := make(chan struct{})
-	for range workers {
-		go func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
-			done <- struct{}{}
-		}()
-	}
-	for range workers {
-		<-done
-	}
 }
 
 type recordState struct {
