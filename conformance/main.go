@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command conformance checks repo against the real AI coding clients: it installs Claude Code,
 // Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Continue's cn from npm into a cache
 // folder, syncs a scratch copy of examples/workspace with repo (project scope, and local and user
