@@ -211,27 +211,9 @@ func quoteKey(s string) []byte {
 	return append(b, '"')
 }
 
-// nest wraps key: value in one object per segment: nest([a b], k, v) is
-// {"a":{"b":{"k":v}}}. It builds the value inserted when parents are missing.
-func nest(segments []string, key string, value []byte) []byte {
-	var b []byte
-	for _, s := range segments {
-		b = append(b, '{')
-		b = append(b, quoteKey(s)...)
-		b = append(b, ':')
-	}
-	b = append(b, '{')
-	b = append(b, quoteKey(key)...)
-	b = append(b, ':')
-	b = append(b, value...)
-	b = append(b, '}')
-	for range segments {
-		b = append(b, '}')
-	}
-	return b
-}
-
-// nestMany is nest with several members in the innermost object.
+// nestMany wraps the members in one object per segment: nestMany([a b],
+// [k: v]) is {"a":{"b":{"k":v}}}. It builds the value inserted when
+// parents are missing.
 func nestMany(segments []string, kvs []KeyValue) []byte {
 	var b []byte
 	for _, s := range segments {
