@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -549,11 +549,7 @@ func sameJSON(a, b []byte) bool {
 	if bytes.Equal(a, b) { // what repo wrote, read back: the common case
 		return true
 	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
+	return jsonvalue.Equal(a, b, jsonvalue.SameFloat)
 }
 
 func sortedKeys(m map[string]Owned) []string {

@@ -2,14 +2,13 @@ package jsonedit
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/internal/bigmem"
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 // Formatting rules of Set and Delete (the tests spell them out as golden
@@ -586,15 +585,5 @@ func sameJSON(a, b []byte) bool {
 	if bytes.Equal(a, b) || bytes.Equal(compact(a), compact(b)) {
 		return true // the same text once whitespace is gone: the common case
 	}
-	va, errA := decodeAny(a)
-	vb, errB := decodeAny(b)
-	return errA == nil && errB == nil && reflect.DeepEqual(va, vb)
-}
-
-func decodeAny(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
+	return jsonvalue.Equal(a, b, jsonvalue.SameText)
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 var servers = []string{"mcp_servers"}
@@ -66,7 +67,7 @@ func FuzzParse(f *testing.F) {
 		if !json.Valid(got) {
 			t.Fatalf("tree is not valid JSON: %s", got)
 		}
-		v, _ := decodeJSON(got)
+		v, _ := jsonvalue.Decode(got)
 		if !sameAsTOML(v, want) {
 			t.Fatalf("tree %s differs from go-toml's %#v", got, want)
 		}

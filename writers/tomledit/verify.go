@@ -1,7 +1,6 @@
 package tomledit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 // verifySet checks a document produced by Set on old: the entry reads back
@@ -120,69 +120,20 @@ func tomlEqual(a, b any) bool {
 
 // jsonEqual compares two JSON documents semantically: objects ignore member
 // order, numbers compare by value (20 equals 20.0).
-func jsonEqual(a, b []byte) bool {
-	x, ok1 := decodeJSON(a)
-	y, ok2 := decodeJSON(b)
-	return ok1 && ok2 && jsonValueEqual(x, y)
-}
-
-func decodeJSON(b []byte) (any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	if dec.More() {
-		return nil, false
-	}
-	return v, true
-}
-
-func jsonValueEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonValueEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonValueEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && numberEqual(string(x), string(y))
-	}
-	return a == b
-}
+func jsonEqual(a, b []byte) bool { return jsonvalue.Equal(a, b, numberEqual) }
 
 // numberEqual compares JSON numbers by value: exactly as integers when both
 // are 64-bit integers, else as float64.
-func numberEqual(a, b string) bool {
+func numberEqual(a, b json.Number) bool {
 	if a == b {
 		return true
 	}
-	i, err1 := strconv.ParseInt(a, 10, 64)
-	j, err2 := strconv.ParseInt(b, 10, 64)
+	i, err1 := strconv.ParseInt(string(a), 10, 64)
+	j, err2 := strconv.ParseInt(string(b), 10, 64)
 	if err1 == nil && err2 == nil {
 		return i == j
 	}
-	f, err1 := strconv.ParseFloat(a, 64)
-	g, err2 := strconv.ParseFloat(b, 64)
+	f, err1 := strconv.ParseFloat(string(a), 64)
+	g, err2 := strconv.ParseFloat(string(b), 64)
 	return err1 == nil && err2 == nil && f == g
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 // fuzzTarget picks the container a FuzzEdit run edits.
@@ -180,7 +182,7 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("found=%v with %d members", found, len(ms))
 				}
 				for _, m := range ms {
-					if _, err := decodeAny(m.Value); err != nil || m.Line < 1 {
+					if _, err := jsonvalue.Decode(m.Value); err != nil || m.Line < 1 {
 						t.Fatalf("bad member %+v", m)
 					}
 				}

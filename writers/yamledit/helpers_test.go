@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
@@ -119,7 +121,7 @@ func checkRestIntact(t testing.TB, before, after *Doc, path []string) {
 	if !ok {
 		t.Fatalf("the edited document no longer converts to JSON:\n%s", after.Bytes())
 	}
-	if !equalValues(withoutContainer(b, path), withoutContainer(a, path)) {
+	if !jsonvalue.EqualValues(withoutContainer(b, path), withoutContainer(a, path), sameNumber) {
 		t.Fatalf("the edit changed the document outside %q:\nbefore %v\nafter  %v\n%s", path, withoutContainer(b, path), withoutContainer(a, path), after.Bytes())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 // loc is what locate found along a path.
@@ -233,7 +234,7 @@ func (d *Doc) markerLines(from, to int, text string) []int {
 
 // jsonString decodes a JSON string literal.
 func jsonString(b []byte) (string, bool) {
-	v, err := decodeAny(b)
+	v, err := jsonvalue.Decode(b)
 	s, ok := v.(string)
 	return s, err == nil && ok
 }

@@ -1,7 +1,6 @@
 package yamledit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -10,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/tidwall/gjson"
 )
 
@@ -428,58 +428,11 @@ func canonicalNumber(s string) (string, bool) {
 
 // sameJSON reports whether a and b decode to equal values, numbers
 // compared by value.
-func sameJSON(a, b []byte) bool {
-	va, errA := decodeAny(a)
-	vb, errB := decodeAny(b)
-	return errA == nil && errB == nil && equalValues(va, vb)
-}
+func sameJSON(a, b []byte) bool { return jsonvalue.Equal(a, b, sameNumber) }
 
-func decodeAny(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after JSON value")
-	}
-	return v, nil
-}
-
-func equalValues(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !equalValues(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		cx, okx := canonicalNumber(string(x))
-		cy, oky := canonicalNumber(string(y))
-		return okx && oky && cx == cy
-	}
-	return a == b
+// sameNumber compares numbers by value, whatever their spelling.
+func sameNumber(x, y json.Number) bool {
+	cx, okx := canonicalNumber(string(x))
+	cy, oky := canonicalNumber(string(y))
+	return okx && oky && cx == cy
 }
