@@ -33,6 +33,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/jsonc"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // Dialect says which syntax a tool's reader accepts.
@@ -118,7 +120,7 @@ func parse(data []byte, dialect Dialect) (*Doc, error) {
 		}
 	}
 	if !utf8.Valid(data) {
-		return nil, syntaxErrorAt(data, bom, firstInvalidUTF8(data), "invalid UTF-8")
+		return nil, syntaxErrorAt(data, bom, textedit.FirstInvalidUTF8(data), "invalid UTF-8")
 	}
 	clean, err := stripComments(data, bom)
 	if err != nil {
@@ -248,17 +250,6 @@ func jsonError(clean []byte, dialect Dialect) (int, string) {
 		}
 	}
 	return off, msg
-}
-
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 // typeName names the JSON type of the value starting with c.

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/repo-manager/repo/internal/bigmem"
 	"github.com/repo-manager/repo/internal/jsonvalue"
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // Formatting rules of Set and Delete (the tests spell them out as golden
@@ -33,25 +33,6 @@ import (
 // its comma and the blanks next to it. The comma of the previous member goes
 // when the deleted member was the last one without a trailing comma. An object
 // left with nothing but whitespace inside becomes {}.
-
-// splice replaces del bytes at offset at with ins.
-type splice struct {
-	at, del int
-	ins     []byte
-}
-
-// applySplices applies non-overlapping splices to src and returns new bytes.
-// Splices at the same offset are applied in the order given.
-func applySplices(src []byte, ss []splice) []byte {
-	slices.SortStableFunc(ss, func(a, b splice) int { return a.at - b.at })
-	parts := make([][]byte, 0, 2*len(ss)+1)
-	prev := 0
-	for _, s := range ss {
-		parts = append(parts, src[prev:s.at], s.ins)
-		prev = s.at + s.del
-	}
-	return bigmem.Concat(append(parts, src[prev:])...)
-}
 
 // Set inserts the member key: value into the object at path, or replaces the
 // value if key exists. Missing objects along path are created. value must be
@@ -94,7 +75,7 @@ func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
 
 // insert is Insert on the objects walk found along path.
 func (d *Doc) insert(objs []object, path []string, kvs []KeyValue) (*Doc, error) {
-	var ss []splice
+	var ss []textedit.Splice
 	var err error
 	if found := len(objs) - 1; found < len(path) {
 		missing := path[found:]
@@ -137,7 +118,7 @@ func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 // replace is Replace on the objects walk found along path.
 func (d *Doc) replace(objs []object, path []string, kvs []KeyValue) (*Doc, error) {
 	o := objs[len(path)]
-	var ss []splice
+	var ss []textedit.Splice
 	for _, kv := range kvs {
 		i := o.index(kv.Key)
 		if i < 0 {
@@ -174,7 +155,7 @@ func checkMembers(op string, path []string, kvs []KeyValue) error {
 // verifyInsert makes the edit, checks that the result is valid (derive),
 // and reads every member back with its value; gjson reads the first one
 // back as a second opinion.
-func (d *Doc) verifyInsert(ss []splice, edited []object, path []string, kvs []KeyValue) (*Doc, error) {
+func (d *Doc) verifyInsert(ss []textedit.Splice, edited []object, path []string, kvs []KeyValue) (*Doc, error) {
 	nd, region, depth, err := d.derive(ss, edited)
 	if err != nil {
 		return nil, err
@@ -265,14 +246,14 @@ type KeyValue struct {
 
 // insertMember returns the splices that add key: value to the last object of
 // objs, which does not contain key.
-func (d *Doc) insertMember(objs []object, key string, value []byte) ([]splice, error) {
+func (d *Doc) insertMember(objs []object, key string, value []byte) ([]textedit.Splice, error) {
 	return d.insertMembers(objs, []KeyValue{{key, value}})
 }
 
 // insertMembers returns the splices that add the members, in order, to the
 // last object of objs, which contains none of them. The result is what
 // inserting them one at a time would give.
-func (d *Doc) insertMembers(objs []object, kvs []KeyValue) ([]splice, error) {
+func (d *Doc) insertMembers(objs []object, kvs []KeyValue) ([]textedit.Splice, error) {
 	if d.isInline(objs) {
 		return d.insertInline(objs, kvs), nil
 	}
@@ -281,19 +262,19 @@ func (d *Doc) insertMembers(objs []object, kvs []KeyValue) ([]splice, error) {
 
 // insertMultiline adds the members on lines of their own (see the rules at
 // the top of this file).
-func (d *Doc) insertMultiline(objs []object, kvs []KeyValue) ([]splice, error) {
+func (d *Doc) insertMultiline(objs []object, kvs []KeyValue) ([]textedit.Splice, error) {
 	o := objs[len(objs)-1]
 	nl, unit := d.newline(), d.indentUnit(objs)
 	openIndent := d.lineIndent(o.open)
 	indent := d.childIndent(o, openIndent, unit)
 	trailing := false
-	var ss []splice
+	var ss []textedit.Splice
 	if n := len(o.members); n > 0 {
 		last := o.members[n-1]
 		if d.commaAfter(last.valEnd, o.close) >= 0 {
 			trailing = true // keep the trailing-comma style
 		} else {
-			ss = append(ss, splice{at: last.valEnd, ins: []byte{','}})
+			ss = append(ss, textedit.Splice{At: last.valEnd, Ins: []byte{','}})
 		}
 	}
 	var member []byte
@@ -329,16 +310,16 @@ func (d *Doc) insertMultiline(objs []object, kvs []KeyValue) ([]splice, error) {
 			at, br = at-1, []byte("\r\n")
 		}
 		ins := slices.Concat(br, []byte(indent), member)
-		return append(ss, splice{at: at, ins: ins}), nil
+		return append(ss, textedit.Splice{At: at, Ins: ins}), nil
 	}
 	// The brace is on the same line as the last member or the '{': put the
 	// member and the brace on lines of their own.
 	ins := slices.Concat(nl, []byte(indent), member, nl, []byte(openIndent))
-	return append(ss, splice{at: q, del: o.close - q, ins: ins}), nil
+	return append(ss, textedit.Splice{At: q, Del: o.close - q, Ins: ins}), nil
 }
 
 // insertInline appends the members in single-line style.
-func (d *Doc) insertInline(objs []object, kvs []KeyValue) []splice {
+func (d *Doc) insertInline(objs []object, kvs []KeyValue) []textedit.Splice {
 	o := objs[len(objs)-1]
 	colon := d.colonStyle(objs)
 	sep := d.separatorStyle(o, colon)
@@ -351,14 +332,14 @@ func (d *Doc) insertInline(objs []object, kvs []KeyValue) []splice {
 	}
 	n := len(o.members)
 	if n == 0 {
-		return []splice{{at: o.open + 1, ins: member}}
+		return []textedit.Splice{{At: o.open + 1, Ins: member}}
 	}
 	last := o.members[n-1]
 	if c := d.commaAfter(last.valEnd, o.close); c >= 0 {
 		// After the trailing comma, with a trailing comma of its own.
-		return []splice{{at: c + 1, ins: slices.Concat(sep[1:], member, []byte{','})}}
+		return []textedit.Splice{{At: c + 1, Ins: slices.Concat(sep[1:], member, []byte{','})}}
 	}
-	return []splice{{at: last.valEnd, ins: slices.Concat(sep, member)}}
+	return []textedit.Splice{{At: last.valEnd, Ins: slices.Concat(sep, member)}}
 }
 
 // colonStyle returns what separates a key from its value in the nearest
@@ -416,7 +397,7 @@ func (d *Doc) commaAfter(from, limit int) int {
 
 // replaceValue returns the splice that replaces m's value in o. Only the
 // value's bytes change.
-func (d *Doc) replaceValue(objs []object, m member, value []byte) ([]splice, error) {
+func (d *Doc) replaceValue(objs []object, m member, value []byte) ([]textedit.Splice, error) {
 	o := objs[len(objs)-1]
 	var v []byte
 	if d.sameLine(o.open, o.close) {
@@ -433,12 +414,12 @@ func (d *Doc) replaceValue(objs []object, m member, value []byte) ([]splice, err
 			return nil, err
 		}
 	}
-	return []splice{{at: m.valStart, del: m.valEnd - m.valStart, ins: v}}, nil
+	return []textedit.Splice{{At: m.valStart, Del: m.valEnd - m.valStart, Ins: v}}, nil
 }
 
 // removeMember returns the splices that delete o.members[i] (see the rules at
 // the top of this file).
-func (d *Doc) removeMember(o object, i int) []splice {
+func (d *Doc) removeMember(o object, i int) []textedit.Splice {
 	m := o.members[i]
 	isLast := i == len(o.members)-1
 	start, end := m.keyStart, m.valEnd
@@ -465,18 +446,18 @@ func (d *Doc) removeMember(o object, i int) []splice {
 		}
 	}
 
-	var ss []splice
+	var ss []textedit.Splice
 	if isLast && comma < 0 && i > 0 {
 		// The previous member becomes the last one: drop its comma.
 		if pc := d.commaAfter(o.members[i-1].valEnd, m.keyStart); pc >= 0 {
-			ss = append(ss, splice{at: pc, del: 1})
+			ss = append(ss, textedit.Splice{At: pc, Del: 1})
 		}
 	}
 	if len(o.members) == 1 && allWS(d.data[o.open+1:start]) && allWS(d.data[end:o.close]) {
 		// Nothing but whitespace would be left: write {}.
-		return []splice{{at: o.open + 1, del: o.close - o.open - 1}}
+		return []textedit.Splice{{At: o.open + 1, Del: o.close - o.open - 1}}
 	}
-	return append(ss, splice{at: start, del: end - start})
+	return append(ss, textedit.Splice{At: start, Del: end - start})
 }
 
 // ownLines reports whether the member spanning [start, end) (its comma
@@ -506,7 +487,7 @@ func (d *Doc) ownLines(start, end int) (int, int, bool) {
 
 // verifyDelete makes the edit, checks that the result is valid (derive),
 // that path still exists and that key is gone.
-func (d *Doc) verifyDelete(ss []splice, edited []object, path []string, key string) (*Doc, error) {
+func (d *Doc) verifyDelete(ss []textedit.Splice, edited []object, path []string, key string) (*Doc, error) {
 	nd, _, _, err := d.derive(ss, edited)
 	if err != nil {
 		return nil, err
@@ -533,19 +514,19 @@ func (d *Doc) verifyDelete(ss []splice, edited []object, path []string, key stri
 //
 // It also returns the clean bytes that were checked and how many keys of
 // the edit's path lead to them, for reading the edit back.
-func (d *Doc) derive(ss []splice, edited []object) (nd *Doc, region []byte, depth int, err error) {
+func (d *Doc) derive(ss []textedit.Splice, edited []object) (nd *Doc, region []byte, depth int, err error) {
 	invalid := func(err error) error {
 		return fmt.Errorf("jsonedit: internal error: the edit would produce an invalid document (%v)", err)
 	}
 	o := edited[len(edited)-1]
 	delta, inside := 0, true
 	for _, s := range ss {
-		delta += len(s.ins) - s.del
-		if s.at <= o.open || s.at+s.del > o.close {
+		delta += len(s.Ins) - s.Del
+		if s.At <= o.open || s.At+s.Del > o.close {
 			inside = false
 		}
 	}
-	out := applySplices(d.data, ss)
+	out := textedit.Apply(d.data, ss)
 	if !inside {
 		if nd, err = parse(out, d.dialect); err != nil {
 			return nil, nil, 0, invalid(err)

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/pretty"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // reference is what validate must agree with.
@@ -208,23 +210,23 @@ func TestDeriveChecksTheEditedObject(t *testing.T) {
 		o := objs[1]
 		inside := o.open + 1
 		for _, bad := range []string{`"t": `, `,`, `}`, `"t": 1,,`, "\"\x01\": 1,", "\"\xff\": 1,", `/*`} {
-			if _, _, _, err := d.derive([]splice{{at: inside, ins: []byte(bad)}}, objs); err == nil {
+			if _, _, _, err := d.derive([]textedit.Splice{{At: inside, Ins: []byte(bad)}}, objs); err == nil {
 				t.Errorf("%v: derive accepted %q inside the object", dialect, bad)
 			}
 		}
-		if _, _, _, err := d.derive([]splice{{at: 1, ins: []byte(`"t" 1,`)}}, objs); err == nil {
-			t.Errorf("%v: derive accepted a broken splice outside the object", dialect)
+		if _, _, _, err := d.derive([]textedit.Splice{{At: 1, Ins: []byte(`"t" 1,`)}}, objs); err == nil {
+			t.Errorf("%v: derive accepted a broken textedit.Splice outside the object", dialect)
 		}
 		// A valid splice outside the object falls back to a full parse.
-		nd, region, depth, err := d.derive([]splice{{at: 1, ins: []byte(`"t": 1,`)}}, objs)
+		nd, region, depth, err := d.derive([]textedit.Splice{{At: 1, Ins: []byte(`"t": 1,`)}}, objs)
 		if err != nil || depth != 0 || len(region) != len(nd.clean) {
-			t.Fatalf("%v: valid splice outside the object: depth %d, %v", dialect, depth, err)
+			t.Fatalf("%v: valid textedit.Splice outside the object: depth %d, %v", dialect, depth, err)
 		}
 		checkDerived(t, nd)
 		// A valid one inside is checked on the object alone.
-		nd, region, depth, err = d.derive([]splice{{at: inside, ins: []byte(`"t": [1, 2],`)}}, objs)
+		nd, region, depth, err = d.derive([]textedit.Splice{{At: inside, Ins: []byte(`"t": [1, 2],`)}}, objs)
 		if err != nil || depth != 1 || region[0] != '{' || string(nd.clean[o.open:o.open+len(region)]) != string(region) {
-			t.Fatalf("%v: valid splice inside the object: depth %d, %v", dialect, depth, err)
+			t.Fatalf("%v: valid textedit.Splice inside the object: depth %d, %v", dialect, depth, err)
 		}
 		checkDerived(t, nd)
 	}
@@ -232,7 +234,7 @@ func TestDeriveChecksTheEditedObject(t *testing.T) {
 	for dialect, ok := range map[Dialect]bool{Strict: false, Comments: false, JSONC: true} {
 		d := mustParse(t, doc, dialect)
 		objs, _ := d.walk([]string{"mcpServers"})
-		_, _, _, err := d.derive([]splice{{at: objs[1].close, ins: []byte(",")}}, objs)
+		_, _, _, err := d.derive([]textedit.Splice{{At: objs[1].close, Ins: []byte(",")}}, objs)
 		if (err == nil) != ok {
 			t.Errorf("%v: a trailing comma in the edited object: err = %v", dialect, err)
 		}

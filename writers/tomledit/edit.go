@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // Member is one entry of the server table as found in the file.
@@ -229,11 +230,11 @@ func (d *Doc) Delete(table []string, name string) (*Doc, error) {
 	if e.notTables || len(e.groups) == 0 {
 		return nil, e.editError(table, name)
 	}
-	ss := make([]splice, 0, len(e.groups))
+	ss := make([]textedit.Splice, 0, len(e.groups))
 	for _, g := range e.groups {
 		ss = append(ss, d.deletion(g))
 	}
-	nd, err := parse(applySplices(d.data, ss))
+	nd, err := parse(textedit.Apply(d.data, ss))
 	if err != nil {
 		return nil, fmt.Errorf("tomledit: Delete produced an invalid document (%w); nothing was changed", err)
 	}
@@ -248,25 +249,6 @@ func (d *Doc) Delete(table []string, name string) (*Doc, error) {
 	return nd, nil
 }
 
-// splice replaces del bytes at offset at with ins.
-type splice struct {
-	at, del int
-	ins     []byte
-}
-
-// applySplices applies non-overlapping splices to src.
-func applySplices(src []byte, ss []splice) []byte {
-	slices.SortStableFunc(ss, func(a, b splice) int { return a.at - b.at })
-	out := make([]byte, 0, len(src))
-	prev := 0
-	for _, s := range ss {
-		out = append(out, src[prev:s.at]...)
-		out = append(out, s.ins...)
-		prev = s.at + s.del
-	}
-	return append(out, src[prev:]...)
-}
-
 // replace writes rendered over the first group and deletes the others.
 func (d *Doc) replace(groups []span, rendered []byte) []byte {
 	g := groups[0]
@@ -274,18 +256,18 @@ func (d *Doc) replace(groups []span, rendered []byte) []byte {
 		// The entry ends the file, which has no final newline: keep it so.
 		rendered = trimNL(rendered)
 	}
-	ss := []splice{{at: g.start, del: g.end - g.start, ins: rendered}}
+	ss := []textedit.Splice{{At: g.start, Del: g.end - g.start, Ins: rendered}}
 	for _, g := range groups[1:] {
 		ss = append(ss, d.deletion(g))
 	}
-	return applySplices(d.data, ss)
+	return textedit.Apply(d.data, ss)
 }
 
 // deletion removes the span with one blank line next to it: the one before
 // it if there is one, else the one after it. A span that ends the file
 // without a final newline also takes the newline before it, so that the file
 // still has no final newline.
-func (d *Doc) deletion(g span) splice {
+func (d *Doc) deletion(g span) textedit.Splice {
 	s, e := g.start, g.end
 	if p := d.blankLineBefore(s); p >= 0 {
 		s = p
@@ -300,7 +282,7 @@ func (d *Doc) deletion(g span) splice {
 			s--
 		}
 	}
-	return splice{at: s, del: e - s}
+	return textedit.Splice{At: s, Del: e - s}
 }
 
 // blankLineBefore returns the start of the line before offset s (a line
@@ -388,7 +370,7 @@ func (d *Doc) appendToBlock(rendered []byte) []byte {
 		ins = append(ins, d.nl...)
 	}
 	ins = append(ins, rendered...)
-	return applySplices(d.data, []splice{{at: at, ins: ins}})
+	return textedit.Apply(d.data, []textedit.Splice{{At: at, Ins: ins}})
 }
 
 // blockEmpty reports a well-formed block with nothing but blank lines between
@@ -415,11 +397,11 @@ func (d *Doc) removeBlock() []byte {
 
 // removeLines removes whole expression lines.
 func (d *Doc) removeLines(idx []int) []byte {
-	ss := make([]splice, 0, len(idx))
+	ss := make([]textedit.Splice, 0, len(idx))
 	for _, i := range idx {
-		ss = append(ss, splice{at: d.exprs[i].start, del: d.exprs[i].end - d.exprs[i].start})
+		ss = append(ss, textedit.Splice{At: d.exprs[i].start, Del: d.exprs[i].end - d.exprs[i].start})
 	}
-	return applySplices(d.data, ss)
+	return textedit.Apply(d.data, ss)
 }
 
 // trimNL removes one trailing newline (CRLF or LF).

@@ -62,6 +62,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // Kind is the shape of the container holding the entries.
@@ -172,7 +174,7 @@ func (d *Doc) Bytes() []byte {
 func parse(bom bool, body []byte) (*Doc, error) {
 	d := &Doc{bom: bom, body: body, nl: "\n"}
 	if !utf8.Valid(body) {
-		off := firstInvalidUTF8(body)
+		off := textedit.FirstInvalidUTF8(body)
 		line, col := d.position(off)
 		return nil, &SyntaxError{Line: line, Col: col, Msg: "invalid UTF-8"}
 	}
@@ -322,15 +324,4 @@ func isTrivia(n ast.Node) bool {
 		return true
 	}
 	return isNil(n) || isImplicitNull(n)
-}
-
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // Editing rules (the tests spell them out):
@@ -159,7 +161,7 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 	if a-1 > prevEnd && d.isBlank(a-1) && b+1 <= d.lastRow && d.isBlank(b+1) {
 		b++
 	}
-	ss := []splice{d.deleteLines(a, b)}
+	ss := []textedit.Splice{d.deleteLines(a, b)}
 	for _, x := range extra {
 		ss = append(ss, d.deleteLines(x, x))
 	}
@@ -173,12 +175,12 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 	origins := slices.Clone(d.origins)
 	restored := false
 	if len(es) == 1 {
-		emptied := applySplices(d.body, ss)
+		emptied := textedit.Apply(d.body, ss)
 		for i := len(origins) - 1; i >= 0 && !restored; i-- {
 			o := origins[i]
 			if o.kind == kind && slices.Equal(o.path, path) && bytes.Equal(o.emptied, emptied) {
 				// Give back the original: one splice replacing everything.
-				ss = []splice{{at: 0, del: len(d.body), ins: bytes.Clone(o.original)}}
+				ss = []textedit.Splice{{At: 0, Del: len(d.body), Ins: bytes.Clone(o.original)}}
 				origins = slices.Delete(origins, i, i+1)
 				restored = true
 			}
@@ -192,7 +194,7 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 			if kind == List {
 				empty = " []"
 			}
-			ss = append(ss, splice{at: at, ins: []byte(empty)})
+			ss = append(ss, textedit.Splice{At: at, Ins: []byte(empty)})
 		}
 	}
 	nd, err := d.verify(d, edit{ss: ss}, path, kind, nameField, want)
@@ -406,7 +408,7 @@ func (d *Doc) aliasError(l loc, path []string) error {
 // clearValue returns the splices that remove an explicit null or an empty
 // flow collection from the key line of l.mv, leaving `key:`; ok is false
 // when there is nothing to remove (an implicit null).
-func (d *Doc) clearValue(l loc, path []string) ([]splice, bool, error) {
+func (d *Doc) clearValue(l loc, path []string) ([]textedit.Splice, bool, error) {
 	if isImplicitNull(l.val) {
 		return nil, false, nil
 	}
@@ -437,7 +439,7 @@ func (d *Doc) clearValue(l loc, path []string) ([]splice, bool, error) {
 	if end <= start || end > d.lineEnd(kl) {
 		return nil, false, shapeAt(l.mv.Value, "%s: cannot find the value on the key's line", formatPath(path))
 	}
-	return []splice{{at: start, del: end - start}}, true, nil
+	return []textedit.Splice{{At: start, Del: end - start}}, true, nil
 }
 
 // colonEnd returns the offset just past the colon of a member.
@@ -460,14 +462,14 @@ func (d *Doc) colonEnd(mv *ast.MappingValueNode) (int, error) {
 // neutral content (probe) that tells a problem of the place from a problem
 // of the content.
 type edit struct {
-	ss    []splice
-	probe []splice
+	ss    []textedit.Splice
+	probe []textedit.Splice
 }
 
 // insertion returns the edit that adds lines after line l, with probe
 // lines as the neutral content.
 func (d *Doc) insertion(l int, lines, probe []string) edit {
-	return edit{ss: []splice{d.insertAfter(l, lines)}, probe: []splice{d.insertAfter(l, probe)}}
+	return edit{ss: []textedit.Splice{d.insertAfter(l, lines)}, probe: []textedit.Splice{d.insertAfter(l, probe)}}
 }
 
 // step applies a structural edit and parses the result.
@@ -485,13 +487,13 @@ func (d *Doc) step(e edit) (*Doc, error) {
 // was, or one in inserted lines when inserting neutral lines at the same
 // place fails too. Any other failure is an internal error.
 func (d *Doc) reparse(e edit, what string) (*Doc, error) {
-	nd, err := parse(d.bom, applySplices(d.body, e.ss))
+	nd, err := parse(d.bom, textedit.Apply(d.body, e.ss))
 	if err == nil {
 		return nd, nil
 	}
 	first := len(d.body)
 	for _, s := range e.ss {
-		first = min(first, s.at)
+		first = min(first, s.At)
 	}
 	lastKept, _ := d.position(first)
 	var se *SyntaxError
@@ -500,7 +502,7 @@ func (d *Doc) reparse(e edit, what string) (*Doc, error) {
 			return nil, &ShapeError{Line: se.Line, Col: se.Col, Msg: fmt.Sprintf("repo cannot add lines here: once something follows, the YAML parser rejects line %d (%s)", se.Line, se.Msg)}
 		}
 		if e.probe != nil {
-			if _, perr := parse(d.bom, applySplices(d.body, e.probe)); perr != nil {
+			if _, perr := parse(d.bom, textedit.Apply(d.body, e.probe)); perr != nil {
 				return nil, &ShapeError{Line: lastKept, Col: 1, Msg: fmt.Sprintf("repo cannot add lines after line %d: the YAML parser then rejects the document (%s)", lastKept, se.Msg)}
 			}
 		}
@@ -609,7 +611,7 @@ func (d *Doc) writeEntry(l loc, path []string, kind Kind, nameField, name string
 			return edit{}, err
 		}
 		a, b, extra := d.entrySpan(l, es, idx)
-		ss := []splice{{at: d.lineStart(a), del: d.lineEnd(b) - d.lineStart(a), ins: []byte(joinLines(lines, d.nl))}}
+		ss := []textedit.Splice{{At: d.lineStart(a), Del: d.lineEnd(b) - d.lineStart(a), Ins: []byte(joinLines(lines, d.nl))}}
 		for _, x := range extra {
 			ss = append(ss, d.deleteLines(x, x))
 		}

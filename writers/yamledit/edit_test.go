@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 func TestSetErrors(t *testing.T) {
@@ -351,7 +353,7 @@ func TestTrickyValues(t *testing.T) {
 // input); one in the inserted lines is an internal error.
 func TestReparseBlame(t *testing.T) {
 	d := mustParse(t, "a: 1\nb: 2\n")
-	_, err := d.reparse(edit{ss: []splice{{at: d.lineEnd(2), ins: []byte(" c: d")}}}, "test")
+	_, err := d.reparse(edit{ss: []textedit.Splice{{At: d.lineEnd(2), Ins: []byte(" c: d")}}}, "test")
 	var se *ShapeError
 	if !errors.As(err, &se) || se.Line != 2 || !strings.Contains(se.Msg, "repo cannot add lines here") {
 		t.Fatalf("error in a kept line: got %v", err)

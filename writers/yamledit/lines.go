@@ -2,8 +2,9 @@ package yamledit
 
 import (
 	"bytes"
-	"slices"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/textedit"
 )
 
 // lineStarts returns the offset of the start of each line. A body ending in
@@ -80,52 +81,22 @@ func (d *Doc) offsetOf(line, col int) int {
 	return off
 }
 
-// splice replaces del bytes at offset at with ins.
-type splice struct {
-	at, del int
-	ins     []byte
-}
-
-// applySplices applies non-overlapping splices to src and returns new bytes.
-// At the same offset, pure insertions go before a deletion.
-func applySplices(src []byte, ss []splice) []byte {
-	ss = slices.Clone(ss)
-	slices.SortStableFunc(ss, func(a, b splice) int {
-		if a.at != b.at {
-			return a.at - b.at
-		}
-		return min(a.del, 1) - min(b.del, 1)
-	})
-	n := len(src)
-	for _, s := range ss {
-		n += len(s.ins) - s.del
-	}
-	out := make([]byte, 0, n)
-	prev := 0
-	for _, s := range ss {
-		out = append(out, src[prev:s.at]...)
-		out = append(out, s.ins...)
-		prev = s.at + s.del
-	}
-	return append(out, src[prev:]...)
-}
-
 // deleteLines returns the splice that removes lines a..b together with the
 // line break before them (a > 1), so that removing lines that were inserted
 // after line a-1 gives back the bytes before the insertion exactly.
-func (d *Doc) deleteLines(a, b int) splice {
+func (d *Doc) deleteLines(a, b int) textedit.Splice {
 	at := d.lineEnd(a - 1)
-	return splice{at: at, del: d.lineEnd(b) - at}
+	return textedit.Splice{At: at, Del: d.lineEnd(b) - at}
 }
 
 // insertAfter returns the splice that adds lines after line l (0: at the
 // very start, before line 1).
-func (d *Doc) insertAfter(l int, lines []string) splice {
+func (d *Doc) insertAfter(l int, lines []string) textedit.Splice {
 	text := []byte(joinLines(lines, d.nl))
 	if l == 0 {
-		return splice{at: 0, ins: append(text, d.nl...)}
+		return textedit.Splice{At: 0, Ins: append(text, d.nl...)}
 	}
-	return splice{at: d.lineEnd(l), ins: append([]byte(d.nl), text...)}
+	return textedit.Splice{At: d.lineEnd(l), Ins: append([]byte(d.nl), text...)}
 }
 
 func joinLines(lines []string, nl string) string {
