@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 )
@@ -52,14 +53,19 @@ func unifiedDiff(oldLabel, newLabel string, old, new []byte) string {
 			return body
 		}
 		skipped := bytes.Count(old[:start], []byte{'\n'})
-		return hunkHeader.ReplaceAllStringFunc(body, func(h string) string {
-			m := hunkHeader.FindStringSubmatch(h)
+		header := hunkHeader()
+		return header.ReplaceAllStringFunc(body, func(h string) string {
+			m := header.FindStringSubmatch(h)
 			return "@@ -" + shiftLine(m[1], skipped) + m[2] + " +" + shiftLine(m[3], skipped) + m[4] + " @@"
 		})
 	}
 }
 
-var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@`)
+// hunkHeader is compiled on first use: only a dry run of a large file
+// needs it, and every run of repo would pay for it at start-up.
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@`)
+})
 
 func shiftLine(n string, by int) string {
 	v, _ := strconv.Atoi(n) // \d+ of a line number

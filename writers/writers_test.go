@@ -37,8 +37,8 @@ func profiles(t *testing.T, ids ...string) []*toolprofiles.Profile {
 
 var server = extensions.Server{Name: "s", Extension: "ext", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"s.js"}}}
 
-// sync plans and applies once, returning the plan.
-func sync(t *testing.T, env Env, servers []extensions.Server, ids ...string) *Plan {
+// mustSync plans and applies once, returning the plan.
+func mustSync(t *testing.T, env Env, servers []extensions.Server, ids ...string) *Plan {
 	t.Helper()
 	targets, _, err := BuildTargets(servers, profiles(t, ids...), toolprofiles.ScopeProject, env)
 	if err != nil {
@@ -78,20 +78,20 @@ func read(t *testing.T, path string) string {
 // hand edit.
 func TestPreservedMembersSurvive(t *testing.T) {
 	env := testEnv(t)
-	sync(t, env, []extensions.Server{server}, "opencode", "zed")
+	mustSync(t, env, []extensions.Server{server}, "opencode", "zed")
 	oc := filepath.Join(env.Root, "opencode.json")
 	zed := filepath.Join(env.Root, ".zed", "settings.json")
 	write(t, oc, strings.Replace(read(t, oc), `"enabled": true`, `"enabled": false`, 1))
 	write(t, zed, strings.Replace(read(t, zed), `"command": "node",`, `"command": "node", "enabled": false,`, 1))
 
-	p := sync(t, env, []extensions.Server{server}, "opencode", "zed")
+	p := mustSync(t, env, []extensions.Server{server}, "opencode", "zed")
 	if stale := p.Stale(); len(stale) != 0 {
 		t.Fatalf("a preserved toggle made %s stale: %+v", stale[0].Display, stale[0].Changes)
 	}
 	// A real change rewrites the entry but keeps the toggle.
 	changed := server
 	changed.Args = []string{"s.js", "--v"}
-	sync(t, env, []extensions.Server{changed}, "opencode", "zed")
+	mustSync(t, env, []extensions.Server{changed}, "opencode", "zed")
 	if got := read(t, oc); !strings.Contains(got, `"enabled": false`) || !strings.Contains(got, `"--v"`) {
 		t.Errorf("opencode.json lost the user's toggle or the change:\n%s", got)
 	}
@@ -115,7 +115,7 @@ func TestDigestIgnoresFormatting(t *testing.T) {
 
 func TestReformattedEntryIsNotStale(t *testing.T) {
 	env := testEnv(t)
-	sync(t, env, []extensions.Server{server}, "claude")
+	mustSync(t, env, []extensions.Server{server}, "claude")
 	path := filepath.Join(env.Root, ".mcp.json")
 	// What a tool's own writer might do: compact, keys reordered.
 	write(t, path, `{"mcpServers":{"s":{"args":["s.js"],"command":"node","type":"stdio"}}}`)
@@ -139,7 +139,7 @@ func TestWritesThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	sync(t, env, []extensions.Server{server}, "claude")
+	mustSync(t, env, []extensions.Server{server}, "claude")
 	fi, err := os.Lstat(link)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
@@ -156,7 +156,7 @@ func TestModeIsKept(t *testing.T) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sync(t, env, []extensions.Server{server}, "claude")
+	mustSync(t, env, []extensions.Server{server}, "claude")
 	fi, _ := os.Stat(path)
 	if fi.Mode().Perm() != 0o600 {
 		t.Fatalf("mode = %v, want 0600", fi.Mode().Perm())
@@ -185,7 +185,7 @@ func TestChangedSincePlannedIsNotClobbered(t *testing.T) {
 
 func TestNoFileCreatedWithoutEntries(t *testing.T) {
 	env := testEnv(t)
-	p := sync(t, env, nil, "cursor")
+	p := mustSync(t, env, nil, "cursor")
 	if len(p.Stale()) != 0 {
 		t.Fatalf("stale: %v", p.Stale()[0].Display)
 	}
@@ -326,7 +326,7 @@ func plan(t *testing.T, env Env, ids []string) *Plan {
 // converges syncs and checks that a second plan has nothing to do.
 func converges(t *testing.T, env Env, ids []string) {
 	t.Helper()
-	sync(t, env, []extensions.Server{server}, ids...)
+	mustSync(t, env, []extensions.Server{server}, ids...)
 	if p := plan(t, env, ids); len(p.Stale()) != 0 {
 		t.Fatalf("a run after the failure did not converge: %d files stale", len(p.Stale()))
 	}
