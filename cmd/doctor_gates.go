@@ -13,6 +13,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tidwall/jsonc"
 
+	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -132,7 +133,7 @@ func (d *doctor) gate(p *toolprofiles.Profile, scope string, names []string) (fi
 // readJSON decodes a JSON (or JSON-with-comments) file into v; a missing
 // file is (false, nil).
 func readJSON(path string, v any) (bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // Config is repo's part of the workspace's .repository/config.toml: the
@@ -28,7 +29,7 @@ const ConfigFile = ".repository/config.toml"
 // LoadConfig reads the [mcp] table strictly; a missing file or table is an
 // empty config.
 func LoadConfig(root string) (Config, error) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigFile)))
+	data, err := regfile.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigFile)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{}, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/par"
+	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // RepoDir is the folder that marks a workspace root.
@@ -152,7 +153,7 @@ func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extensio
 func loadExtension(o Options, dir, realDir, folder string) (*Extension, error) {
 	manifestPath := filepath.Join(dir, "extension.toml")
 	mrel := rel(o.Root, manifestPath)
-	data, err := os.ReadFile(manifestPath)
+	data, err := regfile.ReadFile(manifestPath)
 	if err != nil {
 		return nil, &Error{File: mrel, Extension: folder, Msg: "cannot read: " + describe(err)}
 	}
@@ -188,7 +189,7 @@ func loadExtension(o Options, dir, realDir, folder string) (*Extension, error) {
 		return nil, &Error{File: mrel, Extension: folder, Field: "provides.mcp",
 			Msg: fmt.Sprintf("%s is a link to %s, outside the extension folder; the MCP file must stay inside it", m.Provides.MCP, realMCP)}
 	}
-	data, err = os.ReadFile(realMCP)
+	data, err = regfile.ReadFile(realMCP)
 	if err != nil {
 		return nil, &Error{File: ext.MCPFile, Extension: folder, Msg: "cannot read: " + describe(err)}
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // Set is a loaded collection of profiles, by id.
@@ -100,7 +102,15 @@ func (s *Set) addFS(fsys fs.FS, dir, label string) error {
 	}
 	seen := map[string]string{}
 	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
+		// A FIFO or device named *.toml would block or never end the read.
+		fi, err := fs.Stat(fsys, name)
+		if err == nil {
+			err = regfile.Check(fi)
+		}
+		var data []byte
+		if err == nil {
+			data, err = fs.ReadFile(fsys, name)
+		}
 		if err != nil {
 			return fmt.Errorf("%s%s: %w", label, path.Base(name), err)
 		}

@@ -1,0 +1,100 @@
+// Package regfile opens the files repo reads — tool configs, manifests, MCP
+// files, workspace config, ownership records — for what they must be:
+// regular files, or symbolic links to them. Anything else is refused
+// before it is read, and an open never blocks: a FIFO opened for reading
+// waits for a writer forever (holding the workspace lock), and reading a
+// device such as /dev/zero never ends.
+package regfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// NotRegularError is a path that is not a regular file. Its message leaves
+// out the path: callers name the file as their users know it.
+type NotRegularError struct {
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("is %s, not a regular file; repo reads and writes only regular files (or symbolic links to them)", Kind(e.Mode))
+}
+
+// Kind names a file type for a message.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "a special file"
+}
+
+// Check returns a *NotRegularError unless fi describes a regular file.
+func Check(fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return &NotRegularError{Mode: fi.Mode()}
+}
+
+// Open opens path for reading if it is a regular file, following symbolic
+// links, and returns it with its FileInfo (from the open file, so it
+// describes what is read). The type is checked before the open, so a device
+// is never opened, and again after it, on the open file: path may have been
+// replaced in between.
+func Open(path string) (*os.File, fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := Check(fi); err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi, err = f.Stat(); err == nil {
+		err = Check(fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return f, fi, nil
+}
+
+// ReadFile is os.ReadFile for regular files only (see Open).
+func ReadFile(path string) ([]byte, error) {
+	f, fi, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	buf.Grow(int(min(fi.Size(), 1<<30)) + 512)
+	_, err = buf.ReadFrom(f)
+	return buf.Bytes(), err
+}
+
+// IsNotRegular reports whether err is, or wraps, a *NotRegularError.
+func IsNotRegular(err error) bool {
+	var nr *NotRegularError
+	return errors.As(err, &nr)
+}
