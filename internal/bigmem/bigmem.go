@@ -11,7 +11,8 @@ package bigmem
 import (
 	"bytes"
 	"runtime"
-	"runtime/debug"
+
+	"github.com/repo-manager/repo/internal/par"
 )
 
 // splitMin is the size from which the work is split.
@@ -85,21 +86,6 @@ func copyRange(out []byte, parts [][]byte, lo, hi int) {
 	}
 }
 
-// both runs a, and b on another goroutine, and returns when both are done.
-// The slices may be mapped files: b faults like the caller does
-// (debug.SetPanicOnFault), and a panic in b, a fault included, is raised
-// again in the caller, where its recover can see it.
-func both(a, b func()) {
-	onFault := debug.SetPanicOnFault(true)
-	debug.SetPanicOnFault(onFault)
-	done := make(chan any, 1)
-	go func() {
-		debug.SetPanicOnFault(onFault)
-		defer func() { done <- recover() }()
-		b()
-	}()
-	a()
-	if r := <-done; r != nil {
-		panic(r)
-	}
-}
+// both is par.Both: the slices may be mapped files, and a fault on the
+// second goroutine must reach the caller's guard.
+func both(a, b func()) { par.Both(a, b) }

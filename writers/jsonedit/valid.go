@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/par"
 )
 
 // validate is encoding/json.Valid and utf8.Valid in one pass, about ten
@@ -445,10 +447,11 @@ func validateHalves(b []byte, mid int) (spans, bool) {
 	}
 	first := validator{b: b[:s], partial: true}
 	second := validator{b: b, outer: []byte{'{'}}
-	done := make(chan bool)
-	go func() { done <- first.run(skipWS(first.b, 0), sValue) }()
-	okSecond := second.run(s, sKey)
-	if okFirst := <-done; !okFirst || !okSecond {
+	// The file may be mapped: par.Both keeps the first half's reads
+	// inside the caller's fault guard.
+	var okFirst, okSecond bool
+	par.Both(func() { okSecond = second.run(s, sKey) }, func() { okFirst = first.run(skipWS(first.b, 0), sValue) })
+	if !okFirst || !okSecond {
 		return nil, false
 	}
 	depth := len(first.stack)
