@@ -104,32 +104,35 @@ func syncRun(opts *SyncOptions) error {
 		defer unlock()
 	}
 	// A tool may rewrite its file between our read and our rename (Claude
-	// Code rewrites ~/.claude.json constantly): Apply then stops before
-	// clobbering it, and the whole plan is made again from what is on disk.
+	// Code rewrites ~/.claude.json constantly): Apply then restores what it
+	// replaced, and the whole plan is made again from what is on disk. A
+	// file that changes while it is read (a tool saving in place) is read
+	// again the same way.
 	var plan *writers.Plan
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
 		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
 			ReadOnly: opts.Check && !opts.DryRun})
-		if err != nil {
-			return err
-		}
-		defer plan.Close()
-		if !writing {
-			break
-		}
-		var done []*writers.FilePlan
-		done, err = writers.Apply(plan)
-		written = append(written, done...)
 		if err == nil {
-			break
-		}
-		if !errors.Is(err, writers.ErrChanged) || attempt == maxAttempts {
-			if errors.Is(err, writers.ErrChanged) {
-				return fmt.Errorf("%w; gave up after %d attempts, run repo sync again when the tool is idle", err, attempt)
+			defer plan.Close()
+			if !writing {
+				break
 			}
-			return err
+			var applied writers.Applied
+			applied, err = writers.Apply(plan)
+			written = append(written, applied.Written...)
+			plan.Warnings = append(plan.Warnings, applied.Warnings...)
+			if err == nil {
+				break
+			}
 		}
+		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
+			return syncFailed(f, written, err)
+		}
+		if attempt == maxAttempts {
+			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
+		}
+		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
 	}
 	warnings := sel.notes
 	for _, tw := range twarn {
@@ -180,6 +183,17 @@ func syncRun(opts *SyncOptions) error {
 		return errStale
 	}
 	return nil
+}
+
+// syncFailed reports a run that stopped with an error. Apply puts back
+// what it replaced before it stops, so nothing was written; a file it
+// could not put back (another program changed it since) is named with a
+// "wrote" line, so the report never says less than what happened.
+func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
+	for _, fp := range written {
+		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(green, "wrote"), fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}), summary(fp.Changes))
+	}
+	return err
 }
 
 // maxAttempts bounds re-planning when tools keep rewriting their files.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/repo-manager/repo/internal/par"
@@ -14,56 +15,132 @@ import (
 // writing: another program wrote it. Plan again and apply the new plan.
 var ErrChanged = errors.New("changed while repo was planning")
 
-// Apply writes every changed file of the plan in three steps. First every
-// new version is written next to its file, fsynced and read back, several
-// at once: the fsyncs share the file system's journal commits, which one
-// after the other were most of a small sync's writing time, and a failure
-// here writes nothing at all. Then the tool configs are replaced one by
-// one, each only if it still holds what was planned from (a tool may have
-// rewritten it meanwhile: then nothing more is written, the files already
-// replaced stay, each whole, and the error says to run again), and their
-// folders are fsynced. Last the ownership records are replaced the same
-// way, so a record never claims an entry that is not on disk.
-func Apply(p *Plan) (written []*FilePlan, err error) {
-	var configs, records []*FilePlan
+// Applied is what Apply did.
+type Applied struct {
+	// Written are the files that hold repo's new version: every changed
+	// file of the plan, or, after a failure, those repo could not put
+	// back (another program changed them since).
+	Written []*FilePlan
+	// Warnings are files written in a way the user should know about.
+	Warnings []string
+}
+
+// Apply writes every changed file of the plan, all or nothing:
+//  1. It removes what killed runs left next to the files, and creates the
+//     folders of new files.
+//  2. It stages every new version next to its file, fsynced and read
+//     back, several at once: the fsyncs share the file system's journal
+//     commits, which one after the other were most of a small sync's
+//     writing time. A failure here writes nothing at all.
+//  3. It commits the files one by one, the tool configs first and the
+//     ownership records last, so a record never claims an entry that is
+//     not on disk. Each commit replaces only what was planned from, and
+//     keeps what it replaced (see commit.go).
+//  4. It fsyncs the folders, then checks that no tool wrote into a file
+//     it replaced (a tool that saves in place into a file it opened
+//     before the swap), and lets the replaced files go.
+//
+// If a commit fails — another program wrote a file (ErrChanged: plan
+// again), a file cannot be replaced (immutable, no space) — every file
+// already committed is put back and the folders it created are removed,
+// so the run leaves the files as it found them; a file that another
+// program changed since is left as it is and reported in Written.
+func Apply(p *Plan) (Applied, error) {
+	// files are committed in order: records' intents, tool configs,
+	// records. of[i] is the file of the plan that files[i] writes.
+	var intents, configs, records, intentOf, recordOf []*FilePlan
 	for _, f := range p.Stale() {
-		if f.Scope == "record" {
-			records = append(records, f)
-		} else {
+		switch {
+		case f.Scope != "record":
 			configs = append(configs, f)
+		case f.Intent != nil:
+			intent, final := *f, *f
+			intent.After = f.Intent
+			final.Existed, final.Before = true, f.Intent
+			intents, intentOf = append(intents, &intent), append(intentOf, f)
+			records, recordOf = append(records, &final), append(recordOf, f)
+		default:
+			records, recordOf = append(records, f), append(recordOf, f)
 		}
 	}
-	files := append(configs, records...)
+	files := slices.Concat(intents, configs, records)
+	of := slices.Concat(intentOf, configs, recordOf)
+	all := make([]string, len(p.Files))
+	for i, f := range p.Files {
+		all[i] = f.Path
+	}
+	removeStale(all)
+	if len(files) == 0 {
+		return Applied{}, nil
+	}
+	folders, err := makeFolders(files)
+	if err != nil {
+		removeFolders(folders)
+		return Applied{}, err
+	}
 	staged, err := stageAll(files)
 	if err != nil {
-		return nil, err
+		removeFolders(folders)
+		return Applied{}, err
 	}
-	next := 0 // files[next:] are not committed
-	defer func() {
-		for i := next; i < len(files); i++ {
-			discardStaged(staged[i])
+	var res Applied
+	done := make([]*committed, 0, len(files))
+	fail := func(err error) (Applied, error) {
+		for _, name := range staged[len(done):] {
+			os.Remove(name)
 		}
-	}()
-	commit := func(from, to int) error {
-		defer func() { syncDirs(files[from:next]) }()
-		for i := from; i < to; i++ {
-			f := files[i]
-			next = i + 1
-			err := commitFile(staged[i], f.Path, f.After, f.Before, f.Mode, f.Existed)
-			switch {
-			case errors.Is(err, ErrChanged):
-				return fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
-			case err != nil:
-				return fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err))
+		var kept []*FilePlan
+		for i := len(done) - 1; i >= 0; i-- {
+			if !done[i].undo() && !slices.Contains(kept, of[i]) {
+				kept = append(kept, of[i])
 			}
-			written = append(written, f)
 		}
-		return nil
+		slices.Reverse(kept)
+		syncDirs(files)
+		removeFolders(folders)
+		res.Written = kept
+		return res, failure(err, len(done), kept)
 	}
-	if err := commit(0, len(configs)); err != nil {
-		return written, err
+	for i, f := range files {
+		c, err := commitFile(f, staged[i])
+		switch {
+		case errors.Is(err, ErrChanged):
+			return fail(fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged))
+		case err != nil:
+			return fail(fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err)))
+		}
+		done = append(done, c)
+		if c.warning != "" {
+			res.Warnings = append(res.Warnings, c.warning)
+		}
 	}
-	return written, commit(len(configs), len(files))
+	syncDirs(files)
+	for _, c := range done {
+		if c.writtenAside() {
+			return fail(fmt.Errorf("%s: another program wrote into it while repo was replacing it: %w", c.f.Display, ErrChanged))
+		}
+	}
+	for _, c := range done {
+		c.finish()
+	}
+	res.Written = p.Stale()
+	return res, nil
+}
+
+// failure words an error that stopped a commit: what was done about the
+// files committed before it.
+func failure(err error, committed int, kept []*FilePlan) error {
+	if len(kept) == 0 {
+		if committed == 0 {
+			return fmt.Errorf("%w; nothing was written", err)
+		}
+		return fmt.Errorf("%w; nothing was written (the %d file(s) already replaced were put back)", err, committed)
+	}
+	names := make([]string, len(kept))
+	for i, f := range kept {
+		names[i] = f.Display
+	}
+	return fmt.Errorf("%w; repo put back what it could, but another program changed %s since repo wrote it, so it holds repo's new version", err, strings.Join(names, ", "))
 }
 
 // stageParallel bounds how many files are staged at once.
@@ -72,13 +149,6 @@ const stageParallel = 8
 // stageAll stages every file (see stageFile), several at once. On an
 // error nothing is left staged.
 func stageAll(files []*FilePlan) ([]string, error) {
-	for _, f := range files {
-		if !f.Existed {
-			if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
-				return nil, fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
-			}
-		}
-	}
 	staged := make([]string, len(files))
 	errs := make([]error, len(files))
 	par.Each(len(files), stageParallel, func(i int) {
@@ -88,31 +158,28 @@ func stageAll(files []*FilePlan) ([]string, error) {
 		if errs[i] != nil {
 			for j := range files {
 				if errs[j] == nil {
-					discardStaged(staged[j])
+					os.Remove(staged[j])
 				}
 			}
-			return nil, fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(errs[i]))
+			return nil, fmt.Errorf("%s: cannot write: %w; nothing was written", f.Display, unwrapPath(errs[i]))
 		}
 	}
 	return staged, nil
 }
 
-// syncDirs fsyncs each folder of the files once, all at once.
+// syncDirs fsyncs each folder of the files once, all at once. A folder
+// that cannot be fsynced leaves the renames in it to the file system's
+// own timing: the files are whole either way, only maybe not yet durable.
 func syncDirs(files []*FilePlan) {
 	seen := map[string]bool{}
-	done := make(chan struct{})
+	var dirs []string
 	for _, f := range files {
 		if dir := filepath.Dir(f.Path); !seen[dir] {
 			seen[dir] = true
-			go func() {
-				_ = syncDir(dir)
-				done <- struct{}{}
-			}()
+			dirs = append(dirs, dir)
 		}
 	}
-	for range seen {
-		<-done
-	}
+	par.Each(len(dirs), len(dirs), func(i int) { _ = syncDir(dirs[i]) })
 }
 
 // Diff renders a git-style unified diff of one planned file, with
@@ -130,7 +197,7 @@ func Diff(f *FilePlan) string {
 	var head strings.Builder
 	fmt.Fprintf(&head, "diff --git %s %s\n", oldLabel, newLabel)
 	if !f.Existed {
-		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm())
+		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm()&^umask())
 		oldLabel = "/dev/null"
 	}
 	return head.String() + unifiedDiff(oldLabel, newLabel, f.Before, f.After)

@@ -1,13 +1,13 @@
 package writers
 
 import (
-	"errors"
+	"fmt"
 	"runtime/debug"
 )
 
 // errFault is a read of a mapped file that faulted: the file was truncated
 // while repo was reading it.
-var errFault = errors.New("the file shrank while repo was reading it")
+var errFault = fmt.Errorf("it shrank while repo was reading it: %w", ErrUnsteady)
 
 // withFaults runs fn with memory faults turned into errors: a mapped file
 // that another program truncates makes the next read of the lost pages

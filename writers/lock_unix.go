@@ -17,11 +17,3 @@ func tryLock(f *os.File) (bool, error) {
 }
 
 func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
-
-// linkCount is the number of hard links to the file.
-func linkCount(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 1
-}

@@ -21,6 +21,3 @@ func tryLock(f *os.File) (bool, error) {
 func unlockFile(f *os.File) {
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }
-
-// linkCount: hard links are rare on Windows and not counted here.
-func linkCount(os.FileInfo) uint64 { return 1 }

@@ -9,7 +9,9 @@ import (
 
 const mapThreshold = 1 << 20
 
-// mapFile is not used on Windows: files are read.
+// mapFile and mapRange are not used on Windows: files are read.
 func mapFile(f *os.File, size int) ([]byte, error) { return nil, errors.ErrUnsupported }
+
+func mapRange(f *os.File, off, size int) ([]byte, error) { return nil, errors.ErrUnsupported }
 
 func unmapFile(b []byte) {}

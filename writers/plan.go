@@ -18,6 +18,7 @@ import (
 	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
+	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -37,6 +38,7 @@ const (
 	ReasonHandEdited = "hand-edited entry"
 	ReasonGone       = "entry of a removed server"
 	ReasonAdopted    = "user entry adopted"
+	ReasonRecognised = "entry written by repo, not yet recorded"
 	ReasonRelocated  = "entry written at another workspace root"
 	ReasonRecord     = "ownership record out of date"
 )
@@ -57,8 +59,25 @@ type FilePlan struct {
 	Existed bool
 	Before  []byte
 	After   []byte
-	Mode    fs.FileMode // for a new file
+	Mode    fs.FileMode // of a new file, before the umask (see newFileMode)
+	// Intent, for an ownership record, is what Apply writes into it before
+	// any tool config, when the sync replaces or removes entries: After
+	// plus the entries as they are now (Owned.Previous), so that a run
+	// killed halfway leaves a record that knows every entry of repo's in
+	// whichever version the files hold. Nil when After already does.
+	Intent  []byte
 	Changes []Change
+}
+
+// newFileMode is the mode a new file is created with, less the umask as
+// for any program's new file: 0666 for a project file, which is meant to
+// be shared, and 0600 for a per-user file (local and user scope, and the
+// per-user record), which can hold tokens and is nobody else's business.
+func newFileMode(project bool) fs.FileMode {
+	if project {
+		return 0o666
+	}
+	return 0o600
 }
 
 // Changed reports whether applying the plan would write the file.
@@ -175,7 +194,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		if kind == "user" {
 			rec.Root = env.Root
 		}
-		rs := &recordState{kind: kind, path: path, rec: rec, before: raw}
+		rs := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
 		records[kind] = rs
 		return rs, nil
 	}
@@ -207,7 +226,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		p.unmap = append(p.unmap, r.out.unmap...)
 		err := r.err
 		if errors.Is(err, errFault) {
-			err = &FileError{File: files[i].targets[0].Display, Err: fmt.Errorf("%w; run repo again", err)}
+			err = &FileError{File: files[i].targets[0].Display, Err: err}
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -216,6 +235,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		p.Warnings = append(p.Warnings, r.out.warnings...)
 		for _, put := range r.out.puts {
 			states[i].rec.Put(put.file, put.key, put.entries)
+			states[i].intent.Put(put.file, put.key, put.intent)
 		}
 		p.Files = append(p.Files, r.fp)
 	}
@@ -232,9 +252,12 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 			continue // nothing owned, nothing to remember
 		}
 		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: "record",
-			Existed: rs.before != nil, Before: rs.before, After: after, Mode: 0o644}
+			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind == "project")}
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
+			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) {
+				fp.Intent = intent
+			}
 		}
 		p.Files = append(p.Files, fp)
 	}
@@ -256,17 +279,20 @@ type fileOut struct {
 	puts     []recordPut
 }
 
-// recordPut is a Record.Put to make when the plan is merged.
+// recordPut is a Record.Put to make when the plan is merged: entries to
+// the record, intent to its intent (see FilePlan.Intent).
 type recordPut struct {
 	file    string
 	key     []string
 	entries map[string]Owned
+	intent  map[string]Owned
 }
 
 type recordState struct {
 	kind   string
 	path   string
-	rec    *Record
+	rec    *Record // as it will be
+	intent *Record // as it is while the sync is applied
 	before []byte
 }
 
@@ -305,10 +331,7 @@ func groupByFile(targets []*Target) ([]*fileGroup, error) {
 func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Options, out *fileOut) (*FilePlan, error) {
 	path, group := file.path, file.targets
 	first := group[0]
-	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: 0o644}
-	if first.Scope != toolprofiles.ScopeProject {
-		fp.Mode = 0o600 // per-user files can hold tokens
-	}
+	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject)}
 	for _, t := range group {
 		fp.Tools = append(fp.Tools, t.Tools...)
 		if t.Format != first.Format {
@@ -324,22 +347,11 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	if err := checkWritable(env, root, file, first); err != nil {
 		return nil, err
 	}
-	data, err := readTarget(path, opts.ReadOnly, &out.unmap)
-	var doc Document
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		doc = format.New()
-	case err != nil:
-		return nil, &FileError{File: first.Display, Err: fmt.Errorf("cannot read: %w", unwrapPath(err))}
-	default:
-		fp.Existed, fp.Before = true, data
-		if isBlank(data) {
-			doc = format.New()
-		} else if doc, err = format.Parse(data); err != nil {
-			l, c := position(err)
-			return nil, &FileError{File: first.Display, Line: l, Col: c, Err: fmt.Errorf("%v; fix the file (repo changes nothing until every file parses)", stripPosition(err))}
-		}
+	doc, snap, err := openDocument(first.Display, path, format, heldEntries(rs, group), opts.ReadOnly, &out.unmap)
+	if err != nil {
+		return nil, err
 	}
+	fp.Existed, fp.Before = snap.existed, snap.data
 	before := doc
 	for _, t := range group {
 		doc, err = planTarget(env, doc, t, fp, rs, opts, out)
@@ -359,7 +371,33 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	if !fp.Existed && len(fp.Changes) == 0 {
 		fp.After = nil // no entries for a file that does not exist: do not create it
 	}
+	if snap.mapped {
+		if err := checkSteady(path, snap.ver); err != nil {
+			return nil, &FileError{File: first.Display, Err: err}
+		}
+	}
 	return fp, nil
+}
+
+// heldEntries is how many entries the record says repo wrote into the
+// file of a group of targets.
+func heldEntries(rs *recordState, group []*Target) int {
+	n := 0
+	for _, t := range group {
+		if e := rs.rec.Find(rs.fileKey(t), t.Key); e != nil {
+			n += len(e.Entries)
+		}
+	}
+	return n
+}
+
+// fileKey is how the record names a target's file: root-relative in the
+// project record, absolute in a per-user one.
+func (rs *recordState) fileKey(t *Target) string {
+	if rs.kind == "user" {
+		return filepath.ToSlash(t.Path)
+	}
+	return t.Display
 }
 
 func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut) (Document, error) {
@@ -380,15 +418,20 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	for _, m := range members {
 		current[m.Key] = m
 	}
-	recFile := t.Display
-	if rs.kind == "user" {
-		recFile = filepath.ToSlash(t.Path)
-	}
+	recFile := rs.fileKey(t)
 	var owned map[string]Owned
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
 		owned = e.Entries
 	}
 	next := map[string]Owned{}
+	intent := map[string]Owned{} // next, and what the file holds of repo's now
+	replacing := func(name string, o Owned, cur []byte) {
+		o.Previous = normalizedDigest(withoutMembers(cur, t.Preserve), env.Root)
+		if o.Previous == o.Digest {
+			o.Previous = ""
+		}
+		intent[name] = o
+	}
 	change := func(action, entry, reason string) {
 		fp.Changes = append(fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
 	}
@@ -408,6 +451,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		digest := entryDigest(want.Without(t.Preserve...), env.Root)
 		next[d.Name] = Owned{Extension: d.Extension, Digest: digest}
+		intent[d.Name] = next[d.Name]
 		rec, isOwned := owned[d.Name]
 		switch {
 		case !present:
@@ -415,18 +459,20 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			adds = append(adds, Desired{Name: d.Name, Extension: d.Extension, Value: want})
 		case sameJSON(cur.Value, ordered.JSON(want)):
 			if !isOwned {
-				// Identical to what repo would write: nothing to adopt but the name.
-				change(ActionAdopt, d.Name, ReasonAdopted)
+				// Exactly what repo writes, but not in the record: what a
+				// run killed between writing the file and the record
+				// leaves. Nothing to write but the record.
+				change(ActionAdopt, d.Name, ReasonRecognised)
 			}
-		case relocated(cur.Value, ordered.JSON(want), env.Root):
-			// What repo wrote for this server at another root: ours.
+		case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
+			// What repo wrote for this server at another root. Only an
+			// entry the record owns: a user's own entry that happens to
+			// differ from the wanted one by a path prefix is the user's.
 			if opts.AcceptRelocated {
-				if !isOwned {
-					change(ActionAdopt, d.Name, ReasonAdopted)
-				}
 				break
 			}
 			change(ActionUpdate, d.Name, ReasonRelocated)
+			replacing(d.Name, next[d.Name], cur.Value)
 			if err := set(d.Name, want); err != nil {
 				return nil, err
 			}
@@ -435,12 +481,14 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 				return nil, &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
 			}
 			change(ActionAdopt, d.Name, ReasonAdopted)
+			replacing(d.Name, next[d.Name], cur.Value)
 			if err := set(d.Name, want); err != nil {
 				return nil, err
 			}
 		default:
+			replacing(d.Name, next[d.Name], cur.Value)
 			reason := ReasonStale
-			if !matchesDigest(withoutMembers(cur.Value, t.Preserve), rec.Digest, env.Root) {
+			if !rec.owns(withoutMembers(cur.Value, t.Preserve), env.Root) {
 				reason = ReasonHandEdited
 				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
 			}
@@ -458,12 +506,13 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !matchesDigest(withoutMembers(cur.Value, t.Preserve), owned[name].Digest, env.Root) {
+		if !owned[name].owns(withoutMembers(cur.Value, t.Preserve), env.Root) {
 			change(ActionForget, name, ReasonGone)
 			out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
 		}
 		change(ActionRemove, name, ReasonGone)
+		intent[name] = owned[name]
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
 			return nil, fileErr(lineOf(doc, t, cur), fmt.Errorf("removing entry %q: %w", name, err))
@@ -481,7 +530,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
-	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next})
+	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next, intent: intent})
 	return doc, nil
 }
 
@@ -602,6 +651,8 @@ func resolveRoot(root string) realRoot {
 
 // checkWritable refuses, before anything is written, a target that a write
 // would damage or that the user has marked as not to be written:
+//   - anything but a regular file: a FIFO, socket or device, also behind
+//     a symlink;
 //   - a project file that leads out of the workspace through a symlink;
 //   - a read-only file (rename would replace it regardless of its mode);
 //   - a file with other hard links (an atomic write gives this name a new
@@ -641,6 +692,11 @@ func checkWritable(env Env, root realRoot, file *fileGroup, t *Target) error {
 	case err == nil:
 		if fi.IsDir() {
 			return fail("cannot read: is a directory")
+		}
+		if err := regfile.Check(fi); err != nil {
+			// A FIFO would block the run; a device behind a link
+			// (~/.claude.json -> /dev/null) would be replaced by a file.
+			return fail("%v", err)
 		}
 		if fi.Mode().Perm()&0o200 == 0 {
 			return fail("is read-only; make it writable (chmod u+w) to let repo update it")

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // RecordVersion is the format version of ownership records.
@@ -46,6 +46,18 @@ type RecordEntry struct {
 type Owned struct {
 	Extension string `json:"extension"`
 	Digest    string `json:"digest"`
+	// Previous is set only while a sync is being applied (Apply writes the
+	// record with it first, and without it last): the digest of the entry
+	// the sync replaces. A run that was killed in between leaves it, and
+	// the next run then knows the entry as repo's whichever of the two
+	// versions the file holds.
+	Previous string `json:"previous,omitempty"`
+}
+
+// owns reports whether an entry found in a file is the one recorded (or
+// the one an interrupted sync was replacing).
+func (o Owned) owns(raw []byte, root string) bool {
+	return matchesDigest(raw, o.Digest, root) || (o.Previous != "" && matchesDigest(raw, o.Previous, root))
 }
 
 // ProjectRecordPath is where the record of project-scope entries lives. It
@@ -79,7 +91,7 @@ func UserRecordPath(env Env) (string, error) {
 
 // ReadRecord loads a record; a missing file is an empty record.
 func ReadRecord(path, display string) (*Record, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Record{Version: RecordVersion}, nil, nil
 	}
@@ -168,6 +180,10 @@ func parseRecordEntry(t gjson.Result) (*RecordEntry, bool) {
 						owned.Extension, ok = recordString(v)
 					case "digest":
 						owned.Digest, ok = recordString(v)
+					case "previous":
+						// encoding/json leaves an empty one out: not the form Bytes writes.
+						owned.Previous, ok = recordString(v)
+						ok = ok && owned.Previous != ""
 					}
 					return ok
 				})
@@ -233,6 +249,15 @@ func (r *Record) Find(file string, key []string) *RecordEntry {
 		}
 	}
 	return nil
+}
+
+// clone is a copy of r that Put on either leaves the other as it is.
+func (r *Record) clone() *Record {
+	c := &Record{Version: r.Version, Root: r.Root, Targets: make([]*RecordEntry, len(r.Targets))}
+	for i, t := range r.Targets {
+		c.Targets[i] = &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Entries: maps.Clone(t.Entries)}
+	}
+	return c
 }
 
 // Put replaces the entries of one target; an empty map drops the target.
@@ -303,6 +328,10 @@ func (r *Record) Bytes() []byte {
 				b = ordered.AppendString(b, o.Extension)
 				b = append(b, ",\n          \"digest\": "...)
 				b = ordered.AppendString(b, o.Digest)
+				if o.Previous != "" {
+					b = append(b, ",\n          \"previous\": "...)
+					b = ordered.AppendString(b, o.Previous)
+				}
 				b = append(b, "\n        }"...)
 			}
 			b = append(b, "\n      }"...)

@@ -40,7 +40,14 @@ func sampleRecords() []*Record {
 		"srv-b": {Extension: "ext-b", Digest: "sha256:0123456789abcdef0123456789abcdef"},
 		"srv-a": {Extension: "ext-a", Digest: "sha256:fedcba9876543210fedcba9876543210"},
 	}
+	interrupted := map[string]Owned{ // a sync's intent (Owned.Previous)
+		"srv-a": {Extension: "ext-a", Digest: "sha256:fedcba9876543210fedcba9876543210", Previous: "sha256:0123456789abcdef0123456789abcdef"},
+		"srv-b": {Extension: "ext-b", Digest: "sha256:0123456789abcdef0123456789abcdef"},
+	}
 	return []*Record{
+		{Version: 1, Targets: []*RecordEntry{
+			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: interrupted},
+		}},
 		{Version: 1, Targets: []*RecordEntry{
 			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: plain},
 			{File: "a.json", Key: []string{}, Entries: map[string]Owned{}},

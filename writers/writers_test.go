@@ -1,7 +1,6 @@
 package writers
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -248,16 +247,21 @@ func TestFailureBeforeWritesWritesNothing(t *testing.T) {
 	p := plan(t, env, ids)
 	blocked := filepath.Join(env.Root, ".gemini")
 	write(t, blocked, "a file where a folder should be\n")
-	written, err := Apply(p)
-	if err == nil || !strings.Contains(err.Error(), ".gemini/settings.json") {
-		t.Fatalf("err = %v, want one naming .gemini/settings.json", err)
+	applied, err := Apply(p)
+	if err == nil || !strings.Contains(err.Error(), ".gemini/settings.json") || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("err = %v, want one naming .gemini/settings.json and saying nothing was written", err)
 	}
-	if len(written) != 0 {
-		t.Fatalf("%d files written before a failure that staging could see", len(written))
+	if len(applied.Written) != 0 {
+		t.Fatalf("%d files written before a failure that staging could see", len(applied.Written))
 	}
 	for _, f := range p.Files {
 		if _, err := os.Stat(f.Path); !isMissing(err) {
 			t.Errorf("%s exists after a run that failed before writing", f.Display)
+		}
+	}
+	for _, dir := range []string{".cursor", ".vscode"} {
+		if _, err := os.Stat(filepath.Join(env.Root, dir)); !isMissing(err) {
+			t.Errorf("%s/ was created by a run that wrote nothing: it would count as evidence of the tool", dir)
 		}
 	}
 	assertNoStaged(t, env.Root)
@@ -266,27 +270,32 @@ func TestFailureBeforeWritesWritesNothing(t *testing.T) {
 }
 
 // A write that fails in the middle of the replacements (here: a tool
-// rewrote the third file after planning) leaves the files already
-// replaced intact and valid, names the file, keeps the ownership record as
-// it was, leaves no temporary file, and a run after it converges.
-func TestFailureDuringWritesConverges(t *testing.T) {
+// rewrote the third file after planning) puts back every file it already
+// replaced and removes the folders it created, so the run leaves the
+// workspace as it found it; it names the file, keeps the tool's rewrite
+// and the ownership record as they were, leaves no temporary file, and a
+// run after it converges.
+func TestFailureDuringWritesPutsBack(t *testing.T) {
 	env := testEnv(t)
 	ids := []string{"claude", "cursor", "gemini", "vscode"}
+	mine := "{\n  \"mcpServers\": {\"mine\": {\"command\": \"x\"}}\n}\n"
+	write(t, filepath.Join(env.Root, ".mcp.json"), mine)
 	gemini := filepath.Join(env.Root, ".gemini", "settings.json")
 	write(t, gemini, "{\"theme\": \"dark\"}\n")
 	p := plan(t, env, ids)
 	write(t, gemini, "{\"theme\": \"light\"}\n") // the tool, after repo planned
-	written, err := Apply(p)
-	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), ".gemini/settings.json") {
-		t.Fatalf("err = %v, want ErrChanged naming .gemini/settings.json", err)
+	applied, err := Apply(p)
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), ".gemini/settings.json") || !strings.Contains(err.Error(), "put back") {
+		t.Fatalf("err = %v, want ErrChanged naming .gemini/settings.json, saying what was put back", err)
 	}
-	if len(written) == 0 || len(written) == len(p.Stale())-1 {
-		t.Fatalf("%d of %d files written: the test needs a failure in the middle", len(written), len(p.Stale()))
+	if len(applied.Written) != 0 {
+		t.Fatalf("%d files reported written after a failure that put everything back", len(applied.Written))
 	}
-	for _, f := range written {
-		if !json.Valid(jsoncStrip(read(t, f.Path))) {
-			t.Errorf("%s is not valid after the failed run", f.Display)
-		}
+	if got := read(t, filepath.Join(env.Root, ".mcp.json")); got != mine {
+		t.Errorf(".mcp.json was replaced before the failure and not put back:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !isMissing(err) {
+		t.Error(".cursor/ was created for a file the failed run did not keep")
 	}
 	if got := read(t, gemini); got != "{\"theme\": \"light\"}\n" {
 		t.Errorf("the tool's rewrite was lost: %q", got)

@@ -1,0 +1,98 @@
+//go:build !windows
+
+package writers
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/repo-manager/repo/internal/regfile"
+)
+
+// writesInPlace: files are replaced by rename (see commit.go).
+const writesInPlace = false
+
+// owner is the file's owner and group.
+func owner(fi fs.FileInfo) (uid, gid int) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid), int(st.Gid)
+	}
+	return -1, -1
+}
+
+// renameImpossible: the rename failed because of where the file is, not
+// what it is: a mount point (a single-file bind mount) or another file
+// system than the folder's.
+func renameImpossible(err error) bool {
+	return errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV)
+}
+
+// openInPlace opens a regular file for writing in place, without
+// blocking on anything else.
+func openInPlace(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = regfile.Check(fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return f, nil
+}
+
+// processAlive reports whether a process with this id is running (in this
+// PID namespace).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// syncDir makes the renames into dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// linkCount is the number of hard links to the file.
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
+// umask is the process's file mode creation mask, which the kernel takes
+// from every new file's mode (Diff shows the mode a new file will get).
+// Linux says it in /proc/self/status; elsewhere it is the mask read when
+// the program started, the only moment setting it to read it is safe.
+func umask() fs.FileMode {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+				if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+					return fs.FileMode(m)
+				}
+			}
+		}
+	}
+	return startUmask
+}
+
+var startUmask = func() fs.FileMode {
+	m := syscall.Umask(0o022)
+	syscall.Umask(m)
+	return fs.FileMode(m)
+}()
