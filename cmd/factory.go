@@ -64,14 +64,20 @@ func newFactory() *Factory {
 	}
 }
 
-// Home is the user's home folder: HOME, or USERPROFILE on Windows.
+// Home is the user's home folder: HOME, or USERPROFILE on Windows. A
+// relative value is ignored, as for every folder variable (see
+// toolprofiles.Env.DirVar): files under ~ would land in the working
+// directory.
 func (f *Factory) Home() string {
 	if f.GOOS == "windows" {
-		if h := f.Getenv("USERPROFILE"); h != "" {
+		if h := f.Getenv("USERPROFILE"); toolprofiles.Absolute(h) {
 			return h
 		}
 	}
-	return f.Getenv("HOME")
+	if h := f.Getenv("HOME"); toolprofiles.Absolute(h) {
+		return h
+	}
+	return ""
 }
 
 // Root finds the workspace root: --root, else the nearest folder with
