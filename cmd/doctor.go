@@ -82,9 +82,11 @@ type finding struct {
 	Level   string `json:"level"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool"`
-	Check   string `json:"check"` // command, venv, name, approval, trust
+	Check   string `json:"check"` // environment, command, venv, name, approval, trust
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
+	// Variable is the environment variable of an environment finding.
+	Variable string `json:"variable,omitempty"`
 }
 
 // doctorReport is the --output json document of repo doctor (version 1).
@@ -118,6 +120,11 @@ func doctorRun(opts *DoctorOptions) error {
 	rep := doctorReport{Version: 1, Root: w.root, Scope: opts.Scope, Tools: []string{}, Findings: []finding{}}
 	for _, p := range sel.profiles {
 		rep.Tools = append(rep.Tools, p.ID)
+	}
+	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, gateFiles(sel.profiles, opts.Scope)) {
+		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.name,
+			Message: v.message() + "; " + v.consequence(),
+			Fix:     v.fix()})
 	}
 	for _, s := range w.ws.Servers {
 		rep.Findings = append(rep.Findings, d.command(s))
@@ -167,6 +174,9 @@ func (fd finding) line() string {
 	who := fd.Server
 	if who == "" {
 		who = fd.Tool
+	}
+	if who == "" {
+		who = fd.Variable
 	}
 	s := fmt.Sprintf("%-4s %s: %s", fd.Level, who, fd.Message)
 	if fd.Fix != "" {

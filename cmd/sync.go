@@ -132,6 +132,9 @@ func syncRun(opts *SyncOptions) error {
 		}
 	}
 	warnings := sel.notes
+	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
+		warnings = append(warnings, v.name+": "+v.message())
+	}
 	for _, tw := range twarn {
 		warnings = appendUnique(warnings, tw.String())
 	}
