@@ -152,6 +152,10 @@ func (e *FileError) Unwrap() error { return e.Err }
 // every broken file at once.
 func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	p := &Plan{}
+	targets, aliases, err := planAliases(env, targets) // see alias.go
+	if err != nil {
+		return nil, err
+	}
 	records := map[string]*recordState{}
 	recordFor := func(scope string) (*recordState, error) {
 		kind := "project"
@@ -174,6 +178,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		}
 		if kind == "user" {
 			rec.Root = env.Root
+			aliases.adoptInto(rec)
 		}
 		rs := &recordState{kind: kind, path: path, rec: rec, before: raw}
 		records[kind] = rs
@@ -458,12 +463,12 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !matchesDigest(withoutMembers(cur.Value, t.Preserve), owned[name].Digest, env.Root) {
-			change(ActionForget, name, ReasonGone)
+		if !matchesDigestAt(env, withoutMembers(cur.Value, t.Preserve), owned[name].Digest) {
+			change(ActionForget, name, t.goneReason())
 			out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
 		}
-		change(ActionRemove, name, ReasonGone)
+		change(ActionRemove, name, t.goneReason())
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
 			return nil, fileErr(lineOf(doc, t, cur), fmt.Errorf("removing entry %q: %w", name, err))
