@@ -50,7 +50,7 @@ program (python -c ''), which finds what reading cannot (a missing shared
 library): use it on workspaces you trust.
 
 Tools are selected as for repo sync. One line per finding on stdout:
-  ok|warn|fail <server or tool>: <what> — <fix>
+  ok|warn|fail <server, tool or variable>: <what> — <fix>
 Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
 		Example: `  $ repo doctor
   $ repo doctor --tool claude,codex
