@@ -28,6 +28,7 @@ type DoctorOptions struct {
 	Tools  []string
 	Scope  string
 	Output string
+	Exec   bool
 }
 
 func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
@@ -36,16 +37,24 @@ func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check that every tool can actually start the extensions' MCP servers",
 		Long: `Check what a written config cannot guarantee: that each server's command
-exists and runs (a venv python must run "python -c ''"), that every tool the
-server is written to accepts its name, and what you must still do before each
-selected tool starts project servers (Claude Code approval, Codex, Gemini and
-Copilot folder trust, Qwen approval), with the exact command or setting.
+exists (a venv's pyvenv.cfg names an existing Python, its python leads to an
+executable file; a bare name is on PATH), that every tool the server is
+written to accepts its name, and what you must still do before each selected
+tool starts project servers (Claude Code approval, Codex, Gemini and Copilot
+folder trust, Qwen approval), with the exact command or setting. Folder
+variables repo ignored for holding a relative path are reported too.
+
+doctor runs nothing the workspace ships, so it is safe in a fresh clone of
+someone else's repository. --exec also runs each venv python with an empty
+program (python -c ''), which finds what reading cannot (a missing shared
+library): use it on workspaces you trust.
 
 Tools are selected as for repo sync. One line per finding on stdout:
-  ok|warn|fail <server or tool>: <what> — <fix>
+  ok|warn|fail <server, tool or variable>: <what> — <fix>
 Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
 		Example: `  $ repo doctor
   $ repo doctor --tool claude,codex
+  $ repo doctor --exec             # also run each venv python
   $ repo doctor --output json`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -66,6 +75,7 @@ Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
 	fl.StringVar(&opts.Scope, "scope", toolprofiles.ScopeProject, "project, local or user")
 	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	fl.BoolVar(&opts.Exec, "exec", false, "also run each venv python (python -c ''): this executes files the workspace ships")
 	return cmd
 }
 
@@ -82,9 +92,11 @@ type finding struct {
 	Level   string `json:"level"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool"`
-	Check   string `json:"check"` // command, venv, name, approval, trust
+	Check   string `json:"check"` // environment, command, venv, name, approval, trust
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
+	// Variable is the environment variable of an environment finding.
+	Variable string `json:"variable,omitempty"`
 }
 
 // doctorReport is the --output json document of repo doctor (version 1).
@@ -92,12 +104,13 @@ type doctorReport struct {
 	Version  int       `json:"version"`
 	Root     string    `json:"root"`
 	Scope    string    `json:"scope"`
+	Exec     bool      `json:"exec"` // venv pythons were run (--exec)
 	Tools    []string  `json:"tools"`
 	Findings []finding `json:"findings"`
 }
 
-// pythonTimeout bounds the venv python's empty run (-c with an empty
-// program): a python that hangs is broken.
+// pythonTimeout bounds the venv python's empty run under --exec (-c with
+// an empty program): a python that hangs is broken.
 const pythonTimeout = 5 * time.Second
 
 func doctorRun(opts *DoctorOptions) error {
@@ -114,10 +127,15 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	d := &doctor{f: f, w: w}
-	rep := doctorReport{Version: 1, Root: w.root, Scope: opts.Scope, Tools: []string{}, Findings: []finding{}}
+	d := &doctor{f: f, w: w, exec: opts.Exec}
+	rep := doctorReport{Version: 1, Root: w.root, Scope: opts.Scope, Exec: opts.Exec, Tools: []string{}, Findings: []finding{}}
 	for _, p := range sel.profiles {
 		rep.Tools = append(rep.Tools, p.ID)
+	}
+	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, gateFiles(sel.profiles, opts.Scope)) {
+		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.name,
+			Message: v.message() + "; " + v.consequence(),
+			Fix:     v.fix()})
 	}
 	for _, s := range w.ws.Servers {
 		rep.Findings = append(rep.Findings, d.command(s))
@@ -168,6 +186,9 @@ func (fd finding) line() string {
 	if who == "" {
 		who = fd.Tool
 	}
+	if who == "" {
+		who = fd.Variable
+	}
 	s := fmt.Sprintf("%-4s %s: %s", fd.Level, who, fd.Message)
 	if fd.Fix != "" {
 		s += " — " + fd.Fix
@@ -176,8 +197,9 @@ func (fd finding) line() string {
 }
 
 type doctor struct {
-	f *Factory
-	w *workspace
+	f    *Factory
+	w    *workspace
+	exec bool // run each venv python (--exec)
 }
 
 func (d *doctor) show(p string) string { return d.w.env.Display(p) }
@@ -256,19 +278,34 @@ func (d *doctor) executable(fd finding, cmd, missingFix string) finding {
 	return fd
 }
 
-// venvPython checks a command inside the extension's venv: the venv exists,
-// the file is executable and, for its python, an empty program (-c "") runs.
+// venvPython checks a command inside the extension's venv. By default it
+// runs nothing the workspace ships: the venv must exist, its pyvenv.cfg
+// name an existing home, its python lead to an executable file (see
+// inspectVenv), and the command, when it is not that python, be an
+// executable file. With --exec the venv python also runs an empty program
+// (-c with an empty program), which catches what reading cannot: a missing
+// shared library, a home whose Python is another version now.
 func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) finding {
-	create := d.venvFix(ext, false)
 	if _, err := os.Stat(ext.Venv); errors.Is(err, fs.ErrNotExist) {
 		fd.Check = "venv"
 		fd.Level = levelFail
 		fd.Message = fmt.Sprintf("venv %s does not exist (command %s)", d.show(ext.Venv), d.show(cmd))
-		fd.Fix = create
+		fd.Fix = d.venvFix(ext, false)
 		return fd
 	}
-	fd = d.executable(fd, cmd, d.venvFix(ext, true))
-	if fd.Level != levelOK || cmd != ext.Python {
+	st := inspectVenv(ext, d.f.GOOS, d.show)
+	if st.problem != "" {
+		fd.Check = "venv"
+		fd.Level = levelFail
+		fd.Message = st.problem
+		fd.Fix = d.venvFix(ext, true)
+		return fd
+	}
+	if cmd != ext.Python {
+		return d.executable(fd, cmd, d.venvFix(ext, true))
+	}
+	if !d.exec {
+		fd.Message = fmt.Sprintf("venv python %s%s is in place (pyvenv.cfg home %s); not run: repo doctor --exec runs it", d.show(cmd), arrow(cmd, st.target, d.show), d.show(st.home))
 		return fd
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), pythonTimeout)

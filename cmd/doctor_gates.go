@@ -24,6 +24,7 @@ import (
 type gate struct {
 	kind   string   // "approval" or "trust"
 	scopes []string // scopes whose servers the gate holds back
+	files  []string // the files check reads, as profile-style paths
 	check  func(c gateCtx) gateState
 	fix    func(c gateCtx) string
 }
@@ -33,6 +34,7 @@ var gates = map[string]gate{
 	"claude": {
 		kind:   "approval",
 		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{claudeLocalSettings, claudeUserSettings, claudeState},
 		check:  claudeApproved,
 		fix: func(c gateCtx) string {
 			names, _ := json.Marshal(c.names)
@@ -42,6 +44,7 @@ var gates = map[string]gate{
 	"codex": {
 		kind:   "trust",
 		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{codexConfig},
 		check:  codexTrusted,
 		fix: func(c gateCtx) string {
 			return fmt.Sprintf(`add [projects.%s] trust_level = "trusted" to %s`, tomlQuote(c.root), c.show(c.path(codexConfig)))
@@ -50,6 +53,7 @@ var gates = map[string]gate{
 	"gemini": {
 		kind:   "trust",
 		scopes: []string{toolprofiles.ScopeProject, toolprofiles.ScopeUser}, // untrusted: user servers are disabled too
+		files:  []string{geminiSettings, geminiTrustFile},
 		check:  geminiTrusted,
 		fix: func(c gateCtx) string {
 			return fmt.Sprintf(`add %s: "TRUST_FOLDER" to %s, or start gemini with GEMINI_CLI_TRUST_WORKSPACE=true`, jsonQuote(c.root), c.show(c.path(geminiTrustFile)))
@@ -58,6 +62,7 @@ var gates = map[string]gate{
 	"qwen": {
 		kind:   "approval",
 		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{qwenApprovals},
 		check:  qwenApproved,
 		fix: func(gateCtx) string {
 			return "run qwen mcp approve --all in the workspace root (again after every change to an entry)"
@@ -66,6 +71,7 @@ var gates = map[string]gate{
 	"copilot": {
 		kind:   "trust",
 		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{copilotConfig},
 		check:  copilotTrusted,
 		fix: func(c gateCtx) string {
 			return fmt.Sprintf(`add %s to "trustedFolders" in %s, or start copilot with COPILOT_ALLOW_ALL=true`, jsonQuote(c.root), c.show(c.path(copilotConfig)))
@@ -110,6 +116,18 @@ type gateState struct {
 	ok  bool
 	msg string
 	fix string
+}
+
+// gateFiles are the files the gates of the selected tools read for scope,
+// by tool id.
+func gateFiles(profiles []*toolprofiles.Profile, scope string) map[string][]string {
+	files := map[string][]string{}
+	for _, p := range profiles {
+		if g, ok := gates[p.ID]; ok && slices.Contains(g.scopes, scope) {
+			files[p.ID] = g.files
+		}
+	}
+	return files
 }
 
 func (d *doctor) gate(p *toolprofiles.Profile, scope string, names []string) (finding, bool) {

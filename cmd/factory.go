@@ -64,34 +64,79 @@ func newFactory() *Factory {
 	}
 }
 
-// Home is the user's home folder: HOME, or USERPROFILE on Windows.
+// Home is the user's home folder: HOME, or USERPROFILE on Windows. A
+// relative value is ignored, as for every folder variable (see
+// toolprofiles.Env.DirVar): files under ~ would land in the working
+// directory.
 func (f *Factory) Home() string {
 	if f.GOOS == "windows" {
-		if h := f.Getenv("USERPROFILE"); h != "" {
+		if h := f.Getenv("USERPROFILE"); toolprofiles.Absolute(h) {
 			return h
 		}
 	}
-	return f.Getenv("HOME")
+	if h := f.Getenv("HOME"); toolprofiles.Absolute(h) {
+		return h
+	}
+	return ""
 }
 
 // Root finds the workspace root: --root, else the nearest folder with
 // .repository/ at or above the working directory.
+//
+// Outside Windows the root is its real path, every symlink resolved,
+// because that is the path the tools see: they start in a folder through
+// getcwd, which has no symlinks, and Claude Code keys a workspace's local
+// servers by it (projects["<real path>"] in ~/.claude.json). So a
+// workspace reached through a symlink (or macOS's /tmp, which is
+// /private/tmp) is one key, one ownership record and one lock, whichever
+// path a run came through. Paths are still shown relative to the root or
+// as ~/….
 func (f *Factory) Root(flag string) (string, error) {
+	root, _, err := f.roots(flag)
+	return root, err
+}
+
+// roots returns the root, and the path it was reached by when that
+// differs: the form repo used before roots were resolved, under which an
+// earlier version may have recorded and locked the workspace.
+func (f *Factory) roots(flag string) (root, reached string, err error) {
 	if flag != "" {
 		abs, err := filepath.Abs(flag)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if fi, err := os.Stat(filepath.Join(abs, extensions.RepoDir)); err != nil || !fi.IsDir() {
-			return "", usagef("--root %s: no %s folder there", flag, extensions.RepoDir)
+			return "", "", usagef("--root %s: no %s folder there", flag, extensions.RepoDir)
 		}
-		return abs, nil
+		reached = abs
+	} else {
+		wd, err := f.Getwd()
+		if err != nil {
+			return "", "", err
+		}
+		if reached, err = extensions.FindRoot(wd); err != nil {
+			return "", "", err
+		}
 	}
-	wd, err := f.Getwd()
-	if err != nil {
-		return "", err
+	root = f.realPath(reached)
+	if root == reached {
+		return root, "", nil
 	}
-	return extensions.FindRoot(wd)
+	return root, reached, nil
+}
+
+// realPath is p with its symlinks resolved, or p where that fails. On
+// Windows p is kept as before: a working directory there is the path a
+// folder was entered by, and resolving can turn a mapped or substituted
+// drive into another form.
+func (f *Factory) realPath(p string) string {
+	if f.GOOS == "windows" {
+		return p
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }
 
 // Env is the path environment for a root.
@@ -108,9 +153,13 @@ type workspace struct {
 }
 
 func (f *Factory) load(rootFlag string) (*workspace, error) {
-	root, err := f.Root(rootFlag)
+	root, reached, err := f.roots(rootFlag)
 	if err != nil {
 		return nil, err
+	}
+	env := f.Env(root)
+	if reached != "" {
+		env.Aliases = []string{reached}
 	}
 	profiles, err := toolprofiles.Load(root)
 	if err != nil {
@@ -120,5 +169,5 @@ func (f *Factory) load(rootFlag string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workspace{root: root, env: f.Env(root), profiles: profiles, ws: ws}, nil
+	return &workspace{root: root, env: env, profiles: profiles, ws: ws}, nil
 }

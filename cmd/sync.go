@@ -135,6 +135,9 @@ func syncRun(opts *SyncOptions) error {
 		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
 	}
 	warnings := sel.notes
+	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
+		warnings = append(warnings, v.name+": "+v.message())
+	}
 	for _, tw := range twarn {
 		warnings = appendUnique(warnings, tw.String())
 	}

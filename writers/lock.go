@@ -17,12 +17,12 @@ var ErrLocked = errors.New("locked")
 // LockPath is the lock file of a workspace: in the per-user state folder,
 // so that no file appears in the repository.
 func LockPath(env Env) (string, error) {
-	rec, err := UserRecordPath(env)
+	dir, err := StateDir(env)
 	if err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256([]byte(env.Root))
-	return filepath.Join(filepath.Dir(filepath.Dir(rec)), "locks", hex.EncodeToString(sum[:8])+".lock"), nil
+	return filepath.Join(dir, "locks", hex.EncodeToString(sum[:8])+".lock"), nil
 }
 
 // Lock serialises repo runs that write one workspace: it takes an

@@ -171,6 +171,10 @@ func (e *FileError) Unwrap() error { return e.Err }
 // every broken file at once.
 func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	p := &Plan{}
+	targets, aliases, err := planAliases(env, targets) // see alias.go
+	if err != nil {
+		return nil, err
+	}
 	records := map[string]*recordState{}
 	recordFor := func(scope string) (*recordState, error) {
 		kind := "project"
@@ -193,6 +197,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		}
 		if kind == "user" {
 			rec.Root = env.Root
+			aliases.adoptInto(rec)
 		}
 		rs := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
 		records[kind] = rs
@@ -488,7 +493,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		default:
 			replacing(d.Name, next[d.Name], cur.Value)
 			reason := ReasonStale
-			if !rec.owns(withoutMembers(cur.Value, t.Preserve), env.Root) {
+			if !rec.owns(env, withoutMembers(cur.Value, t.Preserve)) {
 				reason = ReasonHandEdited
 				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
 			}
@@ -506,12 +511,12 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !owned[name].owns(withoutMembers(cur.Value, t.Preserve), env.Root) {
-			change(ActionForget, name, ReasonGone)
+		if !owned[name].owns(env, withoutMembers(cur.Value, t.Preserve)) {
+			change(ActionForget, name, t.goneReason())
 			out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
 		}
-		change(ActionRemove, name, ReasonGone)
+		change(ActionRemove, name, t.goneReason())
 		intent[name] = owned[name]
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {

@@ -55,9 +55,10 @@ type Owned struct {
 }
 
 // owns reports whether an entry found in a file is the one recorded (or
-// the one an interrupted sync was replacing).
-func (o Owned) owns(raw []byte, root string) bool {
-	return matchesDigest(raw, o.Digest, root) || (o.Previous != "" && matchesDigest(raw, o.Previous, root))
+// the one an interrupted sync was replacing), written at any root (see
+// matchesDigestAt).
+func (o Owned) owns(env Env, raw []byte) bool {
+	return matchesDigestAt(env, raw, o.Digest) || (o.Previous != "" && matchesDigestAt(env, raw, o.Previous))
 }
 
 // ProjectRecordPath is where the record of project-scope entries lives. It
@@ -73,20 +74,37 @@ func ProjectRecordPath(root string) string {
 func UserRecordPath(env Env) (string, error) {
 	sum := sha256.Sum256([]byte(env.Root))
 	name := hex.EncodeToString(sum[:8]) + ".json"
-	base := ""
-	if env.Getenv != nil {
-		base = env.Getenv("XDG_STATE_HOME")
-		if env.GOOS == "windows" && base == "" {
-			base = env.Getenv("LOCALAPPDATA")
+	base, err := StateDir(env)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "workspaces", name), nil
+}
+
+// StateVars are the directory variables StateDir reads on goos, in order.
+func StateVars(goos string) []string {
+	if goos == "windows" {
+		return []string{"XDG_STATE_HOME", "LOCALAPPDATA"}
+	}
+	return []string{"XDG_STATE_HOME"}
+}
+
+// StateDir is repo's per-user state folder, which holds the records of
+// per-user entries and the workspace locks: $XDG_STATE_HOME/repo (on
+// Windows else %LOCALAPPDATA%\repo), else ~/.local/state/repo. A relative
+// value of either variable is ignored, as the XDG Base Directory spec says
+// (see toolprofiles.Env.DirVar): it would put the state inside the
+// workspace, in another place from each subfolder.
+func StateDir(env Env) (string, error) {
+	for _, name := range StateVars(env.GOOS) {
+		if base, _ := env.DirVar(name); base != "" {
+			return filepath.Join(base, "repo"), nil
 		}
 	}
-	if base == "" {
-		if env.Home == "" {
-			return "", errors.New("the home directory is not known (set HOME): repo keeps its record of per-user entries there")
-		}
-		base = filepath.Join(env.Home, ".local", "state")
+	if env.Home == "" {
+		return "", errors.New("the home directory is not known (set HOME to an absolute path): repo keeps its record of per-user entries there")
 	}
-	return filepath.Join(base, "repo", "workspaces", name), nil
+	return filepath.Join(env.Home, ".local", "state", "repo"), nil
 }
 
 // ReadRecord loads a record; a missing file is an empty record.

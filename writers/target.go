@@ -33,6 +33,9 @@ type Target struct {
 	Tools     []string // profile ids, sorted
 	Entries   []Desired
 	Preserve  []string // members owned by the tool or the user, kept across syncs
+	// alias, when set, is the other path to the root (Env.Aliases) that Key
+	// holds: a target that only removes the entries repo wrote there.
+	alias string
 }
 
 // Desired is one managed entry as repo wants it.
@@ -48,6 +51,11 @@ type Env struct {
 	// Portable writes a tool's workspace variable instead of the root where
 	// the tool has one (see translator.Options).
 	Portable bool
+	// Aliases are other paths to Root (through a symlink) that this run came
+	// by. Before roots were resolved, repo recorded a workspace under the
+	// path it was reached by: Build takes such a per-user record over once,
+	// and removes the entries written under an alias in a key.
+	Aliases []string
 	toolprofiles.Env
 }
 

@@ -29,7 +29,9 @@ overrides from ` + "`.repository/toolprofiles/`" + `). A tool without MCP suppor
 - **Scopes**: ` + "`project`" + ` is a file in the repository, ` + "`local`" + ` is user-private but for this
   repository only, ` + "`user`" + ` is global for the user (` + "`repo sync --scope`" + `).
 - **Files**: project files are relative to the workspace root; when several are listed, the first
-  that exists is written, else the first is created. ` + "`${VAR:-default}`" + ` is read from the environment.
+  that exists is written, else the first is created. ` + "`${VAR:-default}`" + ` is read from the environment;
+  a variable that starts a path names a folder, and a relative value of it is ignored as if unset
+  (as the XDG Base Directory spec says), so a file never lands in whatever folder repo runs in.
 - **Format**: ` + "`json`" + ` strict, ` + "`json-comments`" + ` JSON with comments but no trailing commas,
   ` + "`jsonc`" + ` comments and trailing commas, ` + "`toml`" + `, ` + "`yaml`" + `.
 - **Evidence**, strongest first: ` + "`run`" + ` verified by running the tool, ` + "`src`" + ` read in its source,
