@@ -113,6 +113,9 @@ func Apply(p *Plan) (Applied, error) {
 		if c.warning != "" {
 			res.Warnings = append(res.Warnings, c.warning)
 		}
+		if testHookCommitted != nil {
+			testHookCommitted(len(done))
+		}
 	}
 	syncDirs(files)
 	for _, c := range done {
@@ -126,6 +129,11 @@ func Apply(p *Plan) (Applied, error) {
 	res.Written = p.Stale()
 	return res, nil
 }
+
+// testHookCommitted, when set by a test, is called after each commit with
+// the number of files committed: it plays a crash (runtime.Goexit) or a
+// tool writing at that moment.
+var testHookCommitted func(committed int)
 
 // failure words an error that stopped a commit: what was done about the
 // files committed before it.

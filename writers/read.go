@@ -206,7 +206,11 @@ func recentlyChanged(v version) bool {
 // entries: an empty file is what a tool's in-place save looks like
 // halfway, and planning from it would drop whatever the tool was writing.
 func heldError(display string, held int) error {
-	return &FileError{File: display, Err: fmt.Errorf("is empty, but repo wrote %d entries into it; another program may be saving it in place, so repo changes nothing: try again. If you emptied it on purpose, delete it (or write {} into it) and run repo sync again", held)}
+	entries := "entries"
+	if held == 1 {
+		entries = "entry"
+	}
+	return &FileError{File: display, Err: fmt.Errorf("is empty, but repo wrote %d %s into it; another program may be saving it in place, so repo changes nothing: try again. If you emptied it on purpose, delete it (or write {} into it) and run repo sync again", held, entries)}
 }
 
 // snapshot is what a plan read of a target file.

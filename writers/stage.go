@@ -185,7 +185,7 @@ var errUnsupported = errors.New("not supported")
 // it: older than any run, whether or not its process is still there
 // (process ids are reused, and a dev container does not see the host's).
 // staleDeadAfter is the age from which one whose process is gone goes.
-const (
+var (
 	staleAfter     = 24 * time.Hour
 	staleDeadAfter = time.Minute
 )
