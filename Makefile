@@ -32,10 +32,12 @@ conformance:
 bench:
 	bash bench/run.sh
 
-# Concurrency stress: a stand-in for Claude Code rewrites ~/.claude.json while syncs run (timing-
-# dependent, so not part of make test). COUNT=n repeats it.
+# Concurrency stress: stand-ins for tools rewrite ~/.claude.json while syncs run — by rename, as
+# Claude Code does, and in place (truncate, pause, write: 1,000 saves), as Gemini CLI does — and
+# --check runs while a tool rewrites a mapped file; plus syncs killed at random moments
+# (timing-dependent, so the long ones are opt-in, not part of make test). COUNT=n repeats it.
 stress:
-	REPO_STRESS=1 $(GO) test ./cmd/ -run 'TestConcurrentSyncs|TestToolRewritesWhileSyncing' -count=$(or $(COUNT),5) -v
+	REPO_STRESS=1 $(GO) test ./cmd/ -run 'TestConcurrentSyncs|TestToolRewritesWhileSyncing|TestInPlaceWriterStress|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge' -count=$(or $(COUNT),5) -v
 
 # Regenerates the compiled-in profiles (toolprofiles/builtin_gen.go) and docs/supported-tools.md from
 # toolprofiles/profiles/*.toml (tests fail when either is stale).

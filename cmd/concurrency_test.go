@@ -244,3 +244,255 @@ func TestToolRewritesWhileSyncing(t *testing.T) {
 	}
 	t.Logf("%d processes x %d local-scope syncs against %d tool rewrites: %d gave up after retries, %d tool updates lost", procs, rounds, toolWrites.Load(), gaveUp.Load(), lost.Load())
 }
+
+// bigClaudeJSON writes a ~/.claude.json of about mb MB (large enough to
+// be mapped by --check and read in halves by sync) into home.
+func bigClaudeJSON(t *testing.T, home string, mb int) string {
+	t.Helper()
+	projects := map[string]any{}
+	for i := 0; len(projects)*1100 < mb<<20; i++ {
+		projects[fmt.Sprintf("/p/%d", i)] = map[string]any{"history": []string{strings.Repeat("h", 1000)}}
+	}
+	b, err := json.MarshalIndent(map[string]any{"oauthAccount": map[string]string{"email": "me@example.com"}, "projects": projects}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, ".claude.json")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// inPlaceWriter plays a tool that saves path in place (open with O_TRUNC,
+// a pause, write: Gemini CLI's save, and older Claude Code's for
+// ~/.claude.json), over and over, each time writing what it read plus an
+// update of its own, until stop is closed. It counts its
+// saves and how often it found one of its own saves undone or its data
+// gone.
+type inPlaceWriter struct {
+	path           string
+	pause, between time.Duration
+	saves, lost    atomic.Int32
+}
+
+func (w *inPlaceWriter) run(stop <-chan struct{}) {
+	var last int64
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		b, err := os.ReadFile(w.path)
+		var doc map[string]any
+		if err != nil || json.Unmarshal(b, &doc) != nil {
+			w.lost.Add(1) // only this writer truncates: an unreadable file is someone's damage
+			time.Sleep(w.between)
+			continue
+		}
+		if got, _ := doc["saves"].(float64); int64(got) != last || doc["oauthAccount"] == nil {
+			w.lost.Add(1)
+		}
+		last++
+		doc["saves"] = last
+		out, _ := json.MarshalIndent(doc, "", "  ")
+		f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			continue
+		}
+		time.Sleep(w.pause)
+		f.Write(out)
+		f.Close()
+		w.saves.Add(1)
+		time.Sleep(w.between)
+	}
+}
+
+// A tool rewrites a mapped ~/.claude.json in place (truncate, pause,
+// write the same bytes) while --check runs on it again and again. The
+// file is always in sync once written, so every verdict must be "in sync"
+// (0) or "changed while reading, try again" (2): never a crash (main died
+// with SIGBUS: a fault on a goroutine outside the guard) and never a false
+// "out of date" (main said "missing entry" for an in-sync file).
+func TestCheckWhileToolRewritesInPlace(t *testing.T) {
+	bin := buildRepo(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	root := concurrencyWorkspace(t, dir)
+	path := bigClaudeJSON(t, home, 8)
+	if out, err := runRepo(bin, root, home, "sync", "--scope", "local", "--tool", "claude"); err != nil {
+		t.Fatalf("sync: %v\n%s", err, out)
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saves atomic.Int32
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(15 * time.Millisecond):
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+			if err != nil {
+				continue
+			}
+			time.Sleep(2 * time.Millisecond)
+			f.Write(content)
+			f.Close()
+			saves.Add(1)
+		}
+	}()
+	verdicts := map[int]int{}
+	deadline := time.Now().Add(4 * time.Second)
+	for runs := 0; runs < 40 && time.Now().Before(deadline); runs++ {
+		out, err := runRepo(bin, root, home, "sync", "--check", "--scope", "local", "--tool", "claude")
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		verdicts[code]++
+		switch {
+		case bytes.Contains(out, []byte("fatal error")) || bytes.Contains(out, []byte("goroutine ")):
+			t.Fatalf("--check crashed:\n%s", out)
+		case code == 1:
+			t.Errorf("--check said out of date for an in-sync file:\n%s", out)
+		case code == 2 && !bytes.Contains(out, []byte("changed while repo was reading it")):
+			t.Errorf("--check failed:\n%s", out)
+		}
+	}
+	close(stop)
+	<-done
+	t.Logf("%d in-place rewrites of an 8 MB file; --check verdicts: %v", saves.Load(), verdicts)
+}
+
+// TestInPlaceWriterStress: a stand-in for a tool that saves ~/.claude.json
+// in place (truncate, pause, write), each save an update of its own, 1,000
+// times, while repo syncs the local scope into the same file from several
+// processes. Not one of the tool's saves may be lost: each time it reads
+// the file it must find its last save and its account. Opt-in
+// (REPO_STRESS=1, make stress), as TestToolRewritesWhileSyncing.
+func TestInPlaceWriterStress(t *testing.T) {
+	if os.Getenv("REPO_STRESS") == "" {
+		t.Skip("stress test: set REPO_STRESS=1 (make stress)")
+	}
+	bin := buildRepo(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	root := concurrencyWorkspace(t, dir)
+	path := bigClaudeJSON(t, home, 1)
+	w := &inPlaceWriter{path: path, pause: 5 * time.Millisecond, between: time.Millisecond}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { defer close(done); w.run(stop) }()
+	var syncs, gaveUp, failed atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w.saves.Load() < 1000 {
+				out, err := runRepo(bin, root, home, "sync", "--scope", "local", "--tool", "claude")
+				syncs.Add(1)
+				switch {
+				case err == nil:
+				case bytes.Contains(out, []byte("gave up after")):
+					gaveUp.Add(1)
+				default:
+					failed.Add(1)
+					t.Errorf("sync: %v\n%s", err, out)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-done
+	if out, err := runRepo(bin, root, home, "sync", "--scope", "local", "--tool", "claude"); err != nil {
+		t.Fatalf("final sync: %v\n%s", err, out)
+	}
+	if w.lost.Load() > 0 {
+		t.Errorf("the tool found its data lost %d times", w.lost.Load())
+	}
+	var doc struct {
+		Saves    int64                                `json:"saves"`
+		Projects map[string]map[string]map[string]any `json:"projects"`
+	}
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("~/.claude.json is invalid: %v", err)
+	}
+	if doc.Saves != int64(w.saves.Load()) {
+		t.Errorf("the file holds save %d, the tool made %d", doc.Saves, w.saves.Load())
+	}
+	if len(doc.Projects[filepath.ToSlash(root)]["mcpServers"]) != 3 {
+		t.Errorf("repo's entries are missing after the final sync")
+	}
+	t.Logf("%d in-place saves by the tool, %d syncs (%d gave up after retries, %d failed): %d of the tool's saves lost", w.saves.Load(), syncs.Load(), gaveUp.Load(), failed.Load(), w.lost.Load())
+}
+
+// Runs killed (SIGKILL) at random moments while they sync leave nothing
+// the next run cannot take as it is: the next sync succeeds without
+// --adopt, and the user's own servers and the tool's data survive.
+func TestKilledSyncsConverge(t *testing.T) {
+	bin := buildRepo(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	root := concurrencyWorkspace(t, dir)
+	path := bigClaudeJSON(t, home, 1)
+	killed := 0
+	for i := 0; i < 20; i++ {
+		// Alternate two versions of an extension, so runs update entries.
+		mcp := filepath.Join(root, ".repository/extensions/e0/mcp.json")
+		os.WriteFile(mcp, []byte(fmt.Sprintf(`{"mcpServers": {"s0": {"command": "python", "args": ["s.py", "--v%d", "--root", "."]}}}`, i%2)), 0o644)
+		for _, scope := range []string{"project", "local"} {
+			c := exec.Command(bin, "sync", "--scope", scope)
+			c.Dir = root
+			c.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME=", "REPO_LOCK_TIMEOUT=60s")
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(i%7) * 2 * time.Millisecond)
+			if c.Process.Kill() == nil {
+				killed++
+			}
+			c.Wait()
+		}
+	}
+	for _, scope := range []string{"project", "local"} {
+		if out, err := runRepo(bin, root, home, "sync", "--scope", scope); err != nil {
+			t.Fatalf("sync after the kills: %v\n%s", err, out)
+		}
+		if out, err := runRepo(bin, root, home, "sync", "--check", "--scope", scope); err != nil {
+			t.Fatalf("check after the kills: %v\n%s", err, out)
+		}
+	}
+	if !strings.Contains(readFile(t, filepath.Join(root, ".mcp.json")), `"mine"`) {
+		t.Error("the user's own server is gone")
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil || doc["oauthAccount"] == nil {
+		t.Errorf("~/.claude.json lost the tool's data: %v", err)
+	}
+	t.Logf("%d runs killed", killed)
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
