@@ -426,8 +426,10 @@ func TestInPlaceWriterStress(t *testing.T) {
 		t.Errorf("the tool found its data lost %d times", w.lost.Load())
 	}
 	var doc struct {
-		Saves    int64                                `json:"saves"`
-		Projects map[string]map[string]map[string]any `json:"projects"`
+		Saves    int64 `json:"saves"`
+		Projects map[string]struct {
+			MCPServers map[string]any `json:"mcpServers"`
+		} `json:"projects"`
 	}
 	b, _ := os.ReadFile(path)
 	if err := json.Unmarshal(b, &doc); err != nil {
@@ -436,7 +438,7 @@ func TestInPlaceWriterStress(t *testing.T) {
 	if doc.Saves != int64(w.saves.Load()) {
 		t.Errorf("the file holds save %d, the tool made %d", doc.Saves, w.saves.Load())
 	}
-	if len(doc.Projects[filepath.ToSlash(root)]["mcpServers"]) != 3 {
+	if len(doc.Projects[filepath.ToSlash(root)].MCPServers) != 3 {
 		t.Errorf("repo's entries are missing after the final sync")
 	}
 	t.Logf("%d in-place saves by the tool, %d syncs (%d gave up after retries, %d failed): %d of the tool's saves lost", w.saves.Load(), syncs.Load(), gaveUp.Load(), failed.Load(), w.lost.Load())
