@@ -6,13 +6,18 @@ VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
 
-.PHONY: build test demo lint fmt clean generate fuzz conformance stress bench
+.PHONY: build test race demo lint fmt clean generate fuzz conformance stress bench
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
 
 test: lint
 	$(GO) test ./...
+
+# Every test under the race detector (CI runs it after make test): planning, staging, the big-file
+# halves and the fault guard run on several goroutines.
+race:
+	$(GO) test -race ./...
 
 # Copies examples/workspace to a scratch folder (DEMO_DIR, default a new temp dir), creates the
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // Committing one staged file. The replace is conditional: it must replace
@@ -126,13 +128,8 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 // watchAside opens the replaced inode kept at c.aside and notes its
 // version, and reports whether it could.
 func (c *committed) watchAside() bool {
-	f, err := os.Open(c.aside)
+	f, fi, err := regfile.Open(c.aside)
 	if err != nil {
-		return false
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return false
 	}
 	c.watch, c.ver = f, versionOf(fi)
