@@ -17,10 +17,10 @@ import (
 type pieceKind uint8
 
 const (
-	authorText pieceKind = iota // the author's text, as written
-	pathText                    // a resolved path (Server.Resolved)
-	refText                     // an environment reference, in the tool's syntax
-	rootVarText                 // the tool's workspace variable
+	authorText  pieceKind = iota // the author's text, as written
+	pathText                     // a resolved path (Server.Resolved)
+	refText                      // an environment reference, in the tool's syntax
+	rootVarText                  // the tool's workspace variable
 )
 
 type piece struct {
@@ -29,6 +29,7 @@ type piece struct {
 	pos  int    // offset of a literal piece in the value as resolved
 	from string // pathText: the template it came from ("root", ...)
 	path string // pathText: the whole path it is part of
+	ref  bool   // authorText: a ${NAME} the tool takes no references in here
 }
 
 // literal reports whether the tool must read the piece as written.
@@ -116,7 +117,7 @@ func (t *translation) refs(out []piece, field member, s string, pos int) []piece
 		if ref, ok := t.envRefOne(field, s[m[0]:m[1]], s[m[2]:m[3]], hasDefault, def); ok {
 			out = append(out, piece{kind: refText, text: ref})
 		} else {
-			out = append(out, piece{kind: authorText, text: ref, pos: pos + m[0]})
+			out = append(out, piece{kind: authorText, text: ref, pos: pos + m[0], ref: true})
 		}
 		last = m[1]
 	}
@@ -220,6 +221,9 @@ func (t *translation) check(field member, v, out string, pieces []piece, at []in
 				r.From, r.Path = p.from, p.path
 				break
 			}
+			if p.ref {
+				r.RefFields = t.profile.Entry.EnvRefFields
+			}
 		}
 		if x.ResolvedOnly && r.From == "" {
 			continue
@@ -242,6 +246,9 @@ type Refusal struct {
 	Text     string // the text the tool would substitute, as written for it
 	From     string // the template of the path the text is in; empty: the author's text
 	Path     string // that path
+	// RefFields, for the author's ${NAME} in a value the tool takes no
+	// references in, are the values it does take them in.
+	RefFields []string
 }
 
 // pathNames says what each template's path is, for messages.
@@ -253,16 +260,24 @@ var pathNames = map[string]string{
 }
 
 func (r *Refusal) Error() string {
-	what := pathNames[r.From]
-	if what == "" {
-		what = "<<" + r.From + ">>"
+	head := fmt.Sprintf("%s: server %q: %s", r.Tool, r.Server, r.Field)
+	cannot := fmt.Sprintf("which %s would expand, and %s has no way to write it literally", r.ToolName, r.ToolName)
+	switch {
+	case r.From == "home":
+		return fmt.Sprintf("%s: %s %q contains %q, %s; leave %s out (--tool), or do without <<home>> in %s",
+			head, pathNames[r.From], r.Path, r.Text, cannot, r.Tool, r.Source)
+	case r.From != "":
+		what := pathNames[r.From]
+		if what == "" {
+			what = "<<" + r.From + ">>"
+		}
+		return fmt.Sprintf("%s: %s %q contains %q, %s; move the workspace to a path without it, or leave %s out (--tool)",
+			head, what, r.Path, r.Text, cannot, r.Tool)
+	case len(r.RefFields) > 0:
+		return fmt.Sprintf("%s %q: %s takes environment references in %s only, and in %s it would expand %q itself, with no way to write it literally; "+
+			"move the reference to one of those in %s, or leave %s out (--tool)",
+			head, r.Value, r.ToolName, strings.Join(r.RefFields, ", "), r.Field, r.Text, r.Source, r.Tool)
 	}
-	if r.From != "" {
-		return fmt.Sprintf("%s: server %q: %s: %s %q contains %q, which %s would expand, and %s has no way to write it literally; "+
-			"move the folder to a path without it, or leave %s out (--tool)",
-			r.Tool, r.Server, r.Field, what, r.Path, r.Text, r.ToolName, r.ToolName, r.Tool)
-	}
-	return fmt.Sprintf("%s: server %q: %s %q contains %q, which %s would expand, and %s has no way to write it literally; "+
-		"only ${NAME} and ${NAME:-default} are environment references (docs/extension-authors.md): change the text in %s, or leave %s out (--tool)",
-		r.Tool, r.Server, r.Field, r.Value, r.Text, r.ToolName, r.ToolName, r.Source, r.Tool)
+	return fmt.Sprintf("%s %q contains %q, %s; only ${NAME} and ${NAME:-default} are environment references (docs/extension-authors.md): "+
+		"change the text in %s, or leave %s out (--tool)", head, r.Value, r.Text, cannot, r.Source, r.Tool)
 }
