@@ -91,7 +91,8 @@ root, the home folder, the extension folder, the venv python) or an author's tex
 expands its env reference (elsewhere a ` + "`${NAME}`" + ` stays literal, with a warning). **Literal text**
 lists what else the tool expands, per value, and what ` + "`repo`" + ` does about it: *escaped* where the tool
 has an escape, else *refused* — ` + "`repo sync`" + ` stops (exit 2, nothing written) and names the tool, the
-server, the value and the path, rather than let the tool read it as something else.
+server, the value and the path, rather than let the tool read it as something else. The profile
+fields behind this table are described in [tool-profiles.md](tool-profiles.md).
 
 `)
 	fmt.Fprintf(&b, "| tool | references in | literal text |\n")
