@@ -235,6 +235,10 @@ func (x *Expansion) Applies(field, goos string) bool {
 	return slices.Contains(x.Fields, field) && (len(x.OS) == 0 || slices.Contains(x.OS, goos))
 }
 
+// replacers caches each Escape's strings.Replacer by its pairs: building
+// one allocates a table, and a translation escapes every value.
+var replacers sync.Map // string -> *strings.Replacer
+
 // Replacer returns the rule's Escape as a strings.Replacer, or nil.
 func (x *Expansion) Replacer() *strings.Replacer {
 	if len(x.Escape) == 0 {
@@ -249,7 +253,13 @@ func (x *Expansion) Replacer() *strings.Replacer {
 	for _, k := range keys {
 		pairs = append(pairs, k, x.Escape[k])
 	}
-	return strings.NewReplacer(pairs...)
+	id := strings.Join(pairs, "\x00")
+	if r, ok := replacers.Load(id); ok {
+		return r.(*strings.Replacer)
+	}
+	r := strings.NewReplacer(pairs...)
+	replacers.Store(id, r)
+	return r
 }
 
 // ExpandsRefsIn reports whether the tool expands its EnvRef in field.

@@ -102,7 +102,9 @@ type translation struct {
 	rootVar  string
 	warnings []Warning
 	warned   map[string]bool
-	err      *Refusal // the first value the tool would change
+	err      *Refusal      // the first value the tool would change
+	rules    [6]fieldRules // by fieldIndex, filled in on first use
+	ruled    [6]bool
 }
 
 func (t *translation) warn(format string, args ...any) {

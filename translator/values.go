@@ -35,45 +35,111 @@ type piece struct {
 // literal reports whether the tool must read the piece as written.
 func (p piece) literal() bool { return p.kind == authorText || p.kind == pathText }
 
+// fieldRules are the expansion rules of the profile that apply to one
+// value field on the tool's OS: the escape, and the patterns to check.
+type fieldRules struct {
+	esc    *strings.Replacer
+	checks []*toolprofiles.Expansion
+}
+
+// fieldIndex numbers the value fields (toolprofiles.ValueFields) for the
+// per-translation rule cache.
+func fieldIndex(name string) int {
+	switch name {
+	case "command":
+		return 0
+	case "args":
+		return 1
+	case "env":
+		return 2
+	case "cwd":
+		return 3
+	case "url":
+		return 4
+	}
+	return 5 // headers
+}
+
+// rulesFor returns the rules for field, computed once per translation.
+func (t *translation) rulesFor(field string) *fieldRules {
+	i := fieldIndex(field)
+	r := &t.rules[i]
+	if t.ruled[i] {
+		return r
+	}
+	t.ruled[i] = true
+	e := &t.profile.Entry
+	for i := range e.Expands {
+		x := &e.Expands[i]
+		if !x.Applies(field, t.goos) {
+			continue
+		}
+		if esc := x.Replacer(); esc != nil {
+			r.esc = esc
+		} else {
+			r.checks = append(r.checks, x)
+		}
+	}
+	return r
+}
+
 // value renders one value of the server for the tool: the author's
 // environment references in the tool's syntax (where the tool expands them
 // in field), the root as the tool's workspace variable in portable mode,
 // and every other piece literal — escaped, or refused.
 func (t *translation) value(field member, v string, spans []extensions.Span) string {
-	e := &t.profile.Entry
-	if len(spans) == 0 && t.root == "" && len(e.Expands) == 0 && !strings.Contains(v, "${") {
-		return v // nothing to rewrite, nothing the tool expands
+	if t.err != nil {
+		return v
+	}
+	rules := t.rulesFor(field.name)
+	if t.root == "" && !strings.Contains(v, "${") {
+		// No reference, nothing to relocate: all of v is literal. Escape it,
+		// or make sure the tool reads none of it, without splitting it into
+		// pieces — they are needed only to say what a refusal is about.
+		out := v
+		if rules.esc != nil {
+			out = rules.esc.Replace(v)
+		}
+		for _, x := range rules.checks {
+			if x.Regexp().MatchString(out) {
+				return t.render(field, v, t.pieces(field, v, spans), rules)
+			}
+		}
+		return out
 	}
 	pieces := t.pieces(field, v, spans)
 	if t.root != "" {
 		pieces = t.relocate(pieces, v)
 	}
-	var esc *strings.Replacer
-	var checks []*toolprofiles.Expansion
-	for i := range e.Expands {
-		x := &e.Expands[i]
-		if !x.Applies(field.name, t.goos) {
-			continue
-		}
-		if r := x.Replacer(); r != nil {
-			esc = r
-		} else {
-			checks = append(checks, x)
-		}
+	return t.render(field, v, pieces, rules)
+}
+
+// render joins the pieces, the literal ones escaped, and checks the result.
+func (t *translation) render(field member, v string, pieces []piece, rules *fieldRules) string {
+	if len(pieces) == 1 && (rules.esc == nil || !pieces[0].literal()) && len(rules.checks) == 0 {
+		return pieces[0].text
 	}
 	var b strings.Builder
-	at := make([]int, len(pieces)+1) // start of each piece in the output
+	var at []int // start of each piece in the output, for the checks
+	if len(rules.checks) > 0 {
+		at = make([]int, len(pieces)+1)
+	}
 	for i, p := range pieces {
-		at[i] = b.Len()
-		if esc != nil && p.literal() {
-			b.WriteString(esc.Replace(p.text))
+		if at != nil {
+			at[i] = b.Len()
+		}
+		if rules.esc != nil && p.literal() {
+			b.WriteString(rules.esc.Replace(p.text))
 		} else {
 			b.WriteString(p.text)
 		}
 	}
-	at[len(pieces)] = b.Len()
 	out := b.String()
-	for _, x := range checks {
+	if at == nil {
+		return out
+	}
+	at[len(pieces)] = len(out)
+	for _, x := range rules.checks {
 		t.check(field, v, out, pieces, at, x)
 	}
 	return out
