@@ -241,3 +241,62 @@ func TestConfig(t *testing.T) {
 		t.Fatalf("misspelt key: err = %v", err)
 	}
 }
+
+// TestResolvedSpans: every byte resolution writes is marked with the
+// template it came from, and nothing the author wrote is, even where the
+// paths themselves contain what looks like a reference.
+func TestResolvedSpans(t *testing.T) {
+	c := Context{Root: "/ws/a${HOME}$b", Home: "/home/${USER}", GOOS: "linux",
+		ExtDir: "/ws/a${HOME}$b/.repository/extensions/e", Venv: ".venv"}
+	d := Declaration{Name: "s", Spec: Spec{Transport: Stdio, Command: "python",
+		Args: []string{"--root", ".", "--root=.", "<<extension.dir>>/x-${TOKEN}", "${A}<<home>>${B}", "plain ${C}"},
+		Env:  []KV{{"R", "<<root>>"}, {"T", "${T}"}, {"P", "<< runtime.python >>:${PATH}"}},
+		Cwd:  "sub/<<home>>"}}
+	s, err := Resolve(d, c, "e", "mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// marked renders a value with its spans in brackets: [from:text].
+	marked := func(v string, spans []Span) string {
+		var b strings.Builder
+		last := 0
+		for _, sp := range spans {
+			b.WriteString(v[last:sp.Start] + "[" + sp.From + ":" + v[sp.Start:sp.End] + "]")
+			last = sp.End
+		}
+		return b.String() + v[last:]
+	}
+	py := "/ws/a${HOME}$b/.repository/extensions/e/.venv/bin/python"
+	got := []string{marked(s.Command, s.Resolved.Command)}
+	for i, a := range s.Args {
+		got = append(got, marked(a, At(s.Resolved.Args, i)))
+	}
+	for i, kv := range s.Env {
+		got = append(got, kv.Key+"="+marked(kv.Value, At(s.Resolved.Env, i)))
+	}
+	got = append(got, marked(s.Cwd, s.Resolved.Cwd))
+	want := []string{
+		"[runtime.python:" + py + "]",
+		"--root",
+		"[root:/ws/a${HOME}$b]",
+		"--root=[root:/ws/a${HOME}$b]",
+		"[extension.dir:/ws/a${HOME}$b/.repository/extensions/e]/x-${TOKEN}",
+		"${A}[home:/home/${USER}]${B}",
+		"plain ${C}",
+		"R=[root:/ws/a${HOME}$b]",
+		"T=${T}",
+		"P=[runtime.python:" + py + "]:${PATH}",
+		"[root:/ws/a${HOME}$b]/sub/[home:/home/${USER}]",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("spans:\n got %q\nwant %q", got, want)
+	}
+	// A relative cwd without templates is still cleaned, and its root marked.
+	d.Cwd = "sub/../x"
+	if s, err = Resolve(d, c, "e", "mcp.json"); err != nil {
+		t.Fatal(err)
+	}
+	if m := marked(s.Cwd, s.Resolved.Cwd); m != "[root:/ws/a${HOME}$b]/x" {
+		t.Errorf("cleaned cwd = %q", m)
+	}
+}

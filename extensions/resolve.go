@@ -51,7 +51,9 @@ var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
 // a bare python command becomes the venv's python, "--root ." and
 // "--root=." get the absolute root, and <<templates>> are filled in.
 // Environment references (${NAME}) are left alone: they are for the tool to
-// expand, and expanding them here would write secrets into files.
+// expand, and expanding them here would write secrets into files. Every
+// piece of text resolution writes is recorded in s.Resolved, so that a
+// tool can be told to keep it literal.
 func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 	s := Server{Name: d.Name, Extension: ext, ExtDir: c.ExtDir, Source: source, Line: d.Line,
 		Spec: Spec{Transport: d.Transport}}
@@ -59,102 +61,129 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		return &Error{File: source, Line: d.Line, Col: d.Col, Extension: ext, Server: d.Name, Field: field, Msg: msg}
 	}
 	vars := c.templates()
-	fill := func(field, v string) (string, error) {
-		out, err := expandTemplates(v, vars)
+	fill := func(field, v string) (string, []Span, error) {
+		out, spans, err := expandTemplates(v, vars)
 		if err != nil {
-			return "", fail(field, err.Error())
+			return "", nil, fail(field, err.Error())
 		}
-		return out, nil
+		return out, spans, nil
 	}
 	var err error
 	if pythonCommand.MatchString(d.Command) {
 		s.Command = c.Python()
-	} else if s.Command, err = fill("command", d.Command); err != nil {
+		s.Resolved.Command = []Span{{0, len(s.Command), "runtime.python"}}
+	} else if s.Command, s.Resolved.Command, err = fill("command", d.Command); err != nil {
 		return s, err
 	}
 	if d.Args != nil {
 		s.Args = make([]string, len(d.Args))
+		s.Resolved.Args = make([][]Span, len(d.Args))
 	}
 	for i, a := range d.Args {
 		switch {
 		case a == "." && i > 0 && d.Args[i-1] == "--root":
 			s.Args[i] = c.Root
+			s.Resolved.Args[i] = []Span{{0, len(c.Root), "root"}}
 			continue
 		case a == "--root=.":
 			s.Args[i] = "--root=" + c.Root
+			s.Resolved.Args[i] = []Span{{len("--root="), len(s.Args[i]), "root"}}
 			continue
 		}
-		if s.Args[i], err = fill(fmt.Sprintf("args[%d]", i), a); err != nil {
+		if s.Args[i], s.Resolved.Args[i], err = fill(fmt.Sprintf("args[%d]", i), a); err != nil {
 			return s, err
 		}
 	}
-	if s.Env, err = fillMap(d.Env, "env", fill); err != nil {
+	if s.Env, s.Resolved.Env, err = fillMap(d.Env, "env", fill); err != nil {
 		return s, err
 	}
-	if s.Headers, err = fillMap(d.Headers, "headers", fill); err != nil {
+	if s.Headers, s.Resolved.Headers, err = fillMap(d.Headers, "headers", fill); err != nil {
 		return s, err
 	}
-	if s.URL, err = fill("url", d.URL); err != nil {
+	if s.URL, s.Resolved.URL, err = fill("url", d.URL); err != nil {
 		return s, err
 	}
 	if d.Cwd != "" {
-		if s.Cwd, err = fill("cwd", d.Cwd); err != nil {
+		var spans []Span
+		if s.Cwd, spans, err = fill("cwd", d.Cwd); err != nil {
 			return s, err
 		}
 		// Tools disagree on what a relative cwd is relative to; the root is
 		// what the author means, so say it absolutely.
 		if !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, "${") {
-			if strings.Contains(s.Cwd, "${") {
-				// Cleaning would rewrite the reference's text ("${X:-a/../b}").
-				s.Cwd = c.Root + string(filepath.Separator) + s.Cwd
+			if strings.Contains(s.Cwd, "${") || len(spans) > 0 {
+				// Cleaning would rewrite the reference's text ("${X:-a/../b}")
+				// and move the spans.
+				prefix := c.Root + string(filepath.Separator)
+				s.Cwd = prefix + s.Cwd
+				spans = shift(spans, len(prefix))
 			} else {
 				s.Cwd = filepath.Join(c.Root, filepath.FromSlash(s.Cwd))
 			}
+			if strings.HasPrefix(s.Cwd, c.Root) {
+				spans = append([]Span{{0, len(c.Root), "root"}}, spans...)
+			}
 		}
+		s.Resolved.Cwd = spans
 	}
 	return s, nil
 }
 
-func fillMap(in []KV, field string, fill func(string, string) (string, error)) ([]KV, error) {
-	if in == nil {
-		return nil, nil
+// shift moves spans n bytes to the right.
+func shift(spans []Span, n int) []Span {
+	for i := range spans {
+		spans[i].Start += n
+		spans[i].End += n
 	}
-	out := make([]KV, len(in))
-	for i, kv := range in {
-		v, err := fill(field+"."+kv.Key, kv.Value)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = KV{Key: kv.Key, Value: v}
-	}
-	return out, nil
+	return spans
 }
 
-// expandTemplates replaces <<name>> with its value. Only <<…>> is ours:
-// {{…}} and ${{…}} belong to other tools and pass through untouched.
-// Values are inserted once and never rescanned, so a value containing <<
-// cannot recurse.
-func expandTemplates(s string, vars map[string]string) (string, error) {
+func fillMap(in []KV, field string, fill func(string, string) (string, []Span, error)) ([]KV, [][]Span, error) {
+	if in == nil {
+		return nil, nil, nil
+	}
+	out := make([]KV, len(in))
+	spans := make([][]Span, len(in))
+	for i, kv := range in {
+		v, sp, err := fill(field+"."+kv.Key, kv.Value)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i] = KV{Key: kv.Key, Value: v}
+		spans[i] = sp
+	}
+	return out, spans, nil
+}
+
+// expandTemplates replaces <<name>> with its value and returns where each
+// value landed. Only <<…>> is ours: {{…}} and ${{…}} belong to other tools
+// and pass through untouched. Values are inserted once and never rescanned,
+// so a value containing << cannot recurse.
+func expandTemplates(s string, vars map[string]string) (string, []Span, error) {
 	if !strings.Contains(s, "<<") {
-		return s, nil
+		return s, nil, nil
 	}
 	var b strings.Builder
+	var spans []Span
 	rest := s
 	for {
 		i := strings.Index(rest, "<<")
 		if i < 0 {
 			b.WriteString(rest)
-			return b.String(), nil
+			return b.String(), spans, nil
 		}
 		b.WriteString(rest[:i])
 		j := strings.Index(rest[i+2:], ">>")
 		if j < 0 {
-			return "", fmt.Errorf("unterminated template in %q: a << needs a closing >> (known: %s)", s, strings.Join(TemplateNames(), ", "))
+			return "", nil, fmt.Errorf("unterminated template in %q: a << needs a closing >> (known: %s)", s, strings.Join(TemplateNames(), ", "))
 		}
 		name := rest[i+2 : i+2+j]
 		v, ok := vars[strings.TrimSpace(name)]
 		if !ok {
-			return "", fmt.Errorf("unknown template <<%s>> (known: %s)", name, strings.Join(TemplateNames(), ", "))
+			return "", nil, fmt.Errorf("unknown template <<%s>> (known: %s)", name, strings.Join(TemplateNames(), ", "))
+		}
+		if v != "" {
+			spans = append(spans, Span{b.Len(), b.Len() + len(v), strings.TrimSpace(name)})
 		}
 		b.WriteString(v)
 		rest = rest[i+2+j+2:]

@@ -42,6 +42,45 @@ type Server struct {
 	Source    string // the MCP file, relative to the root (slash-separated)
 	Line      int    // line of the declaration in Source
 	Spec
+	// Resolved marks the text resolution wrote into the values above.
+	Resolved Resolved
+}
+
+// Span is a byte range [Start, End) of a resolved value that resolution
+// wrote: a path of this machine, never the author's text. From names it
+// as its template does: "root", "home", "extension.dir", "runtime.python".
+type Span struct {
+	Start, End int
+	From       string
+}
+
+// Resolved holds, for each value of a server, the spans resolution filled
+// in; everything outside them is the author's text as written. A tool must
+// keep a span literal, while the author's ${NAME} outside the spans is an
+// environment reference: a workspace at /tmp/${HOME} gives "<<root>>/x"
+// the value /tmp/${HOME}/x, in which ${HOME} is a path, not a reference.
+//
+// Resolution records the spans because it is the one place that knows which
+// bytes it wrote. Handing the translator the root and home to look for
+// instead would be guessing: the extension folder and the venv python
+// contain the root, and an author's text can equal a path, so a substring
+// search cannot tell a path from a reference that reads the same.
+// A nil slice means no spans: all author text (a Server built by hand).
+type Resolved struct {
+	Command []Span
+	Args    [][]Span // by index into Args
+	Env     [][]Span // by index into Env
+	Cwd     []Span
+	URL     []Span
+	Headers [][]Span // by index into Headers
+}
+
+// At returns the spans of element i of a per-element list, or nil.
+func At(spans [][]Span, i int) []Span {
+	if i < len(spans) {
+		return spans[i]
+	}
+	return nil
 }
 
 // Remote reports whether the server is reached over the network.

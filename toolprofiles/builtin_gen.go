@@ -50,7 +50,15 @@ func builtinProfiles() []*Profile {
 				EnvField:     "env",
 				TypeField:    "type",
 				EnvRef:       "${env:NAME}",
-				Preserve:     []string{"disabled", "timeout"},
+				EnvRefFields: []string{"env", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"env", "headers"},
+					Pattern: "\\$\\{env:[^}]+\\}",
+				}, Expansion{
+					Fields:  []string{"command"},
+					Pattern: "\\$([\\pL\\pN_]+|\\{[^}]*\\})",
+				}},
+				Preserve: []string{"disabled", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -88,6 +96,12 @@ func builtinProfiles() []*Profile {
 				CommandField: "command",
 				ArgsField:    "args",
 				EnvField:     "env",
+				EnvRef:       "${NAME}",
+				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "url", "headers"},
+					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}",
+				}},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",
@@ -200,6 +214,11 @@ func builtinProfiles() []*Profile {
 				StdioType:     "stdio",
 				EnvRef:        "${NAME}",
 				EnvRefDefault: true,
+				EnvRefFields:  []string{"command", "args", "env", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "url", "headers"},
+					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
+				}},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -265,7 +284,11 @@ func builtinProfiles() []*Profile {
 				CwdField:     "cwd",
 				TypeField:    "type",
 				StdioType:    "stdio",
-				Preserve:     []string{"disabled", "timeout", "autoApprove"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$\\{env:[^}]+\\}",
+				}},
+				Preserve: []string{"disabled", "timeout", "autoApprove"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamableHttp",
@@ -371,7 +394,12 @@ func builtinProfiles() []*Profile {
 				CwdField:     "cwd",
 				TypeField:    "type",
 				StdioType:    "stdio",
-				Preserve:     []string{"connectionTimeout"},
+				Expands: []Expansion{Expansion{
+					Fields:       []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern:      "\\$\\{\\{\\s*[^}\\s]+\\s*\\}\\}",
+					ResolvedOnly: true,
+				}},
+				Preserve: []string{"connectionTimeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -409,15 +437,21 @@ func builtinProfiles() []*Profile {
 				},
 			},
 			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				EnvRef:       "${NAME}",
-				Preserve:     []string{"tools"},
+				Command:       "string",
+				CommandField:  "command",
+				ArgsField:     "args",
+				EnvField:      "env",
+				CwdField:      "cwd",
+				TypeField:     "type",
+				StdioType:     "stdio",
+				EnvRef:        "${NAME}",
+				EnvRefDefault: true,
+				EnvRefFields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$(\\w+|\\{[^}]*\\})",
+				}},
+				Preserve: []string{"tools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -464,7 +498,16 @@ func builtinProfiles() []*Profile {
 				StdioType:     "stdio",
 				EnvRef:        "${NAME}",
 				EnvRefDefault: true,
-				Preserve:      []string{"disabled", "disabled_tools", "enabled_tools", "timeout"},
+				EnvRefFields:  []string{"command", "args", "env", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields: []string{"command", "args", "env", "url", "headers"},
+					Escape: map[string]string{
+						"$":  "\\$",
+						"\\": "\\\\",
+						"`":  "\\`",
+					},
+				}},
+				Preserve: []string{"disabled", "disabled_tools", "enabled_tools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -507,7 +550,12 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				EnvRef:       "${env:NAME}",
-				RootVar:      "${workspaceFolder}",
+				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "url", "headers"},
+					Pattern: "\\$\\{[^}]*\\}",
+				}},
+				RootVar: "${workspaceFolder}",
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",
@@ -614,8 +662,20 @@ func builtinProfiles() []*Profile {
 				CwdField:      "cwd",
 				EnvRef:        "${NAME}",
 				EnvRefDefault: true,
-				Preserve:      []string{"trust", "includeTools", "excludeTools", "timeout"},
-				BlockedEnv:    []string{"NODE_OPTIONS", "NODE_CLI_FLAGS", "_FORCE_NODE_OPTIONS", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_PROFILE", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PERL5DB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "CORECLR_ENABLE_PROFILING"},
+				EnvRefFields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$(\\w+|\\{[^}]+\\})",
+				}, Expansion{
+					Fields:  []string{"env", "headers"},
+					Pattern: "\\$\\{[^{}]+\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\\\\\$",
+				}, Expansion{
+					Fields:  []string{"env", "headers"},
+					OS:      []string{"windows"},
+					Pattern: "%\\w+%",
+				}},
+				Preserve:   []string{"trust", "includeTools", "excludeTools", "timeout"},
+				BlockedEnv: []string{"NODE_OPTIONS", "NODE_CLI_FLAGS", "_FORCE_NODE_OPTIONS", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_PROFILE", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PERL5DB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "CORECLR_ENABLE_PROFILING"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "httpUrl",
@@ -749,6 +809,11 @@ func builtinProfiles() []*Profile {
 				TypeField:    "type",
 				StdioType:    "local",
 				EnvRef:       "{env:NAME}",
+				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "url", "headers"},
+					Pattern: "\\{(env|file):[^}]+\\}",
+				}},
 				Set: map[string]any{
 					"enabled": true,
 				},
@@ -801,7 +866,12 @@ func builtinProfiles() []*Profile {
 				TypeField:    "type",
 				StdioType:    "stdio",
 				EnvRef:       "${env:NAME}",
-				Preserve:     []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
+				}},
+				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -845,7 +915,12 @@ func builtinProfiles() []*Profile {
 				AlwaysArgs:   true,
 				EnvField:     "env",
 				EnvRef:       "${NAME}",
-				Preserve:     []string{"disabled", "autoApprove", "disabledTools"},
+				EnvRefFields: []string{"env", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"env", "headers"},
+					Pattern: "\\$\\{[^}]*\\}",
+				}},
+				Preserve: []string{"disabled", "autoApprove", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",
@@ -931,6 +1006,11 @@ func builtinProfiles() []*Profile {
 				TypeField:    "type",
 				StdioType:    "local",
 				EnvRef:       "{env:NAME}",
+				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\{(env|file):[^}]+\\}",
+				}},
 				Set: map[string]any{
 					"enabled": true,
 				},
@@ -972,14 +1052,18 @@ func builtinProfiles() []*Profile {
 				},
 			},
 			Entry: EntryFormat{
-				Command:       "string",
-				CommandField:  "command",
-				ArgsField:     "args",
-				EnvField:      "env",
-				CwdField:      "cwd",
-				EnvRef:        "${NAME}",
-				EnvRefDefault: true,
-				Preserve:      []string{"trust", "includeTools", "excludeTools", "timeout"},
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+				CwdField:     "cwd",
+				EnvRef:       "${NAME}",
+				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$(\\w+|\\{[^}]+\\})",
+				}},
+				Preserve: []string{"trust", "includeTools", "excludeTools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "httpUrl",
@@ -1026,8 +1110,17 @@ func builtinProfiles() []*Profile {
 				TypeField:    "type",
 				StdioType:    "stdio",
 				EnvRef:       "${env:NAME}",
-				RootVar:      "${workspaceFolder}",
-				Preserve:     []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
+				}, Expansion{
+					Fields:  []string{"command", "args"},
+					OS:      []string{"windows"},
+					Pattern: "%[^%\\s]+%",
+				}},
+				RootVar:  "${workspaceFolder}",
+				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -1154,7 +1247,12 @@ func builtinProfiles() []*Profile {
 				TypeField:    "type",
 				StdioType:    "stdio",
 				EnvRef:       "${env:NAME}",
-				RootVar:      "${workspaceFolder}",
+				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$\\{[^}]*\\}",
+				}},
+				RootVar: "${workspaceFolder}",
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -1222,7 +1320,12 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				EnvRef:       "${env:NAME}",
-				Preserve:     []string{"disabled", "disabledTools"},
+				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "url", "headers"},
+					Pattern: "\\$\\{[^}]*\\}",
+				}},
+				Preserve: []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "serverUrl",
@@ -1266,7 +1369,12 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				AlwaysArgs:   true,
 				EnvField:     "env",
-				Preserve:     []string{"enabled", "timeout"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"args"},
+					OS:      []string{"windows"},
+					Pattern: "^\\$(\\w+|\\{[^}]*\\})",
+				}},
+				Preserve: []string{"enabled", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",

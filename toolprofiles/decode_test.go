@@ -210,6 +210,77 @@ func TestDecodeErrors(t *testing.T) {
 			src:  validProfile + "\n[entry.set]\ncommand = \"x\"\n",
 			want: []string{`entry.set "command"`},
 		},
+		{
+			name: "misspelt expansion key",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"args\"]\npatern = 'x'\n",
+			want: []string{"line 19", `unknown key "entry.expands.patern"`},
+		},
+		{
+			name: "reference scope names an unknown value",
+			src:  validProfile + "env_ref_fields = [\"env\", \"arguments\"]\n",
+			want: []string{`entry.env_ref_fields: "arguments": use command, args, env, cwd, url, headers`},
+		},
+		{
+			name: "reference scope without a reference syntax",
+			src:  strings.Replace(validProfile, `env_ref = "${NAME}"`, `env_ref_fields = ["env"]`, 1),
+			want: []string{"entry.env_ref_fields needs entry.env_ref"},
+		},
+		{
+			name: "expansion without fields",
+			src:  validProfile + "\n[[entry.expands]]\npattern = 'x'\n",
+			want: []string{"entry.expands[0]: fields: name at least one of"},
+		},
+		{
+			name: "expansion listing a value twice",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\", \"env\"]\npattern = 'x'\n",
+			want: []string{`entry.expands[0]: fields: "env" is listed twice`},
+		},
+		{
+			name: "expansion with both a pattern and an escape",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\npattern = 'x'\nescape = { '$' = '\\$' }\n",
+			want: []string{"entry.expands[0]: give either pattern (the tool has no escape) or escape"},
+		},
+		{
+			name: "expansion with neither",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\n",
+			want: []string{"entry.expands[0]: give either pattern"},
+		},
+		{
+			name: "pattern that does not compile",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\npattern = '\\$('\n",
+			want: []string{"entry.expands[0]: pattern: error parsing regexp"},
+		},
+		{
+			name: "pattern matching everything",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\npattern = 'x*'\n",
+			want: []string{`entry.expands[0]: pattern "x*" matches the empty string`},
+		},
+		{
+			name: "escape keys that overlap",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nescape = { '$' = '$$', '${' = '\\${' }\n",
+			want: []string{`entry.expands[0]: escape: "$" is a prefix of "${"`},
+		},
+		{
+			name: "escape that changes nothing",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nescape = { '$' = '$' }\n",
+			want: []string{`escape "$" = "$": give a non-empty string and a different spelling`},
+		},
+		{
+			name: "resolved_only with an escape",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nescape = { '$' = '\\$' }\nresolved_only = true\n",
+			want: []string{"entry.expands[0]: resolved_only needs a pattern"},
+		},
+		{
+			name: "expansion on an unknown OS",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\npattern = 'x'\nos = [\"win32\"]\n",
+			want: []string{`entry.expands[0]: os "win32": use linux, darwin or windows`},
+		},
+		{
+			name: "two escaping rules",
+			src: validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nescape = { '$' = '\\$' }\n" +
+				"\n[[entry.expands]]\nfields = [\"args\"]\nescape = { '%' = '%%' }\n",
+			want: []string{"entry.expands: at most one rule may have an escape"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,6 +298,58 @@ func TestDecodeErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDecodeExpansions: the reference scope and expansion rules decode into
+// what the translator reads, and the helpers answer from them.
+func TestDecodeExpansions(t *testing.T) {
+	src := validProfile + `env_ref_fields = ["env", "headers"]
+
+[[entry.expands]]
+fields = ["env", "headers"]
+pattern = '\$\{[^}]*\}'
+
+[[entry.expands]]
+fields = ["command", "args"]
+os = ["windows"]
+escape = { '%' = '^%', '^' = '^^' }
+`
+	p, err := Decode([]byte(src), "test.toml")
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	e := &p.Entry
+	for field, want := range map[string]bool{"env": true, "headers": true, "args": false, "command": false, "url": false} {
+		if got := e.ExpandsRefsIn(field); got != want {
+			t.Errorf("ExpandsRefsIn(%s) = %v, want %v", field, got, want)
+		}
+	}
+	if len(e.Expands) != 2 {
+		t.Fatalf("expands = %+v", e.Expands)
+	}
+	x, y := &e.Expands[0], &e.Expands[1]
+	if x.Regexp() == nil || !x.Regexp().MatchString("a${HOME}") || x.Replacer() != nil {
+		t.Errorf("rule 0 = %+v", x)
+	}
+	if !x.Applies("env", "linux") || x.Applies("args", "linux") {
+		t.Error("rule 0 applies to the wrong values")
+	}
+	if y.Regexp() != nil || !y.Applies("args", "windows") || y.Applies("args", "linux") || y.Applies("args", "") {
+		t.Errorf("rule 1 applies on the wrong OS: %+v", y)
+	}
+	if got := y.Replacer().Replace("50% ^x"); got != "50^% ^^x" {
+		t.Errorf("rule 1 escapes %q", got)
+	}
+	// Without env_ref_fields, a tool expands its references everywhere.
+	q, err := Decode([]byte(validProfile), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ValueFields {
+		if !q.Entry.ExpandsRefsIn(f) {
+			t.Errorf("default scope leaves out %s", f)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Scope names, in the order repo reports them.
@@ -143,6 +144,17 @@ type EntryFormat struct {
 	EnvRef string `toml:"env_ref"`
 	// EnvRefDefault: the tool understands ${NAME:-default}.
 	EnvRefDefault bool `toml:"env_ref_default"`
+	// EnvRefFields lists the values in which the tool expands EnvRef, of
+	// ValueFields (command, args, env, cwd, url, headers); empty: all of
+	// them. A reference in any other value is written as literal text, with
+	// a warning (Kiro and Amazon Q expand env and headers only).
+	EnvRefFields []string `toml:"env_ref_fields"`
+	// Expands lists every syntax the tool substitutes in values — its
+	// reference syntax, shell expansion, templates — so that literal text
+	// (a resolved path, or an author's text that is not a ${NAME}
+	// reference) is never read as one: it gets the tool's escape, or the
+	// server is refused for the tool where it has none.
+	Expands []Expansion `toml:"expands"`
 	// RootVar is the tool's own variable for the workspace folder
 	// (${workspaceFolder}); in portable mode it is written instead of the
 	// absolute root, so a committed file works at any path.
@@ -169,6 +181,90 @@ type EntryFormat struct {
 	BlockedEnv []string `toml:"blocked_env"`
 	// Remote is nil for stdio-only tools.
 	Remote *RemoteFormat `toml:"remote"`
+}
+
+// ValueFields are the values of a server that a profile's reference rules
+// name: the command, each argument, env values, the working directory, the
+// URL and header values.
+var ValueFields = []string{"command", "args", "env", "cwd", "url", "headers"}
+
+// Expansion is one syntax a tool substitutes in some values of an entry.
+// Give Pattern when the tool has no way to write the text literally (repo
+// refuses the server for the tool when literal text matches), or Escape
+// when it has one (repo escapes all literal text).
+type Expansion struct {
+	// Fields it applies to, of ValueFields.
+	Fields []string `toml:"fields"`
+	// OS limits it to these GOOS values (linux, darwin, windows); empty:
+	// every OS.
+	OS []string `toml:"os"`
+	// Pattern is an RE2 expression matching text the tool would substitute.
+	// A match must be exactly a reference repo wrote in the tool's syntax;
+	// any other match is literal text the tool would change, and is refused.
+	Pattern string `toml:"pattern"`
+	// Escape maps each string the tool treats specially to how it is
+	// written literally ("$" = "\\$"); applied to all literal text of
+	// Fields. No key may be a prefix of another, so the order is irrelevant.
+	Escape map[string]string `toml:"escape"`
+	// ResolvedOnly checks only text that comes from resolved paths: the
+	// syntax is one authors write on purpose for this tool (Continue's
+	// ${{ secrets.X }}, which passes through untouched, DESIGN §3.3).
+	ResolvedOnly bool `toml:"resolved_only"`
+}
+
+// patterns caches compiled Expansion patterns: the built-in profiles are Go
+// values that carry the pattern as text.
+var patterns sync.Map // string -> *regexp.Regexp
+
+// Regexp returns the compiled Pattern, or nil when the rule has none. The
+// pattern was checked when the profile was decoded.
+func (x *Expansion) Regexp() *regexp.Regexp {
+	if x.Pattern == "" {
+		return nil
+	}
+	if re, ok := patterns.Load(x.Pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(x.Pattern)
+	patterns.Store(x.Pattern, re)
+	return re
+}
+
+// Applies reports whether the rule covers field on goos.
+func (x *Expansion) Applies(field, goos string) bool {
+	return slices.Contains(x.Fields, field) && (len(x.OS) == 0 || slices.Contains(x.OS, goos))
+}
+
+// replacers caches each Escape's strings.Replacer by its pairs: building
+// one allocates a table, and a translation escapes every value.
+var replacers sync.Map // string -> *strings.Replacer
+
+// Replacer returns the rule's Escape as a strings.Replacer, or nil.
+func (x *Expansion) Replacer() *strings.Replacer {
+	if len(x.Escape) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(x.Escape))
+	for k := range x.Escape {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	pairs := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		pairs = append(pairs, k, x.Escape[k])
+	}
+	id := strings.Join(pairs, "\x00")
+	if r, ok := replacers.Load(id); ok {
+		return r.(*strings.Replacer)
+	}
+	r := strings.NewReplacer(pairs...)
+	replacers.Store(id, r)
+	return r
+}
+
+// ExpandsRefsIn reports whether the tool expands its EnvRef in field.
+func (e *EntryFormat) ExpandsRefsIn(field string) bool {
+	return e.EnvRef != "" && (len(e.EnvRefFields) == 0 || slices.Contains(e.EnvRefFields, field))
 }
 
 // RemoteFormat is how a tool spells http and sse servers.
@@ -288,6 +384,24 @@ func (p *Profile) validate() error {
 	if e.EnvRefDefault && e.EnvRef == "" {
 		return fmt.Errorf("profile %s: entry.env_ref_default needs entry.env_ref", p.ID)
 	}
+	if len(e.EnvRefFields) > 0 && e.EnvRef == "" {
+		return fmt.Errorf("profile %s: entry.env_ref_fields needs entry.env_ref", p.ID)
+	}
+	if err := checkFields(e.EnvRefFields); err != nil {
+		return fmt.Errorf("profile %s: entry.env_ref_fields: %w", p.ID, err)
+	}
+	escapes := 0
+	for i := range e.Expands {
+		if err := e.Expands[i].validate(); err != nil {
+			return fmt.Errorf("profile %s: entry.expands[%d]: %w", p.ID, i, err)
+		}
+		if len(e.Expands[i].Escape) > 0 {
+			escapes++
+		}
+	}
+	if escapes > 1 {
+		return fmt.Errorf("profile %s: entry.expands: at most one rule may have an escape (escapes do not compose)", p.ID)
+	}
 	written := e.writtenFields()
 	for _, f := range e.Preserve {
 		if slices.Contains(written, f) {
@@ -297,6 +411,60 @@ func (p *Profile) validate() error {
 	for f := range e.Set {
 		if slices.Contains(written, f) {
 			return fmt.Errorf("profile %s: entry.set %q: repo writes that field itself", p.ID, f)
+		}
+	}
+	return nil
+}
+
+// checkFields reports a name that is not one of ValueFields, or a repeat.
+func checkFields(fields []string) error {
+	for i, f := range fields {
+		if !slices.Contains(ValueFields, f) {
+			return fmt.Errorf("%q: use %s", f, strings.Join(ValueFields, ", "))
+		}
+		if slices.Contains(fields[:i], f) {
+			return fmt.Errorf("%q is listed twice", f)
+		}
+	}
+	return nil
+}
+
+func (x *Expansion) validate() error {
+	if len(x.Fields) == 0 {
+		return fmt.Errorf("fields: name at least one of %s", strings.Join(ValueFields, ", "))
+	}
+	if err := checkFields(x.Fields); err != nil {
+		return fmt.Errorf("fields: %w", err)
+	}
+	for _, os := range x.OS {
+		if os != "linux" && os != "darwin" && os != "windows" {
+			return fmt.Errorf("os %q: use linux, darwin or windows", os)
+		}
+	}
+	switch {
+	case (x.Pattern == "") == (len(x.Escape) == 0):
+		return fmt.Errorf("give either pattern (the tool has no escape) or escape")
+	case x.Pattern != "":
+		re, err := regexp.Compile(x.Pattern)
+		if err != nil {
+			return fmt.Errorf("pattern: %v", err)
+		}
+		if re.MatchString("") {
+			return fmt.Errorf("pattern %q matches the empty string", x.Pattern)
+		}
+	default:
+		if x.ResolvedOnly {
+			return fmt.Errorf("resolved_only needs a pattern: an escape applies to all literal text")
+		}
+		for k, v := range x.Escape {
+			if k == "" || v == "" || v == k {
+				return fmt.Errorf("escape %q = %q: give a non-empty string and a different spelling", k, v)
+			}
+			for k2 := range x.Escape {
+				if k2 != k && strings.HasPrefix(k2, k) {
+					return fmt.Errorf("escape: %q is a prefix of %q", k, k2)
+				}
+			}
 		}
 	}
 	return nil

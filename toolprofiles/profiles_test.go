@@ -159,7 +159,7 @@ func TestBuiltinDialects(t *testing.T) {
 		"kiro":           {".kiro/settings/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "${NAME}", "", "url", "-"},
 		"amazonq":        {".amazonq/mcp.json", "json", "mcpServers", "type", "", "", "env", "string", "${env:NAME}", "http", "url", "-"},
 		"crush":          {".crush.json", "jsonc", "mcp", "type", "stdio", "", "env", "string", "${NAME}", "http", "url", "url"},
-		"amp":            {".amp/settings.json", "jsonc", "amp.mcpServers", "", "", "", "env", "string", "", "", "url", "-"},
+		"amp":            {".amp/settings.json", "jsonc", "amp.mcpServers", "", "", "", "env", "string", "${NAME}", "", "url", "-"},
 		"windsurf":       {"", "json", "mcpServers", "", "", "", "env", "string", "${env:NAME}", "", "serverUrl", "serverUrl"},
 		"cline":          {"", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "", "streamableHttp", "url", "url"},
 		"claude-desktop": {"", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
@@ -225,10 +225,14 @@ func TestBuiltinDialects(t *testing.T) {
 			t.Errorf("%s: always_args = false", id)
 		}
 	}
-	for _, id := range []string{"gemini", "qwen", "crush", "claude"} {
+	for _, id := range []string{"gemini", "crush", "claude", "copilot"} {
 		if !s.Get(id).Entry.EnvRefDefault {
 			t.Errorf("%s: env_ref_default = false", id)
 		}
+	}
+	// Qwen Code 0.24.4 has no ${NAME:-default} (its resolver looks up "NAME:-default").
+	if s.Get("qwen").Entry.EnvRefDefault {
+		t.Error("qwen: env_ref_default = true")
 	}
 	if got := s.Get("claude-desktop").Scopes.User.UnsupportedOS; !slices.Equal(got, []string{"linux"}) {
 		t.Errorf("claude-desktop: unsupported_os = %q", got)

@@ -31,6 +31,10 @@ func (w Warning) String() string {
 type Result struct {
 	Entry    ordered.Object // nil when the tool cannot take the server at all
 	Warnings []Warning
+	// Err is a *Refusal when literal text of the server would be expanded by
+	// the tool, which has no escape for it: writing the entry would start
+	// the server with other values than it declares. Entry is nil then.
+	Err error
 }
 
 // envRef matches an environment reference: ${NAME} or ${NAME:-default}.
@@ -46,6 +50,10 @@ type Options struct {
 	// the absolute root Root, where the tool has one.
 	Portable bool
 	Root     string
+	// GOOS is the OS the tool runs on. A profile's expansion rules that are
+	// limited to some OS (entry.expands os) apply there only; with GOOS
+	// empty, none of them does.
+	GOOS string
 }
 
 // Translate renders s for profile p.
@@ -55,7 +63,7 @@ func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
 
 // TranslateWith renders s for profile p with options.
 func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Result {
-	t := &translation{server: s, profile: p}
+	t := &translation{server: s, profile: p, goos: o.GOOS}
 	if o.Portable && p.Entry.RootVar != "" && o.Root != "" {
 		t.root, t.rootVar = o.Root, p.Entry.RootVar
 	}
@@ -64,6 +72,9 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 		entry = t.remote()
 	} else {
 		entry = t.stdio()
+	}
+	if t.err != nil {
+		return Result{Warnings: t.warnings, Err: t.err}
 	}
 	if p.Entry.NamePattern != "" && entry != nil {
 		if ok, _ := regexp.MatchString(p.Entry.NamePattern, s.Name); !ok {
@@ -86,10 +97,14 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 type translation struct {
 	server   extensions.Server
 	profile  *toolprofiles.Profile
+	goos     string
 	root     string // replaced by rootVar in every string, when set
 	rootVar  string
 	warnings []Warning
 	warned   map[string]bool
+	err      *Refusal      // the first value the tool would change
+	rules    [6]fieldRules // by fieldIndex, filled in on first use
+	ruled    [6]bool
 }
 
 func (t *translation) warn(format string, args ...any) {
@@ -113,10 +128,11 @@ func (t *translation) stdio() ordered.Object {
 	if e.TypeField != "" && e.StdioType != "" {
 		obj = obj.Set(e.TypeField, e.StdioType)
 	}
-	cmd := t.ref(member{name: "command"}, t.server.Command)
+	res := &t.server.Resolved
+	cmd := t.value(member{name: "command"}, t.server.Command, res.Command)
 	args := make([]string, len(t.server.Args))
 	for i, a := range t.server.Args {
-		args[i] = t.ref(member{name: "args", index: i, indexed: true}, a)
+		args[i] = t.value(member{name: "args", index: i, indexed: true}, a, extensions.At(res.Args, i))
 	}
 	if e.Command == "array" {
 		obj = obj.Set(e.CommandField, append([]string{cmd}, args...))
@@ -131,7 +147,7 @@ func (t *translation) stdio() ordered.Object {
 			t.warn("%s removes %s from a server's environment; the server starts without it (install what it points to instead)", t.profile.Name, kv.Key)
 		}
 	}
-	env, forward := t.envMap(t.server.Env, "env")
+	env, forward := t.envMap(t.server.Env, res.Env, "env")
 	if len(env) > 0 {
 		obj = obj.Set(e.EnvField, env)
 	}
@@ -142,7 +158,7 @@ func (t *translation) stdio() ordered.Object {
 		if e.CwdField == "" {
 			t.warn("%s has no working-directory field; cwd %q is not written (the server starts where the tool starts it)", t.profile.Name, t.server.Cwd)
 		} else {
-			obj = obj.Set(e.CwdField, t.ref(member{name: "cwd"}, t.server.Cwd))
+			obj = obj.Set(e.CwdField, t.value(member{name: "cwd"}, t.server.Cwd, res.Cwd))
 		}
 	}
 	return obj
@@ -169,14 +185,16 @@ func (t *translation) remote() ordered.Object {
 	if kind.Type != "" {
 		obj = obj.Set(t.profile.Entry.TypeField, kind.Type)
 	}
-	obj = obj.Set(kind.URLField, t.ref(member{name: "url"}, t.server.URL))
-	headers := t.server.Headers
+	res := &t.server.Resolved
+	obj = obj.Set(kind.URLField, t.value(member{name: "url"}, t.server.URL, res.URL))
+	headers, spans := t.server.Headers, res.Headers
 	var bearer string
 	var envHeaders ordered.Object
-	if t.profile.Entry.EnvRef == "" {
-		headers = nil
-		for _, kv := range t.server.Headers {
-			if m := onlyRef.FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil {
+	if !t.profile.Entry.ExpandsRefsIn("headers") && (r.BearerEnvField != "" || r.EnvHeadersField != "") {
+		headers, spans = nil, nil
+		for i, kv := range t.server.Headers {
+			sp := extensions.At(res.Headers, i)
+			if m := onlyRef.FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil && len(sp) == 0 {
 				switch {
 				case r.BearerEnvField != "" && strings.EqualFold(kv.Key, "Authorization") && strings.HasPrefix(kv.Value, "Bearer "):
 					bearer = m[1]
@@ -187,9 +205,10 @@ func (t *translation) remote() ordered.Object {
 				}
 			}
 			headers = append(headers, kv)
+			spans = append(spans, sp)
 		}
 	}
-	if h, _ := t.envMap(headers, "headers"); len(h) > 0 {
+	if h, _ := t.envMap(headers, spans, "headers"); len(h) > 0 {
 		obj = obj.Set(r.HeadersField, h)
 	}
 	if bearer != "" {
@@ -201,24 +220,29 @@ func (t *translation) remote() ordered.Object {
 	return obj
 }
 
-// envMap renders env or headers. In a tool that expands nothing, an env
-// member that only forwards a variable of its own name ("TOKEN":
-// "${TOKEN}") is not written as text: it goes to the tool's forwarding
-// list where it has one (Codex env_vars), else it is left out so the server
-// inherits it from the tool's environment — what the author meant, without
-// a literal "${TOKEN}" reaching the server.
-func (t *translation) envMap(in []extensions.KV, field string) (out ordered.Object, forward []string) {
+// envMap renders env or headers. In a tool that expands no references in
+// env, an env member that only forwards a variable of its own name
+// ("TOKEN": "${TOKEN}", as the author wrote it) is not written as text: it
+// goes to the tool's forwarding list where it has one (Codex env_vars),
+// else it is left out so the server inherits it from the tool's environment
+// — what the author meant, without a literal "${TOKEN}" reaching the server.
+func (t *translation) envMap(in []extensions.KV, spans [][]extensions.Span, field string) (out ordered.Object, forward []string) {
 	e := t.profile.Entry
-	for _, kv := range in {
-		if e.EnvRef == "" && field == "env" && kv.Value == "${"+kv.Key+"}" {
+	for i, kv := range in {
+		sp := extensions.At(spans, i)
+		if field == "env" && !e.ExpandsRefsIn("env") && kv.Value == "${"+kv.Key+"}" && len(sp) == 0 {
 			if e.EnvForward != "" {
 				forward = append(forward, kv.Key)
 				continue
 			}
-			t.warn("%s expands no environment references; env %s is left out so the server inherits %s from the tool's environment", t.profile.Name, kv.Key, kv.Key)
+			if e.EnvRef == "" {
+				t.warn("%s expands no environment references; env %s is left out so the server inherits %s from the tool's environment", t.profile.Name, kv.Key, kv.Key)
+			} else {
+				t.warn("%s expands environment references only in %s; env %s is left out so the server inherits %s from the tool's environment", t.profile.Name, strings.Join(e.EnvRefFields, ", "), kv.Key, kv.Key)
+			}
 			continue
 		}
-		out = append(out, ordered.Member{Key: kv.Key, Value: t.ref(member{name: field, key: kv.Key}, kv.Value)})
+		out = append(out, ordered.Member{Key: kv.Key, Value: t.value(member{name: field, key: kv.Key}, kv.Value, sp)})
 	}
 	return out, forward
 }
@@ -241,78 +265,4 @@ func (m member) String() string {
 		return m.name + "." + m.key
 	}
 	return m.name
-}
-
-// ref rewrites environment references into the tool's own syntax, and in
-// portable mode the workspace root into the tool's workspace variable.
-func (t *translation) ref(field member, v string) string {
-	v = t.relocate(t.envRefs(field, v))
-	return v
-}
-
-// relocate replaces the root where it is a whole path prefix: the root
-// itself, or the root followed by a separator.
-func (t *translation) relocate(v string) string {
-	if t.root == "" || !strings.Contains(v, t.root) {
-		return v
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(v, t.root)
-		if i < 0 {
-			b.WriteString(v)
-			return b.String()
-		}
-		end := i + len(t.root)
-		whole := end == len(v) || v[end] == '/' || v[end] == '\\'
-		b.WriteString(v[:i])
-		if whole {
-			b.WriteString(t.rootVar)
-		} else {
-			b.WriteString(t.root)
-		}
-		v = v[end:]
-	}
-}
-
-// envRefs rewrites each match of envRef in v. It is the one pass of
-// envRef.ReplaceAllStringFunc, but with the submatches at hand instead of
-// matching each reference a second time to find its name and default.
-func (t *translation) envRefs(field member, v string) string {
-	if !strings.Contains(v, "${") {
-		return v
-	}
-	matches := envRef.FindAllStringSubmatchIndex(v, -1)
-	if matches == nil {
-		return v
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range matches {
-		def, hasDefault := "", m[4] >= 0
-		if hasDefault {
-			def = v[m[6]:m[7]]
-		}
-		b.WriteString(v[last:m[0]])
-		b.WriteString(t.envRefOne(field, v[m[0]:m[1]], v[m[2]:m[3]], hasDefault, def))
-		last = m[1]
-	}
-	b.WriteString(v[last:])
-	return b.String()
-}
-
-// envRefOne is one reference, ref, to the variable name, in the tool's syntax.
-func (t *translation) envRefOne(field member, ref, name string, hasDefault bool, def string) string {
-	e := t.profile.Entry
-	if e.EnvRef == "" {
-		t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, ref)
-		return ref
-	}
-	if hasDefault {
-		if e.EnvRefDefault {
-			return strings.Replace(e.EnvRef, "NAME", name+":-"+def, 1)
-		}
-		t.warn("%s has no default syntax for environment references; the default %q of ${%s} in %s is dropped", t.profile.Name, def, name, field)
-	}
-	return strings.Replace(e.EnvRef, "NAME", name, 1)
 }

@@ -32,8 +32,61 @@ var servers = []extensions.Server{
 	{Name: "remote-sse", Spec: extensions.Spec{Transport: extensions.SSE, URL: "https://events.example.invalid/sse"}},
 }
 
+// literalCase is a server resolved for a workspace whose paths, or whose
+// author, hold text some tool reads as a reference or an expansion.
+type literalCase struct {
+	name string
+	root string
+	goos string // the OS the tool runs on (linux when empty)
+	spec extensions.Spec
+}
+
+var literalCases = []literalCase{
+	// Paths: the venv python, --root ., <<root>>, <<extension.dir>>, a relative cwd.
+	{name: "root-home", root: "/ws/${HOME}", spec: extensions.Spec{Transport: extensions.Stdio, Command: "python",
+		Args: []string{"--root", ".", "--token=${TOKEN}"}, Env: []extensions.KV{{Key: "ROOT", Value: "<<root>>"}}, Cwd: "sub"}},
+	{name: "root-env-brace", root: "/ws/{env:X}", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{"<<extension.dir>>/s.js"}, Env: []extensions.KV{{Key: "ROOT", Value: "<<root>>"}}}},
+	{name: "root-dollars", root: "/ws/pa$$word", spec: extensions.Spec{Transport: extensions.Stdio, Command: "python",
+		Args: []string{"--root=."}}},
+	{name: "root-subst", root: "/ws/$(id)", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{"<<root>>/s.js"}, Env: []extensions.KV{{Key: "ROOT", Value: "<<root>>"}}}},
+	{name: "root-percent-linux", root: "/ws/%PATH%", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{"<<root>>/s.js"}, Env: []extensions.KV{{Key: "ROOT", Value: "<<root>>"}}}},
+	{name: "root-percent-windows", root: "/ws/%PATH%", goos: "windows", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{"<<root>>/s.js"}, Env: []extensions.KV{{Key: "ROOT", Value: "<<root>>"}}}},
+	{name: "root-template", root: "/ws/${{ x }}", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{"<<root>>/s.js", "${{ secrets.K }}"}}},
+	{name: "remote-root-home", root: "/ws/${HOME}", spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://h.invalid/<<root>>"}},
+	// The author's text that is not a ${NAME} reference.
+	{name: "author-opencode-syntax", root: "/ws", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"--x={env:X}"}}},
+	{name: "author-vscode-syntax", root: "/ws", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"--x=${env:X}"}}},
+	{name: "author-dollars", root: "/ws", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{"--password=pa$$word", "$(id)"}}},
+	{name: "author-dollar-var-windows", root: "/ws", goos: "windows", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"$X"}}},
+	// References per value: where the tool expands them and where not.
+	{name: "refs-every-value", root: "/ws", spec: extensions.Spec{Transport: extensions.Stdio, Command: "${BIN}/node",
+		Args: []string{"--t=${T}"}, Env: []extensions.KV{{Key: "K", Value: "${K}"}}, Cwd: "${WORK}/x"}},
+	{name: "remote-refs-every-value", root: "/ws", spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://${HOST}/mcp",
+		Headers: []extensions.KV{{Key: "X-Key", Value: "${KEY}"}}}},
+}
+
+// resolve resolves c's declaration against its root, home /home/u and the
+// extension folder under the root, as repo does.
+func (c literalCase) resolve(t *testing.T) extensions.Server {
+	t.Helper()
+	ctx := extensions.Context{Root: c.root, Home: "/home/u", GOOS: "linux", ExtDir: c.root + "/.repository/extensions/e", Venv: ".venv"}
+	s, err := extensions.Resolve(extensions.Declaration{Name: c.name, Spec: c.spec}, ctx, "e", ".repository/extensions/e/mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestGolden pins every tool's dialect: one golden file per profile with
-// the entry for each server shape and the warnings the tool produces.
+// the entry for each server shape and the warnings the tool produces, then
+// what each tool makes of text it could read as a reference (literalCases):
+// the escaped entry, or the refusal.
 func TestGolden(t *testing.T) {
 	set, err := toolprofiles.Builtin()
 	if err != nil {
@@ -45,10 +98,33 @@ func TestGolden(t *testing.T) {
 		}
 		t.Run(p.ID, func(t *testing.T) {
 			var b bytes.Buffer
+			type run struct {
+				s    extensions.Server
+				goos string
+				root string
+			}
+			var runs []run
 			for _, s := range servers {
-				res := Translate(s, p)
-				fmt.Fprintf(&b, "== %s\n", s.Name)
-				if res.Entry == nil {
+				runs = append(runs, run{s: s})
+			}
+			for _, c := range literalCases {
+				runs = append(runs, run{s: c.resolve(t), goos: c.goos, root: c.root})
+			}
+			for _, r := range runs {
+				s := r.s
+				goos := r.goos
+				if goos == "" {
+					goos = "linux"
+				}
+				res := TranslateWith(s, p, Options{GOOS: goos})
+				if r.root != "" {
+					fmt.Fprintf(&b, "== %s (root %s, %s)\n", s.Name, r.root, goos)
+				} else {
+					fmt.Fprintf(&b, "== %s\n", s.Name)
+				}
+				if res.Err != nil {
+					fmt.Fprintf(&b, "refused: %s\n", res.Err)
+				} else if res.Entry == nil {
 					b.WriteString("(not written)\n")
 				} else {
 					var pretty bytes.Buffer

@@ -120,7 +120,10 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		}
 		first := len(tg.Tools) == 1
 		for _, s := range servers {
-			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root})
+			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS})
+			if res.Err != nil {
+				return nil, nil, res.Err
+			}
 			warnings = append(warnings, res.Warnings...)
 			prev, had := seen[id][s.Name]
 			if !first {

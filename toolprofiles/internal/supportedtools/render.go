@@ -83,6 +83,30 @@ own name is left out so the server inherits it. **Names** is the pattern a serve
 		})
 	}
 
+	b.WriteString(`
+## What each tool expands in values
+
+A tool may read more in a value than the reference ` + "`repo`" + ` writes for ` + "`${NAME}`" + `: its own variables,
+shell expansion, templates. Text that is not a reference — a path ` + "`repo`" + ` filled in (the workspace
+root, the home folder, the extension folder, the venv python) or an author's text other than
+` + "`${NAME}`" + ` — must reach the server as written. **References in** lists the values in which the tool
+expands its env reference (elsewhere a ` + "`${NAME}`" + ` stays literal, with a warning). **Literal text**
+lists what else the tool expands, per value, and what ` + "`repo`" + ` does about it: *escaped* where the tool
+has an escape, else *refused* — ` + "`repo sync`" + ` stops (exit 2, nothing written) and names the tool, the
+server, the value and the path, rather than let the tool read it as something else. The profile
+fields behind this table are described in [tool-profiles.md](tool-profiles.md).
+
+`)
+	fmt.Fprintf(&b, "| tool | references in | literal text |\n")
+	fmt.Fprintf(&b, "|---|---|---|\n")
+	for _, p := range profiles {
+		e := p.Entry
+		if !p.MCP || (e.EnvRef == "" && len(e.Expands) == 0) {
+			continue
+		}
+		writeRow(&b, []string{p.Name, refFields(e), expands(e)})
+	}
+
 	b.WriteString("\n## Sources\n")
 	for _, p := range profiles {
 		fmt.Fprintf(&b, "\n**%s** (`%s`, evidence `%s`)\n\n", p.Name, p.ID, p.Evidence)
@@ -224,6 +248,64 @@ func envRef(e toolprofiles.EntryFormat) string {
 		out += "; forwarded in " + code(e.EnvForward)
 	}
 	return out
+}
+
+// refFields lists where the tool expands its env reference.
+func refFields(e toolprofiles.EntryFormat) string {
+	switch {
+	case e.EnvRef == "":
+		return "none"
+	case len(e.EnvRefFields) == 0:
+		return strings.Join(toolprofiles.ValueFields, ", ")
+	}
+	return strings.Join(e.EnvRefFields, ", ")
+}
+
+// expands describes each expansion rule: what it matches or escapes, in
+// which values, and on which OS.
+func expands(e toolprofiles.EntryFormat) string {
+	var out []string
+	for _, x := range e.Expands {
+		var what string
+		if len(x.Escape) > 0 {
+			keys := make([]string, 0, len(x.Escape))
+			for k := range x.Escape {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			var pairs []string
+			for _, k := range keys {
+				pairs = append(pairs, codeOf(k)+" as "+codeOf(x.Escape[k]))
+			}
+			what = "escaped: " + strings.Join(pairs, ", ")
+		} else {
+			what = codeOf(x.Pattern) + " refused"
+		}
+		what += " in " + strings.Join(x.Fields, ", ")
+		if len(x.OS) > 0 {
+			what += " (" + strings.Join(x.OS, ", ") + ")"
+		}
+		if x.ResolvedOnly {
+			what += ", in paths only (an author's is meant for the tool)"
+		}
+		out = append(out, what)
+	}
+	if len(out) == 0 {
+		return dash
+	}
+	return strings.Join(out, "; ")
+}
+
+// codeOf is a code span of s, fenced with enough backquotes for s.
+func codeOf(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 func remote(e toolprofiles.EntryFormat, r *toolprofiles.RemoteFormat, kind string) string {
