@@ -156,7 +156,7 @@ func (c *committed) writtenAside() bool {
 // halfway leaves a mix — so the run warns.
 func writeInPlace(f *FilePlan, staged string, why error) (*committed, error) {
 	os.Remove(staged)
-	file, err := openInPlace(f.Path)
+	file, err := regfile.OpenWrite(f.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (c *committed) undo() (restored bool) {
 			return true
 		}
 	case inPlace:
-		file, err := openInPlace(path)
+		file, err := regfile.OpenWrite(path)
 		if err == nil {
 			defer file.Close()
 			return overwrite(file, c.f.Before) == nil

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // writesInPlace: files are replaced by rename (see commit.go).
@@ -29,24 +27,6 @@ func owner(fi fs.FileInfo) (uid, gid int) {
 // system than the folder's.
 func renameImpossible(err error) bool {
 	return errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV)
-}
-
-// openInPlace opens a regular file for writing in place, without
-// blocking on anything else.
-func openInPlace(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil {
-		err = regfile.Check(fi)
-	}
-	if err != nil {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	return f, nil
 }
 
 // processAlive reports whether a process with this id is running (in this

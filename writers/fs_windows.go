@@ -5,8 +5,6 @@ package writers
 import (
 	"io/fs"
 	"os"
-
-	"github.com/repo-manager/repo/internal/regfile"
 )
 
 // writesInPlace: on Windows a rename over a file another program has open
@@ -17,22 +15,6 @@ const writesInPlace = true
 func owner(fs.FileInfo) (uid, gid int) { return -1, -1 }
 
 func renameImpossible(error) bool { return false }
-
-func openInPlace(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil {
-		err = regfile.Check(fi)
-	}
-	if err != nil {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	return f, nil
-}
 
 // processAlive: staged files on Windows are removed by age only.
 func processAlive(int) bool { return true }

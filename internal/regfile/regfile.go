@@ -80,6 +80,24 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
+// OpenWrite opens path for reading and writing in place if it is a
+// regular file, without blocking on anything else (see Open).
+func OpenWrite(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = Check(fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return f, nil
+}
+
 // ReadFile is os.ReadFile for regular files only (see Open).
 func ReadFile(path string) ([]byte, error) {
 	f, fi, err := Open(path)
