@@ -197,12 +197,20 @@ func builtinProfiles() []*Profile {
 					Format:    "json",
 					Key:       []string{"projects", "<<root>>", "mcpServers"},
 					Container: "map",
+					Lock: &Lock{
+						Kind: "mkdir",
+						Path: ".claude.json.lock",
+					},
 				},
 				User: &Target{
 					Paths:     []string{"${CLAUDE_CONFIG_DIR:-~}/.claude.json"},
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
+					Lock: &Lock{
+						Kind: "mkdir",
+						Path: ".claude.json.lock",
+					},
 				},
 			},
 			Entry: EntryFormat{
@@ -434,6 +442,10 @@ func builtinProfiles() []*Profile {
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
+					Lock: &Lock{
+						Kind: "flock",
+						Path: ".mcp-writer.lock",
+					},
 				},
 			},
 			Entry: EntryFormat{

@@ -107,6 +107,28 @@ type Target struct {
 	// Skeleton is the content of a new file, for files repo creates and
 	// owns outright (a Continue drop-in file needs name, version, schema).
 	Skeleton string `toml:"skeleton"`
+	// Lock is how the tool serialises its own saves of the file; repo
+	// takes it around replacing the file, so that a save of the tool never
+	// straddles repo's (docs/coexistence.md).
+	Lock *Lock `toml:"lock"`
+}
+
+// Lock kinds: how a tool locks its config file.
+const (
+	// LockMkdir is a folder the tool creates before it re-reads and saves
+	// the file, and removes after (Claude Code's ~/.claude.json.lock).
+	LockMkdir = "mkdir"
+	// LockFlock is an exclusive flock on a file next to the config, which
+	// repo takes only if the file exists and never creates (Copilot CLI
+	// binds its lock file by device and inode).
+	LockFlock = "flock"
+)
+
+// Lock is a tool's lock on its config file.
+type Lock struct {
+	Kind string `toml:"kind"` // LockMkdir or LockFlock
+	// Path is the lock's name, relative to the config file's folder.
+	Path string `toml:"path"`
 }
 
 // PathsFor returns the candidate paths on goos, or nil when the scope does
@@ -553,6 +575,14 @@ func (t *Target) validate(scope string) error {
 	for _, os := range t.UnsupportedOS {
 		if os != "linux" && os != "darwin" && os != "windows" {
 			return fmt.Errorf("unsupported_os %q: use linux, darwin or windows", os)
+		}
+	}
+	if l := t.Lock; l != nil {
+		if l.Kind != LockMkdir && l.Kind != LockFlock {
+			return fmt.Errorf("lock.kind %q: use mkdir or flock", l.Kind)
+		}
+		if l.Path == "" || strings.ContainsAny(l.Path, `/\`) || l.Path == "." || l.Path == ".." {
+			return fmt.Errorf("lock.path %q: the name of the lock, next to the config file", l.Path)
 		}
 	}
 	return nil

@@ -91,7 +91,10 @@ func Apply(p *Plan) (Applied, error) {
 		}
 		var kept []*FilePlan
 		for i := len(done) - 1; i >= 0; i-- {
-			if !done[i].undo() && !slices.Contains(kept, of[i]) {
+			release := takeToolLocks(done[i].f, &res)
+			restored := done[i].undo()
+			release()
+			if !restored && !slices.Contains(kept, of[i]) {
 				kept = append(kept, of[i])
 			}
 		}
@@ -102,7 +105,9 @@ func Apply(p *Plan) (Applied, error) {
 		return res, failure(err, len(done), kept)
 	}
 	for i, f := range files {
+		release := takeToolLocks(f, &res)
 		c, err := commitFile(f, staged[i])
+		release()
 		switch {
 		case errors.Is(err, ErrChanged):
 			return fail(fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged))
@@ -128,6 +133,25 @@ func Apply(p *Plan) (Applied, error) {
 	}
 	res.Written = p.Stale()
 	return res, nil
+}
+
+// takeToolLocks takes the locks of the tools reading f (toollock.go) and
+// returns the function that releases them. A lock that cannot be had in
+// time is noted in res's warnings, and the file is written without it.
+func takeToolLocks(f *FilePlan, res *Applied) (release func()) {
+	var releases []func()
+	for _, l := range f.locks {
+		r, err := l.take()
+		releases = append(releases, r)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: written without its tool's lock: %v", f.Display, err))
+		}
+	}
+	return func() {
+		for i := len(releases) - 1; i >= 0; i-- {
+			releases[i]()
+		}
+	}
 }
 
 // testHookCommitted, when set by a test, is called after each commit with

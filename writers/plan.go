@@ -67,6 +67,7 @@ type FilePlan struct {
 	// whichever version the files hold. Nil when After already does.
 	Intent  []byte
 	Changes []Change
+	locks   []*toolLock // of the tools reading the file (Target.Locks)
 }
 
 // newFileMode is the mode a new file is created with, less the umask as
@@ -339,6 +340,11 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject)}
 	for _, t := range group {
 		fp.Tools = append(fp.Tools, t.Tools...)
+		for _, l := range t.Locks {
+			if !slices.ContainsFunc(fp.locks, func(o *toolLock) bool { return *o == *l }) {
+				fp.locks = append(fp.locks, l)
+			}
+		}
 		if t.Format != first.Format {
 			return nil, &FileError{File: first.Display, Err: fmt.Errorf("tools %s and %s read this file with different formats", strings.Join(first.Tools, ","), strings.Join(t.Tools, ","))}
 		}

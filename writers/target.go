@@ -31,8 +31,10 @@ type Target struct {
 	NameField string
 	Skeleton  string
 	Tools     []string // profile ids, sorted
-	Entries   []Desired
-	Preserve  []string // members owned by the tool or the user, kept across syncs
+	// Locks are the tools' locks on the file, taken around replacing it.
+	Locks    []*toolLock
+	Entries  []Desired
+	Preserve []string // members owned by the tool or the user, kept across syncs
 	// alias, when set, is the other path to the root (Env.Aliases) that Key
 	// holds: a target that only removes the entries repo wrote there.
 	alias string
@@ -113,6 +115,9 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 			return nil, nil, fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
 		}
 		tg.Tools = append(tg.Tools, p.ID)
+		if l := toolLockFor(t.Lock, path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *toolLock) bool { return *o == *l }) {
+			tg.Locks = append(tg.Locks, l)
+		}
 		for _, f := range p.Entry.Preserve {
 			if !slices.Contains(tg.Preserve, f) {
 				tg.Preserve = append(tg.Preserve, f)
