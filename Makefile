@@ -5,6 +5,10 @@ BIN     := bin/repo
 VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
+# The development-only commands (conformance/, bench/gen, toolprofiles/internal/gen*) build only
+# with this tag, so that `go install ./...` (what pre-commit's golang hooks run) builds repo alone.
+# Every target below that builds, vets or tests them passes it.
+DEVTAGS := repodev
 
 .PHONY: build test demo lint fmt clean generate fuzz conformance stress bench
 
@@ -12,7 +16,7 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
 
 test: lint
-	$(GO) test ./...
+	$(GO) test -tags $(DEVTAGS) ./...
 
 # Copies examples/workspace to a scratch folder (DEMO_DIR, default a new temp dir), creates the
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.
@@ -25,7 +29,7 @@ demo: build
 # and fails if an expected server is not connected. QUICK=1: no installation, one scope per
 # client, no LAST_RUN.md; CLIENTS=claude,codex: only these; CONFORMANCE_FLAGS: more (-v, --keep).
 conformance:
-	$(GO) run -buildvcs=false ./conformance $(if $(filter-out 0,$(QUICK)),--quick) $(if $(CLIENTS),--clients $(CLIENTS)) $(CONFORMANCE_FLAGS)
+	$(GO) run -buildvcs=false -tags $(DEVTAGS) ./conformance $(if $(filter-out 0,$(QUICK)),--quick) $(if $(CLIENTS),--clients $(CLIENTS)) $(CONFORMANCE_FLAGS)
 
 # Whole-command timings against ruler, rulesync, dd and jq (hyperfine; npm for the peers) and the
 # Go benchmarks, written to bench/RESULTS.md. QUICK=1 for a smoke run.
@@ -58,7 +62,7 @@ fuzz:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet -tags $(DEVTAGS) ./...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
