@@ -10,7 +10,7 @@ LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/
 # Every target below that builds, vets or tests them passes it.
 DEVTAGS := repodev
 
-.PHONY: build test demo lint fmt clean generate fuzz conformance stress bench
+.PHONY: build test demo lint fmt clean generate fuzz conformance stress bench release release-snapshot release-check
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
@@ -67,5 +67,35 @@ lint:
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
+# Releases (.goreleaser.yaml) with GoReleaser, pinned here and installed with `go install` into
+# bin/tools on first use (a few minutes and ~1 GB of module downloads the first time).
+# release-snapshot builds every archive, checksums.txt, the Homebrew cask and the Scoop manifest
+# into dist/ without publishing, and checks that the binary for this machine reports the snapshot's
+# version and commit. release-check only validates .goreleaser.yaml. release (the tag workflow,
+# .github/workflows/release.yml) publishes; it needs GITHUB_TOKEN, HOMEBREW_TAP_GITHUB_TOKEN and
+# SCOOP_BUCKET_GITHUB_TOKEN.
+GORELEASER_VERSION := v2.16.0
+GORELEASER := bin/tools/goreleaser-$(GORELEASER_VERSION)/goreleaser
+
+$(GORELEASER):
+	GOBIN=$(CURDIR)/$(dir $(GORELEASER)) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+
+# GoReleaser stamps the commit only where `git ls-remote --get-url` answers: a clone without a
+# remote (git init, or a worktree of one) gets the project's URL for this run, nothing is fetched.
+NOREMOTE_ENV = $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/repo-manager/repo.git)
+
+release-snapshot: $(GORELEASER)
+	$(NOREMOTE_ENV) $(GORELEASER) release --snapshot --clean
+	@bin=$$(ls dist/repo_$$($(GO) env GOOS)_$$($(GO) env GOARCH)*/repo*); \
+	  out=$$($$bin version) && echo "$$bin version: $$out" && \
+	  case "$$out" in "repo v"*-snapshot+*" ($$(git rev-parse --short=12 HEAD), go"*) ;; \
+	    *) echo "release-snapshot: the binary does not report the snapshot's version and commit" >&2; exit 1;; esac
+
+release: $(GORELEASER)
+	$(GORELEASER) release --clean
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -65,14 +66,13 @@ func buildVersion() (string, string) {
 				dirty = s.Value == "true"
 			}
 		}
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
+		rev = shortCommit(rev)
 		if rev != "" && dirty {
 			rev += "-dirty"
 		}
 		c = rev
 	}
+	c = shortCommit(c)
 	if v == "" {
 		v = "dev"
 	}
@@ -80,4 +80,13 @@ func buildVersion() (string, string) {
 		c = "unknown"
 	}
 	return v, c
+}
+
+// shortCommit cuts a full commit hash (GoReleaser passes one) to the 12
+// characters `make build` uses; anything else is kept.
+func shortCommit(c string) string {
+	if len(c) > 12 && strings.Trim(c, "0123456789abcdef") == "" {
+		return c[:12]
+	}
+	return c
 }
