@@ -21,7 +21,7 @@ test: lint
 # Copies examples/workspace to a scratch folder (DEMO_DIR, default a new temp dir), creates the
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.
 demo: build
-	./examples/demo.sh $(CURDIR)/$(BIN)
+	@./examples/demo.sh $(CURDIR)/$(BIN)
 
 # Opt-in, not part of `make test`: installs the real AI clients from npm into CONFORMANCE_CACHE
 # (default ~/.cache/repo-conformance), syncs a scratch copy of examples/workspace and asks each
