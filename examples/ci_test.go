@@ -181,3 +181,93 @@ func TestGitLabCISnippet(t *testing.T) {
 		t.Errorf("bad checksum: exit %d:\n%s", code, out)
 	}
 }
+
+// TestDocsYAML parses every ```yaml block of the README and docs/: a
+// snippet users copy must be valid YAML.
+func TestDocsYAML(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join("..", "README.md"))
+	blocks := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
+			blocks++
+			var v any
+			if err := yaml.Unmarshal([]byte(m[1]), &v); err != nil {
+				t.Errorf("%s: a yaml block is not valid YAML: %v\n%s", file, err, m[1])
+			}
+		}
+	}
+	if blocks < 8 {
+		t.Errorf("found %d yaml blocks; the docs have more", blocks)
+	}
+}
+
+// TestLefthookSnippets runs the commands of docs/hooks.md's lefthook
+// configurations as lefthook does (sh -c): the check fails on a stale
+// workspace and passes on a synced one; the fixing one syncs and still
+// fails the commit, then passes.
+func TestLefthookSnippets(t *testing.T) {
+	needBash(t, "sh")
+	var runs []string
+	data, err := os.ReadFile(filepath.Join("..", "docs", "hooks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(# lefthook.yml\n.*?)```").FindAllStringSubmatch(string(data), -1) {
+		var cfg struct {
+			PreCommit struct {
+				Commands map[string]struct {
+					Glob string `yaml:"glob"`
+					Run  string `yaml:"run"`
+				} `yaml:"commands"`
+			} `yaml:"pre-commit"`
+		}
+		if err := yaml.UnmarshalWithOptions([]byte(m[1]), &cfg, yaml.DisallowUnknownField()); err != nil {
+			t.Fatalf("docs/hooks.md: lefthook.yml: %v", err)
+		}
+		for _, c := range cfg.PreCommit.Commands {
+			runs = append(runs, c.Run)
+		}
+	}
+	if len(runs) != 2 {
+		t.Fatalf("want the check and the fixing lefthook configurations, got %q", runs)
+	}
+	check, fix := runs[0], runs[1]
+	bin := repoBinary(t)
+	ws := t.TempDir()
+	write(t, ws, map[string]string{
+		".repository/config.toml":                   "[mcp]\ntools = [\"claude\"]\n",
+		".repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server"}}}`,
+	})
+	sh := func(command string) (int, string) {
+		c := exec.Command("sh", "-c", command)
+		c.Dir = ws
+		c.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir(), "NO_COLOR=1")
+		out, err := c.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := sh(check); code != 1 || !strings.Contains(out, "out of date: .mcp.json") {
+		t.Errorf("%s on a stale workspace: exit %d\n%s", check, code, out)
+	}
+	if code, out := sh(fix); code != 1 || !strings.Contains(out, "MCP configs updated: review, stage and commit again") {
+		t.Errorf("%s on a stale workspace: exit %d\n%s", fix, code, out)
+	}
+	for _, c := range []string{check, fix} {
+		if code, out := sh(c); code != 0 || out != "" {
+			t.Errorf("%s on a synced workspace: exit %d, output %q; want 0 and nothing", c, code, out)
+		}
+	}
+}
