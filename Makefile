@@ -5,24 +5,28 @@ BIN     := bin/repo
 VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS  = -X github.com/repo-manager/repo/cmd.version=$(VERSION) -X github.com/repo-manager/repo/cmd.commit=$(COMMIT)
+# The development-only commands (conformance/, bench/gen, toolprofiles/internal/gen*) build only
+# with this tag, so that `go install ./...` (what pre-commit's golang hooks run) builds repo alone.
+# Every target below that builds, vets or tests them passes it.
+DEVTAGS := repodev
 
-.PHONY: build test race demo lint fmt clean generate fuzz conformance stress bench
+.PHONY: build test race demo lint fmt clean generate fuzz conformance stress bench release release-snapshot release-check
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/repo
 
 test: lint
-	$(GO) test ./...
+	$(GO) test -tags $(DEVTAGS) ./...
 
 # Every test under the race detector (CI runs it after make test): planning, staging, the big-file
 # halves and the fault guard run on several goroutines.
 race:
-	$(GO) test -race ./...
+	$(GO) test -race -tags $(DEVTAGS) ./...
 
 # Copies examples/workspace to a scratch folder (DEMO_DIR, default a new temp dir), creates the
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.
 demo: build
-	./examples/demo.sh $(CURDIR)/$(BIN)
+	@./examples/demo.sh $(CURDIR)/$(BIN)
 
 # Opt-in, not part of `make test`: installs the real AI clients from npm into CONFORMANCE_CACHE
 # (default ~/.cache/repo-conformance), syncs a scratch copy of examples/workspace and asks each
@@ -30,7 +34,7 @@ demo: build
 # and fails if an expected server is not connected. QUICK=1: no installation, one scope per
 # client, no LAST_RUN.md; CLIENTS=claude,codex: only these; CONFORMANCE_FLAGS: more (-v, --keep).
 conformance:
-	$(GO) run -buildvcs=false ./conformance $(if $(filter-out 0,$(QUICK)),--quick) $(if $(CLIENTS),--clients $(CLIENTS)) $(CONFORMANCE_FLAGS)
+	$(GO) run -buildvcs=false -tags $(DEVTAGS) ./conformance $(if $(filter-out 0,$(QUICK)),--quick) $(if $(CLIENTS),--clients $(CLIENTS)) $(CONFORMANCE_FLAGS)
 
 # Whole-command timings against ruler, rulesync, dd and jq (hyperfine; npm for the peers) and the
 # Go benchmarks, written to bench/RESULTS.md. QUICK=1 for a smoke run.
@@ -65,10 +69,43 @@ fuzz:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet -tags $(DEVTAGS) ./...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
+# Releases (.goreleaser.yaml) with GoReleaser, pinned here and installed with `go install` into
+# TOOLS on first use (about 16 minutes on 2 cores with nothing in the module cache, ~1 GB of
+# modules; 3 minutes with them).
+# release-snapshot builds every archive, checksums.txt, the Homebrew cask and the Scoop manifest
+# into dist/ without publishing, and checks that the binary for this machine reports the snapshot's
+# version and commit. release-check only validates .goreleaser.yaml. release (the tag workflow,
+# .github/workflows/release.yml) publishes; it needs GITHUB_TOKEN, HOMEBREW_TAP_GITHUB_TOKEN and
+# SCOOP_BUCKET_GITHUB_TOKEN.
+GORELEASER_VERSION := v2.16.0
+# TOOLS: where pinned tools are installed (.ci/run keeps them across CI runs).
+TOOLS ?= $(CURDIR)/bin/tools
+GORELEASER := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
+
+$(GORELEASER):
+	GOBIN=$(abspath $(dir $(GORELEASER))) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+
+# GoReleaser stamps the commit only where `git ls-remote --get-url` answers: a clone without a
+# remote (git init, or a worktree of one) gets the project's URL for this run, nothing is fetched.
+NOREMOTE_ENV = $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/repo-manager/repo.git)
+
+release-snapshot: $(GORELEASER)
+	$(NOREMOTE_ENV) $(GORELEASER) release --snapshot --clean
+	@bin=$$(ls dist/repo_$$($(GO) env GOOS)_$$($(GO) env GOARCH)*/repo*); \
+	  out=$$($$bin version) && echo "$$bin version: $$out" && \
+	  case "$$out" in "repo v"*-snapshot+*" ($$(git rev-parse --short=12 HEAD), go"*) ;; \
+	    *) echo "release-snapshot: the binary does not report the snapshot's version and commit" >&2; exit 1;; esac
+
+release: $(GORELEASER)
+	$(GORELEASER) release --clean
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

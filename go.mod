@@ -1,12 +1,12 @@
 module github.com/repo-manager/repo
 
-go 1.26.8
+go 1.24.0
 
 require (
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/goccy/go-yaml v1.19.2
 	github.com/pelletier/go-toml/v2 v2.4.3
-	github.com/rogpeppe/go-internal v1.16.0
+	github.com/rogpeppe/go-internal v1.14.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/tidwall/gjson v1.20.0

@@ -82,7 +82,7 @@ for t in jq node npm go; do need "$t" || die "$t is required"; done
 BIN=$WORK/bin
 mkdir -p "$BIN"
 log "building repo, the generator and the Go benchmark binaries (one snapshot of the tree)"
-(cd "$MAIN" && go build -buildvcs=false -o "$BIN/repo" ./cmd/repo && go build -buildvcs=false -o "$BIN/gen" ./bench/gen)
+(cd "$MAIN" && go build -buildvcs=false -o "$BIN/repo" ./cmd/repo && go build -buildvcs=false -tags repodev -o "$BIN/gen" ./bench/gen)
 GOBENCH=${GOBENCH:-1}
 [ "$GOBENCH" = 1 ] && bash "$HERE/gobench.sh" --build-only "$WORK/gobench"
 COMMIT=$(commit)
@@ -386,7 +386,7 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 	echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at end: $LOAD_END (the VM is shared: other jobs ran during the benchmark, see the load column)"
 	echo "- Versions: $VERSIONS"
 	echo "- Runs: median of the timed runs with hyperfine (range = min–max); $RUNS runs per case, $SLOW_RUNS for a case whose single run takes more than ${SLOW_SECS} s; peak RSS = median \"Maximum resident set size\" of /usr/bin/time -v (MB = MiB)"
-	echo "- Workloads (\`go run ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed)"
+	echo "- Workloads (\`go run -tags repodev ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed)"
 	echo
 	echo "| case | runs | median wall | range | CPU user+sys (mean) | peak RSS | load | notes |"
 	echo "|---|---|---|---|---|---|---|---|"

@@ -368,7 +368,10 @@ func TestCheckWhileToolRewritesInPlace(t *testing.T) {
 			t.Fatalf("--check crashed:\n%s", out)
 		case code == 1:
 			t.Errorf("--check said out of date for an in-sync file:\n%s", out)
-		case code == 2 && !bytes.Contains(out, []byte("changed while repo was reading it")):
+		case code == 2 && !bytes.Contains(out, []byte("changed while repo was reading it")) && !bytes.Contains(out, []byte("may be saving it in place")):
+			// Either refusal is the truth: the file was being saved. (The second
+			// is an empty file that stayed empty past the settling time, which a
+			// starved test process can make the writer's pause.)
 			t.Errorf("--check failed:\n%s", out)
 		}
 	}

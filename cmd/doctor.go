@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
-	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 )
 
@@ -29,6 +28,9 @@ type DoctorOptions struct {
 	Scope  string
 	Output string
 	Exec   bool
+	// Quiet prints only the findings that need attention; Verbose adds
+	// the tool selection.
+	Quiet, Verbose bool
 }
 
 func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
@@ -56,13 +58,16 @@ Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
   $ repo doctor --tool claude,codex
   $ repo doctor --exec             # also run each venv python
   $ repo doctor --output json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if !slices.Contains(toolprofiles.Scopes, opts.Scope) {
-				return usagef("--scope %q: use project, local or user", opts.Scope)
+			if err := checkScope(opts.Scope); err != nil {
+				return err
 			}
-			if opts.Output != "text" && opts.Output != "json" {
-				return usagef("--output %q: use text or json", opts.Output)
+			if err := checkOutput(opts.Output); err != nil {
+				return err
+			}
+			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -70,12 +75,12 @@ Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
 			return doctorRun(opts)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Tools, "tool", nil, "tool id to check (repeatable or comma-separated; see repo tools)")
-	fl.StringVar(&opts.Scope, "scope", toolprofiles.ScopeProject, "project, local or user")
-	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
-	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
-	fl.BoolVar(&opts.Exec, "exec", false, "also run each venv python (python -c ''): this executes files the workspace ships")
+	addToolFlag(cmd, f, &opts.Tools, "tool id to check (repeatable or comma-separated; see repo tools)")
+	addScopeFlag(cmd, &opts.Scope)
+	addRootFlag(cmd, &opts.Root)
+	addOutputFlag(cmd, &opts.Output)
+	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose, "print only the findings that need attention", "also print which tools were selected, and why")
+	cmd.Flags().BoolVar(&opts.Exec, "exec", false, "also run each venv python (python -c ''): this executes files the workspace ships")
 	return cmd
 }
 
@@ -161,8 +166,14 @@ func doctorRun(opts *DoctorOptions) error {
 			return err
 		}
 	} else {
+		if opts.Verbose {
+			fmt.Fprintf(f.IO.ErrOut, "tools (%s): %s; %s scope\n", sel.source, strings.Join(rep.Tools, ", "), opts.Scope)
+		}
 		for _, fd := range rep.Findings {
-			fmt.Fprintln(f.IO.Out, fd.line())
+			if opts.Quiet && fd.Level == levelOK {
+				continue
+			}
+			fmt.Fprintln(f.IO.Out, fd.line(func(code, s string) string { return f.paint(f.IO.Out, code, s) }))
 		}
 		switch {
 		case len(w.ws.Servers) == 0:
@@ -170,7 +181,7 @@ func doctorRun(opts *DoctorOptions) error {
 		case len(sel.profiles) == 0:
 			fmt.Fprintln(f.IO.ErrOut, "repo: no tools selected: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)")
 		}
-		if attention > 0 {
+		if attention > 0 && !opts.Quiet {
 			fmt.Fprintf(f.IO.ErrOut, "%d finding(s) need attention\n", attention)
 		}
 	}
@@ -180,8 +191,9 @@ func doctorRun(opts *DoctorOptions) error {
 	return nil
 }
 
-// line is the text form of a finding.
-func (fd finding) line() string {
+// line is the text form of a finding, its level painted green, yellow or
+// red when colour is on.
+func (fd finding) line(paint func(code, s string) string) string {
 	who := fd.Server
 	if who == "" {
 		who = fd.Tool
@@ -189,7 +201,9 @@ func (fd finding) line() string {
 	if who == "" {
 		who = fd.Variable
 	}
-	s := fmt.Sprintf("%-4s %s: %s", fd.Level, who, fd.Message)
+	color := map[string]string{levelOK: green, levelWarn: yellow, levelFail: red}[fd.Level]
+	label := paint(color, fd.Level) + strings.Repeat(" ", max(0, 4-len(fd.Level)))
+	s := fmt.Sprintf("%s %s: %s", label, who, fd.Message)
 	if fd.Fix != "" {
 		s += " — " + fd.Fix
 	}

@@ -26,8 +26,9 @@ func (e usageError) Error() string { return e.err.Error() }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 // exitCode maps an error from a command to the process status and prints
-// it once, one line per joined error.
-func exitCode(err error, stderr io.Writer) int {
+// it once, one line per joined error; a usage error ends with a hint at the
+// help of the command that was run (command, as "repo sync").
+func exitCode(err error, stderr io.Writer, command string) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -43,7 +44,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintln(stderr, "run 'repo --help' for usage")
+		fmt.Fprintf(stderr, "run '%s --help' for usage\n", command)
 	}
 	return ExitError
 }

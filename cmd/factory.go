@@ -26,34 +26,11 @@ type Factory struct {
 	Getenv func(string) string
 	Getwd  func() (string, error)
 	GOOS   string
+	// ColorMode is --color: auto (the default), always or never; see color.go.
+	ColorMode string
+	// IsTerminal reports whether w is a terminal; nil means a real check.
+	IsTerminal func(w io.Writer) bool
 }
-
-// Color reports whether human output on ErrOut may use colour: only on a
-// terminal, and never when NO_COLOR is set (no-color.org) or TERM is dumb.
-func (f *Factory) Color() bool {
-	if f.Getenv("NO_COLOR") != "" || f.Getenv("TERM") == "dumb" {
-		return false
-	}
-	file, ok := f.IO.ErrOut.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := file.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// paint wraps s in an ANSI colour when colour is on.
-func (f *Factory) paint(code, s string) string {
-	if !f.Color() {
-		return s
-	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
-}
-
-const (
-	green  = "32"
-	yellow = "33"
-)
 
 func newFactory() *Factory {
 	return &Factory{

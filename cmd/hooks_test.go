@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -45,10 +46,16 @@ func readPreCommitHooks(t *testing.T) map[string]preCommitHook {
 // filter would let a stale config through the hook.
 func TestPreCommitHooksFile(t *testing.T) {
 	hooks := readPreCommitHooks(t)
-	want := map[string]string{"repo-sync-check": "repo sync --check", "repo-sync": "repo sync"}
+	want := map[string]string{"repo-sync-check": "repo sync --check", "repo-sync": "repo sync",
+		"repo-sync-check-system": "repo sync --check", "repo-sync-system": "repo sync"}
 	profiles, err := toolprofiles.Builtin()
 	if err != nil {
 		t.Fatal(err)
+	}
+	for id := range hooks {
+		if _, ok := want[id]; !ok {
+			t.Errorf("hook %s in .pre-commit-hooks.yaml is not checked here", id)
+		}
 	}
 	for id, entry := range want {
 		h, ok := hooks[id]
@@ -56,8 +63,13 @@ func TestPreCommitHooksFile(t *testing.T) {
 			t.Errorf("hook %s is missing", id)
 			continue
 		}
-		if h.Entry != entry || h.Language != "golang" || h.PassFilenames == nil || *h.PassFilenames {
-			t.Errorf("hook %s: entry %q, language %q, pass_filenames %v; want %q, golang, false", id, h.Entry, h.Language, h.PassFilenames, entry)
+		// The -system hooks run the repo on PATH; the others build it with Go.
+		lang := "golang"
+		if strings.HasSuffix(id, "-system") {
+			lang = "system"
+		}
+		if h.Entry != entry || h.Language != lang || h.PassFilenames == nil || *h.PassFilenames {
+			t.Errorf("hook %s: entry %q, language %q, pass_filenames %v; want %q, %s, false", id, h.Entry, h.Language, h.PassFilenames, entry, lang)
 		}
 		// pre-commit matches files with Python's re.search; this filter uses
 		// nothing RE2 reads differently.

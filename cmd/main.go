@@ -3,6 +3,8 @@
 package cmd
 
 import (
+	"slices"
+
 	"github.com/spf13/cobra"
 )
 
@@ -17,8 +19,11 @@ func run(f *Factory, args []string) int {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := root.Execute()
-	return exitCode(err, f.IO.ErrOut)
+	c, err := root.ExecuteC()
+	if c == nil {
+		c = root
+	}
+	return exitCode(err, f.IO.ErrOut, c.CommandPath())
 }
 
 func newRootCmd(f *Factory) *cobra.Command {
@@ -33,6 +38,21 @@ the user's own servers, which it never touches.
 Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// The same line as repo version.
+		Version: readBuild().line(),
+	}
+	groupCommand(root)
+	root.SetVersionTemplate("{{.Version}}\n")
+	// --version without cobra's -v shorthand: -v is --verbose on every command.
+	root.Flags().Bool("version", false, "print repo's version (as repo version)")
+	root.PersistentFlags().StringVar(&f.ColorMode, "color", colorAuto, "colour: auto (on a terminal, unless NO_COLOR is set), always or never")
+	_ = root.RegisterFlagCompletionFunc("color", fixedValues(colorModes,
+		"on a terminal, unless NO_COLOR is set (CLICOLOR_FORCE=1: always)", "also into pipes and files", "no colour"))
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if !slices.Contains(colorModes, f.ColorMode) {
+			return usagef("--color %q: use auto, always or never", f.ColorMode)
+		}
+		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newSyncCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))

@@ -15,9 +15,11 @@ import (
 
 // MCPListOptions are the flags of repo mcp list.
 type MCPListOptions struct {
-	F      *Factory
-	Root   string
-	Output string
+	F       *Factory
+	Root    string
+	Output  string
+	Quiet   bool
+	Verbose bool
 }
 
 func newMCPCmd(f *Factory) *cobra.Command {
@@ -25,6 +27,7 @@ func newMCPCmd(f *Factory) *cobra.Command {
 		Use:   "mcp",
 		Short: "Inspect the extensions' MCP servers",
 	}
+	groupCommand(cmd)
 	cmd.AddCommand(newMCPListCmd(f, nil))
 	return cmd
 }
@@ -34,10 +37,13 @@ func newMCPListCmd(f *Factory, runF func(*MCPListOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List every extension's MCP servers, resolved for this machine",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if opts.Output != "text" && opts.Output != "json" {
-				return usagef("--output %q: use text or json", opts.Output)
+			if err := checkOutput(opts.Output); err != nil {
+				return err
+			}
+			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -45,8 +51,11 @@ func newMCPListCmd(f *Factory, runF func(*MCPListOptions) error) *cobra.Command 
 			return mcpListRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Root, "root", "", "workspace root")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	addRootFlag(cmd, &opts.Root)
+	addOutputFlag(cmd, &opts.Output)
+	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
+		"no note on stderr when no extension declares a server",
+		"also print each server's declaration (file:line), working directory and environment")
 	return cmd
 }
 
@@ -69,7 +78,9 @@ func mcpListRun(opts *MCPListOptions) error {
 		return err
 	}
 	if len(ws.Servers) == 0 {
-		fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
+		if !opts.Quiet {
+			fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
@@ -81,7 +92,24 @@ func mcpListRun(opts *MCPListOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, what)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if opts.Verbose {
+		for _, s := range ws.Servers {
+			fmt.Fprintf(f.IO.Out, "\n%s (%s:%d)\n", s.Name, s.Source, s.Line)
+			if s.Cwd != "" {
+				fmt.Fprintf(f.IO.Out, "  cwd: %s\n", s.Cwd)
+			}
+			for _, kv := range s.Env {
+				fmt.Fprintf(f.IO.Out, "  env %s=%s\n", kv.Key, kv.Value)
+			}
+			for _, kv := range s.Headers {
+				fmt.Fprintf(f.IO.Out, "  header %s: %s\n", kv.Key, kv.Value)
+			}
+		}
+	}
+	return nil
 }
 
 func serverJSON(s extensions.Server) ordered.Object {

@@ -5,18 +5,29 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
 )
 
-// TestPreCommitHook runs the hooks of .pre-commit-hooks.yaml with the real
-// pre-commit in a scratch git repository: the check passes on a synced
-// workspace and fails, naming the stale file, on a stale one; the sync hook
-// fixes it. The hooks run as `repo: local` with language: system and the
-// binary built here, since language: golang would need the network.
-func TestPreCommitHook(t *testing.T) {
+// The published hooks (.pre-commit-hooks.yaml) run with the real pre-commit
+// against a snapshot of this repository, as a user's .pre-commit-config.yaml
+// names it: the -system hooks with a repo binary on a PATH without Go, and
+// the golang hooks built by pre-commit itself (go install ./...).
+
+// preCommitEnv is a scratch git workspace with one extension, and what is
+// needed to run pre-commit in it.
+type preCommitEnv struct {
+	t         *testing.T
+	preCommit string
+	tmp, ws   string
+	env       []string
+}
+
+func newPreCommitEnv(t *testing.T) *preCommitEnv {
+	t.Helper()
 	preCommit, err := exec.LookPath("pre-commit")
 	if err != nil {
 		t.Skip("pre-commit is not installed (Debian: apt-get install pre-commit)")
@@ -27,56 +38,27 @@ func TestPreCommitHook(t *testing.T) {
 		}
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin", "repo")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/repo-manager/repo/cmd/repo").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	ws := filepath.Join(tmp, "ws")
 	home := filepath.Join(tmp, "home")
-	env := append(os.Environ(),
+	e := &preCommitEnv{t: t, preCommit: preCommit, tmp: tmp, ws: filepath.Join(tmp, "ws")}
+	e.env = append(os.Environ(),
 		"HOME="+home, "USERPROFILE="+home, "XDG_CONFIG_HOME=", "XDG_STATE_HOME=", "XDG_CACHE_HOME=",
 		"PRE_COMMIT_HOME="+filepath.Join(tmp, "pre-commit"), "NO_COLOR=1",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"))
-	run := func(name string, args ...string) (string, error) {
-		c := exec.Command(name, args...)
-		c.Dir = ws
-		c.Env = env
-		out, err := c.CombinedOutput()
-		return string(out), err
-	}
-	must := func(name string, args ...string) string {
-		t.Helper()
-		out, err := run(name, args...)
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return out
-	}
-
-	// The hooks as published, run with the binary built above.
-	hooks := readPreCommitHooks(t)
-	var local []map[string]any
-	for _, id := range []string{"repo-sync-check", "repo-sync"} {
-		h := hooks[id]
-		local = append(local, map[string]any{
-			"id": h.ID, "name": h.Name, "language": "system", "pass_filenames": false, "files": h.Files,
-			"entry": shellJoin([]string{bin}) + strings.TrimPrefix(h.Entry, "repo"),
-		})
-	}
-	config, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": "local", "hooks": local}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"ws/.pre-commit-config.yaml":                   string(config),
+	writeFiles(t, tmp, map[string]string{
 		"ws/.repository/config.toml":                   "[mcp]\ntools = [\"claude\", \"vscode\"]\n",
 		"ws/.repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
 		"ws/.repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server", "args": ["--root", "."]}}}`,
 		"ws/README.md":                                 "# scratch\n",
-		"home/.gitconfig":                              "[user]\n\tname = t\n\temail = t@example.invalid\n",
-	}
+		"home/.gitconfig":                              "[user]\n\tname = t\n\temail = t@example.invalid\n[init]\n\tdefaultBranch = main\n",
+	})
+	e.must("git", "init", "-q")
+	return e
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -84,39 +66,222 @@ func TestPreCommitHook(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must("git", "init", "-q")
-	must(bin, "sync")
-	must("git", "add", "-A")
+}
 
-	// A synced workspace passes.
-	out := must(preCommit, "run", "repo-sync-check", "--all-files", "--color", "never")
-	if !strings.Contains(out, "Passed") {
-		t.Errorf("synced workspace: the check did not report Passed:\n%s", out)
+func (e *preCommitEnv) run(env []string, name string, args ...string) (string, error) {
+	c := exec.Command(name, args...)
+	c.Dir = e.ws
+	c.Env = env
+	out, err := c.CombinedOutput()
+	return string(out), err
+}
+
+func (e *preCommitEnv) must(name string, args ...string) string {
+	e.t.Helper()
+	out, err := e.run(e.env, name, args...)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
+	return out
+}
 
-	// A stale one fails, naming each stale file.
-	mcp := filepath.Join(ws, ".repository", "extensions", "ext", "mcp.json")
+// config writes the workspace's .pre-commit-config.yaml: hooks of this
+// repository (the snapshot at rev).
+func (e *preCommitEnv) config(repo, rev string, ids ...string) {
+	e.t.Helper()
+	var hooks []any
+	for _, id := range ids {
+		hooks = append(hooks, map[string]any{"id": id})
+	}
+	config, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": repo, "rev": rev, "hooks": hooks}}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	writeFiles(e.t, e.ws, map[string]string{".pre-commit-config.yaml": string(config)})
+}
+
+// checkHooks runs the check and sync hooks (ids) with env: a synced
+// workspace passes, a stale one fails naming each stale file, the sync
+// hook fixes it (failing the commit, as pre-commit does for every hook that
+// changes files), and then both pass.
+func (e *preCommitEnv) checkHooks(env []string, check, sync string) {
+	t := e.t
+	t.Helper()
+	out, err := e.run(env, e.preCommit, "run", check, "--all-files", "--color", "never")
+	if err != nil || !strings.Contains(out, "Passed") {
+		t.Fatalf("synced workspace: %s did not pass (%v):\n%s", check, err, out)
+	}
+	mcp := filepath.Join(e.ws, ".repository", "extensions", "ext", "mcp.json")
 	if err := os.WriteFile(mcp, []byte(`{"mcpServers": {"docs": {"command": "docs-server", "args": ["--verbose"]}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err = run(preCommit, "run", "repo-sync-check", "--all-files", "--color", "never")
+	out, err = e.run(env, e.preCommit, "run", check, "--all-files", "--color", "never")
 	if err == nil || !strings.Contains(out, "Failed") {
-		t.Fatalf("stale workspace: the check passed:\n%s", out)
+		t.Fatalf("stale workspace: %s passed:\n%s", check, out)
 	}
 	for _, file := range []string{".mcp.json", ".vscode/mcp.json"} {
-		if !regexp.MustCompile(`(?m)out of date.*(^|\s)` + regexp.QuoteMeta(file) + `\b`).MatchString(out) {
-			t.Errorf("stale workspace: the check does not name %s:\n%s", file, out)
+		if !regexp.MustCompile(`(?m)^out of date: ` + regexp.QuoteMeta(file) + ` `).MatchString(out) {
+			t.Errorf("stale workspace: %s does not name %s:\n%s", check, file, out)
 		}
 	}
-
-	// The sync hook brings the files up to date (and fails the commit, as
-	// pre-commit does for every hook that changes files); then the check passes.
-	out, err = run(preCommit, "run", "repo-sync", "--all-files", "--color", "never")
+	if !strings.Contains(out, "run 'repo sync' and commit the result") {
+		t.Errorf("stale workspace: %s does not say how to fix it:\n%s", check, out)
+	}
+	out, err = e.run(env, e.preCommit, "run", sync, "--all-files", "--color", "never")
 	if err == nil || !strings.Contains(out, "files were modified by this hook") {
-		t.Errorf("stale workspace: the sync hook did not report modified files:\n%s", out)
+		t.Errorf("stale workspace: %s did not report modified files:\n%s", sync, out)
 	}
-	out = must(preCommit, "run", "--all-files", "--color", "never")
-	if strings.Count(out, "Passed") != 2 {
-		t.Errorf("after the sync hook: want both hooks Passed:\n%s", out)
+	out, err = e.run(env, e.preCommit, "run", "--all-files", "--color", "never")
+	if err != nil || strings.Count(out, "Passed") != 2 {
+		t.Errorf("after %s: want both hooks Passed (%v):\n%s", sync, err, out)
 	}
+}
+
+// snapshotRepo commits the module's files as they are in the working tree
+// (tracked and new, not ignored) to a new git repository, as a user's
+// pre-commit would clone this repository at a tag, and returns it and the
+// commit.
+func snapshotRepo(t *testing.T, e *preCommitEnv) (string, string) {
+	t.Helper()
+	files := moduleFiles(t)
+	dir := filepath.Join(e.tmp, "repo-clone")
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, dir, map[string]string{f: string(data)})
+	}
+	git := func(args ...string) string {
+		c := exec.Command("git", args...)
+		c.Dir = dir
+		c.Env = e.env
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "snapshot")
+	return dir, git("rev-parse", "HEAD")
+}
+
+// moduleFiles lists the files of this repository a clone has: git's list
+// of tracked and untracked, not ignored files.
+func moduleFiles(t *testing.T) []string {
+	t.Helper()
+	c := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	c.Dir = ".."
+	out, err := c.Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f == "" {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join("..", filepath.FromSlash(f))); err != nil {
+			continue // deleted in the working tree
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// TestPreCommitSystemHooks runs repo-sync-check-system and repo-sync-system:
+// the repo binary on PATH, and no Go on it.
+func TestPreCommitSystemHooks(t *testing.T) {
+	e := newPreCommitEnv(t)
+	bin := filepath.Join(e.tmp, "bin")
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, exeName("repo")), "github.com/repo-manager/repo/cmd/repo").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	repo, rev := snapshotRepo(t, e)
+	e.config(repo, rev, "repo-sync-check-system", "repo-sync-system")
+	// PATH: the binary first, then every folder of PATH that has no go.
+	path := []string{bin}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, exeName("go"))); err != nil {
+			path = append(path, dir)
+		}
+	}
+	env := append(slices.Clip(e.env), "PATH="+strings.Join(path, string(filepath.ListSeparator)))
+	e.must(filepath.Join(bin, exeName("repo")), "sync")
+	e.must("git", "add", "-A")
+	e.checkHooks(env, "repo-sync-check-system", "repo-sync-system")
+}
+
+// TestPreCommitGolangHooks runs repo-sync-check and repo-sync as pre-commit
+// installs them: `go install ./...` in its clone of this repository, which
+// must build repo and nothing else. Modules come from the local module
+// cache, so the test needs no network.
+func TestPreCommitGolangHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds repo in a fresh GOPATH (-short)")
+	}
+	e := newPreCommitEnv(t)
+	goEnv := func(name string) string {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatalf("go env %s: %v", name, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	cache, modcache := goEnv("GOCACHE"), goEnv("GOMODCACHE")
+	env := append(slices.Clip(e.env),
+		"GOCACHE="+cache, "GOMODCACHE="+filepath.Join(e.tmp, "gomodcache"), "GOFLAGS=-modcacherw",
+		"GOPROXY="+fileURL(filepath.Join(modcache, "cache", "download"))+",off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+	repo, rev := snapshotRepo(t, e)
+
+	// try-repo, as a hook author tries a hook before tagging it.
+	bin := filepath.Join(e.tmp, "bin", exeName("repo"))
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/repo-manager/repo/cmd/repo").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	e.must(bin, "sync")
+	e.must("git", "add", "-A")
+	out, err := e.run(env, e.preCommit, "try-repo", repo, "repo-sync-check", "--ref", rev, "--all-files", "--color", "never")
+	if err != nil || !strings.Contains(out, "Passed") {
+		t.Fatalf("pre-commit try-repo %s repo-sync-check: %v\n%s", repo, err, out)
+	}
+
+	// The published configuration: both hooks, built once by pre-commit.
+	e.config(repo, rev, "repo-sync-check", "repo-sync")
+	e.checkHooks(env, "repo-sync-check", "repo-sync")
+	envs, _ := filepath.Glob(filepath.Join(e.tmp, "pre-commit", "repo*", "golangenv-*", "bin"))
+	if len(envs) == 0 {
+		t.Fatal("no golang environment under PRE_COMMIT_HOME")
+	}
+	for _, dir := range envs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, de := range entries {
+			names = append(names, de.Name())
+		}
+		if !slices.Equal(names, []string{exeName("repo")}) {
+			t.Errorf("pre-commit's go install ./... built %v, want only repo", names)
+		}
+	}
+}
+
+func exeName(name string) string {
+	if filepath.Separator == '\\' {
+		return name + ".exe"
+	}
+	return name
+}
+
+// fileURL is a file:// URL for a local folder, as GOPROXY takes it.
+func fileURL(dir string) string {
+	p := filepath.ToSlash(dir)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x on Windows
+	}
+	return "file://" + p
 }

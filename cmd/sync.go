@@ -44,16 +44,16 @@ detected in the workspace (see repo tools).`,
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --dry-run            # print a unified diff, write nothing (CI)
   $ repo sync --tool claude,vscode --scope project`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if !slices.Contains(toolprofiles.Scopes, opts.Scope) {
-				return usagef("--scope %q: use project, local or user", opts.Scope)
+			if err := checkScope(opts.Scope); err != nil {
+				return err
 			}
-			if opts.Output != "text" && opts.Output != "json" {
-				return usagef("--output %q: use text or json", opts.Output)
+			if err := checkOutput(opts.Output); err != nil {
+				return err
 			}
-			if opts.Quiet && opts.Verbose {
-				return usagef("--quiet and --verbose exclude each other")
+			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -64,14 +64,15 @@ detected in the workspace (see repo tools).`,
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any config is out of date, with one line per stale file")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print a unified diff of what sync would change")
-	fl.StringSliceVar(&opts.Tools, "tool", nil, "tool id to write (repeatable or comma-separated; see repo tools)")
-	fl.StringVar(&opts.Scope, "scope", toolprofiles.ScopeProject, "project, local or user")
-	fl.StringVar(&opts.Root, "root", "", "workspace root (default: the nearest folder with .repository/ at or above the working directory)")
-	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	addToolFlag(cmd, f, &opts.Tools, "tool id to write (repeatable or comma-separated; see repo tools)")
+	addScopeFlag(cmd, &opts.Scope)
+	addRootFlag(cmd, &opts.Root)
+	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
-	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only errors and, with --check, the stale files")
-	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "also print each entry changed, the tool selection, and warnings on runs that change nothing")
+	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
+		"print only errors and, with --check, the stale files",
+		"also print each entry changed, the tool selection, and warnings on runs that change nothing (with --check: the warnings)")
 	return cmd
 }
 
@@ -194,7 +195,7 @@ func syncRun(opts *SyncOptions) error {
 // "wrote" line, so the report never says less than what happened.
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {
-		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(green, "wrote"), fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}), summary(fp.Changes))
+		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, "wrote"), fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}), summary(fp.Changes))
 	}
 	return err
 }
@@ -233,12 +234,16 @@ func mode(opts *SyncOptions) string {
 
 func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan) {
 	errOut := f.IO.ErrOut
+	warn := func() {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(errOut, "%s %s\n", f.paint(errOut, yellow, "warning:"), w)
+		}
+	}
 	// Warnings were shown when the files were written; a run that changes
 	// nothing (every commit's pre-commit hook) stays quiet unless asked.
-	if !opts.Quiet && (len(plan.Stale()) > 0 || opts.Verbose) {
-		for _, w := range res.Warnings {
-			fmt.Fprintf(errOut, "%s %s\n", f.paint(yellow, "warning:"), w)
-		}
+	// --check shows them only with -v, after its verdict.
+	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose) {
+		warn()
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
@@ -246,13 +251,42 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		}
 		return
 	}
+	if opts.DryRun {
+		color := f.colorOn(f.IO.Out)
+		for _, fr := range res.Files {
+			if color {
+				fmt.Fprint(f.IO.Out, colorDiff(fr.Diff))
+			} else {
+				fmt.Fprint(f.IO.Out, fr.Diff)
+			}
+		}
+	}
+	// --check: the stale files and the fix come first, then what -v adds.
+	if opts.Check {
+		stale := 0
+		for _, fr := range res.Files {
+			if fr.Status != "unchanged" {
+				stale++
+				fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), fr.Path, who(fr), reasons(fr.Changes))
+				printChanges(f, opts, fr)
+			}
+		}
+		if stale > 0 && !opts.Quiet {
+			fmt.Fprintf(errOut, "%s\n", fixHint(opts))
+		}
+		if opts.Verbose {
+			fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
+			for _, fr := range res.Files {
+				if fr.Status == "unchanged" {
+					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
+				}
+			}
+			warn()
+		}
+		return
+	}
 	if opts.Verbose {
 		fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
-	}
-	if opts.DryRun {
-		for _, fr := range res.Files {
-			fmt.Fprint(f.IO.Out, fr.Diff)
-		}
 	}
 	for _, fr := range res.Files {
 		if fr.Status == "unchanged" {
@@ -261,25 +295,51 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			}
 			continue
 		}
-		switch {
-		case opts.Check:
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(yellow, "out of date:"), fr.Path, who(fr), reasons(fr.Changes))
-		case fr.Status == "written" && !opts.Quiet:
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
+		if fr.Status == "written" && !opts.Quiet {
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
 		}
-		if opts.Verbose {
-			for _, c := range fr.Changes {
-				if c.Entry == "" {
-					fmt.Fprintf(errOut, "  %s: %s\n", c.Action, c.Reason)
-					continue
-				}
-				fmt.Fprintf(errOut, "  %s %s: %s\n", c.Action, c.Entry, c.Reason)
-			}
-		}
+		printChanges(f, opts, fr)
 	}
 	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, "written") == 0 {
 		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
 	}
+}
+
+// printChanges lists a file's changes, one per line, with -v.
+func printChanges(f *Factory, opts *SyncOptions, fr fileResult) {
+	if !opts.Verbose {
+		return
+	}
+	for _, c := range fr.Changes {
+		if c.Entry == "" {
+			fmt.Fprintf(f.IO.ErrOut, "  %s: %s\n", c.Action, c.Reason)
+			continue
+		}
+		fmt.Fprintf(f.IO.ErrOut, "  %s %s: %s\n", c.Action, c.Entry, c.Reason)
+	}
+}
+
+// fixHint is the closing line of a --check that found stale files: the
+// sync that fixes them, with the selection of this run, and for project
+// files (which teams commit) the reminder to commit.
+func fixHint(opts *SyncOptions) string {
+	cmd := "repo sync"
+	if len(opts.Tools) > 0 {
+		cmd += " --tool " + strings.Join(splitIDs(opts.Tools), ",")
+	}
+	if opts.Scope != toolprofiles.ScopeProject {
+		cmd += " --scope " + opts.Scope
+	}
+	if opts.Root != "" {
+		cmd += " --root " + shellJoin([]string{opts.Root})
+	}
+	if opts.Portable {
+		cmd += " --portable"
+	}
+	if opts.Scope == toolprofiles.ScopeProject {
+		return fmt.Sprintf("run '%s' and commit the result", cmd)
+	}
+	return fmt.Sprintf("run '%s' to update them", cmd)
 }
 
 func who(fr fileResult) string {

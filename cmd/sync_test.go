@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"reflect"
 	"testing"
@@ -57,34 +58,64 @@ func TestSplitIDs(t *testing.T) {
 
 func TestExitCodes(t *testing.T) {
 	var buf bytes.Buffer
-	if exitCode(nil, &buf) != ExitOK || exitCode(errStale, &buf) != ExitStale || buf.Len() != 0 {
+	if exitCode(nil, &buf, "repo sync") != ExitOK || exitCode(errStale, &buf, "repo sync") != ExitStale || buf.Len() != 0 {
 		t.Fatal("ok and stale must be silent with codes 0 and 1")
 	}
-	if exitCode(usagef("bad"), &buf) != ExitError || !bytes.Contains(buf.Bytes(), []byte("repo: bad")) {
+	if exitCode(usagef("bad"), &buf, "repo sync") != ExitError || buf.String() != "repo: bad\nrun 'repo sync --help' for usage\n" {
 		t.Fatalf("usage error: %q", buf.String())
 	}
 }
 
-// Colour needs a terminal-like stream (a character device: /dev/null is
-// one) and no NO_COLOR.
+// Colour: --color first, then NO_COLOR, CLICOLOR_FORCE, CLICOLOR=0 and
+// TERM=dumb, then whether the stream is a terminal (a character device:
+// /dev/null is one).
 func TestColor(t *testing.T) {
 	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip(err)
 	}
 	defer devnull.Close()
-	env := map[string]string{}
-	f := &Factory{IO: IOStreams{ErrOut: devnull}, Getenv: func(k string) string { return env[k] }}
-	if !f.Color() || f.paint(green, "x") != "\x1b[32mx\x1b[0m" {
-		t.Fatal("no colour on a character device")
+	var buf bytes.Buffer
+	for _, c := range []struct {
+		mode string
+		env  map[string]string
+		w    io.Writer
+		want bool
+	}{
+		{"", nil, devnull, true},
+		{"auto", nil, devnull, true},
+		{"auto", nil, &buf, false},
+		{"auto", map[string]string{"NO_COLOR": "1"}, devnull, false},
+		{"auto", map[string]string{"NO_COLOR": ""}, devnull, true},
+		{"auto", map[string]string{"TERM": "dumb"}, devnull, false},
+		{"auto", map[string]string{"CLICOLOR": "0"}, devnull, false},
+		{"auto", map[string]string{"CLICOLOR_FORCE": "1"}, &buf, true},
+		{"auto", map[string]string{"CLICOLOR_FORCE": "0"}, &buf, false},
+		{"auto", map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}, &buf, false},
+		{"always", map[string]string{"NO_COLOR": "1"}, &buf, true},
+		{"never", map[string]string{"CLICOLOR_FORCE": "1"}, devnull, false},
+	} {
+		f := &Factory{ColorMode: c.mode, Getenv: func(k string) string { return c.env[k] }}
+		if got := f.colorOn(c.w); got != c.want {
+			t.Errorf("--color %q, env %v, %T: colour %v, want %v", c.mode, c.env, c.w, got, c.want)
+		}
+		want := "x"
+		if c.want {
+			want = "\x1b[32mx\x1b[m"
+		}
+		if got := f.paint(c.w, green, "x"); got != want {
+			t.Errorf("--color %q, env %v: paint = %q, want %q", c.mode, c.env, got, want)
+		}
 	}
-	env["NO_COLOR"] = "1"
-	if f.Color() || f.paint(green, "x") != "x" {
-		t.Fatal("colour despite NO_COLOR")
-	}
-	delete(env, "NO_COLOR")
-	f.IO.ErrOut = &bytes.Buffer{}
-	if f.Color() {
-		t.Fatal("colour into a buffer")
+}
+
+// The diff is coloured as git colours it: headers bold up to the first
+// hunk, so a removed line reading "-- x" is red, not a header.
+func TestColorDiff(t *testing.T) {
+	diff := "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@ ctx\n a\n--- x\n+++ y\n\\ No newline at end of file\n"
+	want := "\x1b[1mdiff --git a/x b/x\x1b[m\n\x1b[1m--- a/x\x1b[m\n\x1b[1m+++ b/x\x1b[m\n" +
+		"\x1b[36m@@ -1,3 +1,3 @@\x1b[m ctx\n a\n\x1b[31m--- x\x1b[m\n\x1b[32m+++ y\x1b[m\n\\ No newline at end of file\n"
+	if got := colorDiff(diff); got != want {
+		t.Errorf("colorDiff:\n got %q\nwant %q", got, want)
 	}
 }

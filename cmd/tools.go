@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,15 +10,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
 )
 
 // ToolsOptions are the flags of repo tools.
 type ToolsOptions struct {
-	F      *Factory
-	Root   string
-	Output string
+	F       *Factory
+	Root    string
+	Output  string
+	Quiet   bool
+	Verbose bool
 }
 
 func newToolsCmd(f *Factory) *cobra.Command {
@@ -25,38 +30,60 @@ func newToolsCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "List the AI tools repo knows: MCP support, detection, target file per scope",
-		Args:  cobra.NoArgs,
+		Long: `List the AI tools repo knows: whether they take MCP servers, whether the
+workspace uses them (detected), and the file repo writes for each scope.
+
+In a workspace, the files are the ones a sync would write (opencode.jsonc
+when the workspace has one rather than opencode.json) and the workspace's own
+profiles (.repository/toolprofiles/) are included. Outside one, the built-in
+catalog, with project files relative to a workspace root.`,
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if opts.Output != "text" && opts.Output != "json" {
-				return usagef("--output %q: use text or json", opts.Output)
+			if err := checkOutput(opts.Output); err != nil {
+				return err
+			}
+			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
 			}
 			return toolsRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Root, "root", "", "workspace root")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	addRootFlag(cmd, &opts.Root)
+	addOutputFlag(cmd, &opts.Output)
+	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
+		"no note on stderr outside a workspace", "also list every candidate file and the tool's notes")
 	return cmd
 }
 
 func toolsRun(opts *ToolsOptions) error {
 	f := opts.F
 	root, err := f.Root(opts.Root)
-	if err != nil {
+	inside := err == nil
+	if err != nil && (opts.Root != "" || !errors.Is(err, extensions.ErrNoRoot)) {
 		return err
 	}
-	profiles, err := toolprofiles.Load(root)
+	var profiles *toolprofiles.Set
+	if inside {
+		profiles, err = toolprofiles.Load(root)
+	} else {
+		profiles, err = toolprofiles.Builtin()
+		if !opts.Quiet && opts.Output == "text" {
+			fmt.Fprintf(f.IO.ErrOut, "not in a workspace (no %s folder here or above): the built-in catalog; project files are relative to the workspace root\n", extensions.RepoDir)
+		}
+	}
 	if err != nil {
 		return err
 	}
 	w := &workspace{root: root, env: f.Env(root), profiles: profiles}
 	type row struct {
-		p        *toolprofiles.Profile
-		detected bool
-		files    map[string]string
+		p          *toolprofiles.Profile
+		detected   bool
+		files      map[string]string
+		candidates map[string][]string
 	}
 	var rows []row
 	for _, p := range profiles.All() {
-		r := row{p: p, detected: detected(p, w), files: map[string]string{}}
+		r := row{p: p, detected: inside && detected(p, w), files: map[string]string{}, candidates: map[string][]string{}}
 		for _, scope := range toolprofiles.Scopes {
 			t := p.Scopes.Get(scope)
 			if t == nil {
@@ -66,7 +93,14 @@ func toolsRun(opts *ToolsOptions) error {
 			if len(paths) == 0 {
 				continue
 			}
-			file, err := toolprofiles.ExpandPath(paths[0], root, w.env.Env)
+			r.candidates[scope] = paths
+			if !inside && scope == toolprofiles.ScopeProject {
+				r.files[scope] = paths[0]
+				continue
+			}
+			// The file a sync would write: the first candidate that
+			// exists, else the first.
+			file, err := writers.TargetPath(t, w.env)
 			if err != nil {
 				r.files[scope] = "(" + err.Error() + ")"
 				continue
@@ -107,7 +141,11 @@ func toolsRun(opts *ToolsOptions) error {
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tPROJECT\tLOCAL\tUSER\tFORMAT\tEVIDENCE")
 	for _, r := range rows {
-		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), yesNo(r.detected)}
+		detectedCell := yesNo(r.detected)
+		if !inside {
+			detectedCell = "-" // nothing to detect outside a workspace
+		}
+		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), detectedCell}
 		var formats []string
 		for _, scope := range toolprofiles.Scopes {
 			file := r.files[scope]
@@ -124,7 +162,23 @@ func toolsRun(opts *ToolsOptions) error {
 		cells = append(cells, strings.Join(formats, "/"), r.p.Evidence)
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if opts.Verbose {
+		for _, r := range rows {
+			fmt.Fprintf(f.IO.Out, "\n%s (%s, %s)\n", r.p.ID, r.p.Name, r.p.Origin())
+			for _, scope := range toolprofiles.Scopes {
+				if c := r.candidates[scope]; len(c) > 0 {
+					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, strings.Join(c, ", "))
+				}
+			}
+			if r.p.Notes != "" {
+				fmt.Fprintf(f.IO.Out, "  %s\n", r.p.Notes)
+			}
+		}
+	}
+	return nil
 }
 
 func yesNo(b bool) string {
@@ -136,6 +190,9 @@ func yesNo(b bool) string {
 
 // resolvedKey fills <<root>> into a key path, as the writer does.
 func resolvedKey(key []string, root string) []string {
+	if root == "" { // the catalog, outside a workspace
+		return key
+	}
 	out := make([]string, len(key))
 	for i, k := range key {
 		out[i] = strings.ReplaceAll(k, "<<root>>", filepath.ToSlash(root))

@@ -2,82 +2,151 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/internal/ordered"
 )
 
-// Set by the build (see the Makefile):
+// Set by the build (see the Makefile and .goreleaser.yaml):
 //
 //	go build -ldflags "-X github.com/repo-manager/repo/cmd.version=v1.2.3 -X github.com/repo-manager/repo/cmd.commit=abc1234"
 //
 // Without them, the module version and VCS revision Go stamped into the
-// binary are used (go install …@v1.2.3), else "dev" and "unknown".
+// binary are used (go install …@v1.2.3; go build in a git checkout), else
+// "dev" and "unknown".
 var (
 	version string
 	commit  string
 )
 
+// VersionOptions are the flags of repo version.
+type VersionOptions struct {
+	F       *Factory
+	Output  string
+	Quiet   bool
+	Verbose bool
+}
+
 func newVersionCmd(f *Factory) *cobra.Command {
-	output := "text"
+	opts := &VersionOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print repo's version, commit and Go version",
-		Args:  cobra.NoArgs,
+		Long: `Print repo's version, the commit it was built from and the Go version.
+
+-q prints the version alone; -v adds the module, the build's platform and
+the path of this executable (Google's repo tool is also called repo: this
+tells which one the shell runs).`,
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v, c := buildVersion()
-			switch output {
-			case "json":
-				_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(ordered.Object{
-					{Key: "version", Value: v}, {Key: "commit", Value: c}, {Key: "go", Value: runtime.Version()},
-				})))
-				return err
-			case "text":
-				_, err := fmt.Fprintf(f.IO.Out, "repo %s (%s, %s)\n", v, c, runtime.Version())
+			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			return usagef("--output %q: use text or json", output)
+			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
+			}
+			return versionRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	addOutputFlag(cmd, &opts.Output)
+	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
+		"print the version alone", "also print the module, platform and executable path")
 	return cmd
 }
 
-// buildVersion returns the version and commit: the ldflags values, else
-// what the Go toolchain recorded in the binary, else "dev" and "unknown".
-func buildVersion() (string, string) {
-	v, c := version, commit
-	info, ok := debug.ReadBuildInfo()
-	if ok && v == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		v = info.Main.Version
+func versionRun(opts *VersionOptions) error {
+	f := opts.F
+	b := readBuild()
+	if opts.Output == "json" {
+		_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(ordered.Object{
+			{Key: "version", Value: b.version}, {Key: "commit", Value: b.commit}, {Key: "go", Value: runtime.Version()},
+		})))
+		return err
 	}
-	if ok && c == "" {
-		var rev string
+	if opts.Quiet {
+		_, err := fmt.Fprintln(f.IO.Out, b.version)
+		return err
+	}
+	fmt.Fprintln(f.IO.Out, b.line())
+	if opts.Verbose {
+		exe, err := os.Executable()
+		if err != nil {
+			exe = "(" + err.Error() + ")"
+		}
+		fmt.Fprintf(f.IO.Out, "module:     %s\n", b.module)
+		if b.fullCommit != "" {
+			fmt.Fprintf(f.IO.Out, "commit:     %s\n", b.fullCommit)
+		}
+		if b.commitTime != "" {
+			fmt.Fprintf(f.IO.Out, "committed:  %s\n", b.commitTime)
+		}
+		fmt.Fprintf(f.IO.Out, "platform:   %s/%s, %s\n", runtime.GOOS, runtime.GOARCH, runtime.Version())
+		fmt.Fprintf(f.IO.Out, "executable: %s\n", exe)
+	}
+	return nil
+}
+
+// build is what is known about how this binary was built.
+type build struct {
+	version, commit        string // as printed: "v1.2.3" or "dev", 12 hex digits (+"-dirty") or "unknown"
+	module                 string
+	fullCommit, commitTime string // from the VCS stamp, when there is one
+}
+
+func (b build) line() string {
+	return fmt.Sprintf("repo %s (%s, %s)", b.version, b.commit, runtime.Version())
+}
+
+// readBuild returns the version and commit: the ldflags values, else what
+// the Go toolchain recorded in the binary, else "dev" and "unknown".
+func readBuild() build {
+	b := build{version: version, commit: commit, module: "github.com/repo-manager/repo"}
+	info, ok := debug.ReadBuildInfo()
+	if ok {
+		if info.Main.Path != "" {
+			b.module = info.Main.Path
+		}
+		if b.version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			b.version = info.Main.Version
+		}
 		dirty := false
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				rev = s.Value
+				b.fullCommit = s.Value
+			case "vcs.time":
+				b.commitTime = s.Value
 			case "vcs.modified":
 				dirty = s.Value == "true"
 			}
 		}
-		if len(rev) > 12 {
-			rev = rev[:12]
+		if b.commit == "" && b.fullCommit != "" {
+			b.commit = shortCommit(b.fullCommit)
+			if dirty {
+				b.commit += "-dirty"
+			}
 		}
-		if rev != "" && dirty {
-			rev += "-dirty"
-		}
-		c = rev
 	}
-	if v == "" {
-		v = "dev"
+	b.commit = shortCommit(b.commit)
+	if b.version == "" {
+		b.version = "dev"
 	}
-	if c == "" {
-		c = "unknown"
+	if b.commit == "" {
+		b.commit = "unknown"
 	}
-	return v, c
+	return b
+}
+
+// shortCommit cuts a full commit hash (GoReleaser passes one) to the 12
+// characters `make build` uses; anything else is kept.
+func shortCommit(c string) string {
+	if len(c) > 12 && strings.Trim(c, "0123456789abcdef") == "" {
+		return c[:12]
+	}
+	return c
 }

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && repodev
 
 // Command conformance checks repo against the real AI coding clients: it installs Claude Code,
 // Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Continue's cn from npm into a cache
@@ -7,7 +7,7 @@
 // environment — which servers it loads and whether they start. It prints a table, writes
 // conformance/LAST_RUN.md, and exits 1 if an expected server is not connected.
 //
-//	go run ./conformance [--quick] [--clients claude,codex] [-v]      (make conformance)
+//	go run -tags repodev ./conformance [--quick] [--clients claude,codex] [-v]      (make conformance)
 //
 // Layout: one file per client adapter (claude.go, codex.go, …) behind the Client interface in
 // client.go; install.go (npm cache), workspace.go (repo build and syncs), sandbox.go (network
@@ -53,7 +53,7 @@ func run() int {
 		verbose     = fs.Bool("v", false, "print every client command and its duration")
 	)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: go run ./conformance [flags]   (make conformance [QUICK=1] [CLIENTS=a,b])")
+		fmt.Fprintln(fs.Output(), "usage: go run -tags repodev ./conformance [flags]   (make conformance [QUICK=1] [CLIENTS=a,b])")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(os.Args[1:]); err != nil {

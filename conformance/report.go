@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && repodev
 
 package main
 
@@ -71,7 +71,7 @@ func writeMarkdown(path string, run *Run) error {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	ws, tb := run.Workspace, run.Toolbox
 	p("# Conformance: last run\n\n")
-	p("Written by `make conformance` (`go run ./conformance`, see README.md \"Conformance\"); do not edit.\n")
+	p("Written by `make conformance` (`go run -tags repodev ./conformance`, see README.md \"Conformance\"); do not edit.\n")
 	p("Each real client was asked, offline and with a private HOME, which MCP servers it loads from the\n")
 	p("files `repo sync` wrote for a scratch copy of `examples/workspace`, and whether they start.\n\n")
 	if run.Partial != "" {

@@ -1,60 +1,273 @@
 package examples
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
 )
 
-// TestGitHubActionsRecipe checks that examples/ci/github-actions.yml builds
-// repo, prints the --check --dry-run diff into the log and the job summary, and then
-// fails the job with repo sync --check, in that order.
+// TestGitHubActionsRecipe checks that examples/ci/github-actions.yml checks
+// out the repository and then runs the repo action at a release tag (the
+// action itself is tested in action_test.go), and that docs/ci.md shows
+// the same workflow.
 func TestGitHubActionsRecipe(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("ci", "github-actions.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wf struct {
+		On   map[string]any `yaml:"on"`
 		Jobs map[string]struct {
-			Steps []struct {
-				Name            string `yaml:"name"`
-				Uses            string `yaml:"uses"`
-				Run             string `yaml:"run"`
-				ContinueOnError bool   `yaml:"continue-on-error"`
+			RunsOn string `yaml:"runs-on"`
+			Steps  []struct {
+				Uses string         `yaml:"uses"`
+				With map[string]any `yaml:"with"`
 			} `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
 	if err := yaml.Unmarshal(data, &wf); err != nil {
 		t.Fatalf("github-actions.yml: %v", err)
 	}
-	if len(wf.Jobs) != 1 {
-		t.Fatalf("want one job, got %d", len(wf.Jobs))
+	if _, ok := wf.On["pull_request"]; !ok || len(wf.Jobs) != 1 {
+		t.Fatalf("want one job on pull requests, got %v and %d jobs", wf.On, len(wf.Jobs))
 	}
 	for id, job := range wf.Jobs {
-		build, diff, check := -1, -1, -1
-		for i, s := range job.Steps {
-			switch {
-			case strings.Contains(s.Run, "go install") && strings.Contains(s.Run, "/cmd/repo@"):
-				build = i
-			case strings.Contains(s.Run, "repo sync --check --dry-run"):
-				diff = i
-				for _, want := range []string{`>> "$GITHUB_STEP_SUMMARY"`, "```diff", "cat "} {
-					if !strings.Contains(s.Run, want) {
-						t.Errorf("job %s: step %q does not contain %q", id, s.Name, want)
-					}
-				}
-			case strings.TrimSpace(s.Run) == "repo sync --check":
-				check = i
-				if s.ContinueOnError {
-					t.Errorf("job %s: step %q must fail the job", id, s.Name)
-				}
+		if len(job.Steps) != 2 || !strings.HasPrefix(job.Steps[0].Uses, "actions/checkout@") ||
+			!regexp.MustCompile(`^repo-manager/repo@v\d+\.\d+\.\d+$`).MatchString(job.Steps[1].Uses) {
+			t.Errorf("job %s: want actions/checkout then repo-manager/repo@<release tag>, got %+v", id, job.Steps)
+		}
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "      - uses: actions/checkout@v4\n      - uses: repo-manager/repo@v0.1.0\n") {
+		t.Error("docs/ci.md does not show the recipe's steps")
+	}
+}
+
+// yamlBlock returns the ```yaml block of a Markdown file whose text
+// contains marker.
+func yamlBlock(t *testing.T, file, marker string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
+		if strings.Contains(m[1], marker) {
+			return m[1]
+		}
+	}
+	t.Fatalf("%s has no yaml block with %q", file, marker)
+	return ""
+}
+
+// TestGitLabCISnippet runs the GitLab job of docs/ci.md as GitLab's runner
+// does: before_script and script in one bash with `set -eo pipefail`, the
+// job's variables and CI_PROJECT_DIR, against a release in a folder laid out
+// as GoReleaser publishes it. A workspace in sync passes; a stale one fails
+// with exit 1 and the diff in the artifact; a broken one fails with 2.
+func TestGitLabCISnippet(t *testing.T) {
+	var doc struct {
+		Job struct {
+			Image        string            `yaml:"image"`
+			Variables    map[string]string `yaml:"variables"`
+			BeforeScript []string          `yaml:"before_script"`
+			Script       []string          `yaml:"script"`
+			Artifacts    struct {
+				When     string   `yaml:"when"`
+				ExposeAs string   `yaml:"expose_as"`
+				Paths    []string `yaml:"paths"`
+			} `yaml:"artifacts"`
+			Rules []map[string]string `yaml:"rules"`
+		} `yaml:"mcp-configs"`
+	}
+	block := yamlBlock(t, filepath.Join("..", "docs", "ci.md"), "mcp-configs:\n  image:")
+	if err := yaml.UnmarshalWithOptions([]byte(block), &doc, yaml.DisallowUnknownField()); err != nil {
+		t.Fatalf("docs/ci.md: the GitLab job: %v", err)
+	}
+	job := doc.Job
+	if job.Artifacts.When != "on_failure" || len(job.Artifacts.Paths) != 1 || job.Artifacts.Paths[0] != "mcp-sync.diff" || len(job.Rules) == 0 {
+		t.Errorf("artifacts %+v, rules %v: want mcp-sync.diff on failure, and rules", job.Artifacts, job.Rules)
+	}
+	needBash(t, "curl", "tar", "sha256sum")
+	if runtime.GOOS != "linux" {
+		t.Skip("the job runs on Linux")
+	}
+	bin := repoBinary(t)
+	tmp := t.TempDir()
+	version := job.Variables["REPO_VERSION"]
+	releases := filepath.Join(tmp, "releases")
+	writeRelease(t, filepath.Join(releases, version), fmt.Sprintf("repo_%s_linux_%s.tar.gz", strings.TrimPrefix(version, "v"), runtime.GOARCH), filepath.Join(bin, "repo"))
+	ws := filepath.Join(tmp, "project")
+	write(t, ws, map[string]string{
+		".repository/config.toml":                   "[mcp]\ntools = [\"claude\"]\n",
+		".repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server"}}}`,
+	})
+	sync := exec.Command(filepath.Join(bin, "repo"), "sync", "-q")
+	sync.Dir = ws
+	if out, err := sync.CombinedOutput(); err != nil {
+		t.Fatalf("repo sync: %v\n%s", err, out)
+	}
+	// No repo on PATH: the job installs its own.
+	var path []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "repo")); err != nil {
+			path = append(path, dir)
+		}
+	}
+	runJob := func() (int, string) {
+		t.Helper()
+		script := "set -eo pipefail\n" + strings.Join(job.BeforeScript, "\n") + "\n" + strings.Join(job.Script, "\n") + "\n"
+		c := exec.Command("bash", "-c", script)
+		c.Dir = ws
+		c.Env = append(os.Environ(), "CI=true", "GITLAB_CI=true", "CI_PROJECT_DIR="+ws, "TMPDIR="+filepath.Join(tmp, "runner-tmp"),
+			"HOME="+filepath.Join(tmp, "home"), "PATH="+strings.Join(path, string(os.PathListSeparator)))
+		for k, v := range job.Variables {
+			c.Env = append(c.Env, k+"="+v)
+		}
+		c.Env = append(c.Env, "REPO_RELEASES=file://"+filepath.ToSlash(releases))
+		if err := os.MkdirAll(filepath.Join(tmp, "runner-tmp"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out, err := c.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	artifact := func() string {
+		data, _ := os.ReadFile(filepath.Join(ws, "mcp-sync.diff"))
+		return string(data)
+	}
+
+	code, out := runJob()
+	if code != 0 || !strings.Contains(out, "repo ") || artifact() != "" {
+		t.Errorf("in sync: exit %d, artifact %q:\n%s", code, artifact(), out)
+	}
+	write(t, ws, map[string]string{".repository/extensions/ext/mcp.json": `{"mcpServers": {"docs": {"command": "docs-server", "args": ["-v"]}}}`})
+	code, out = runJob()
+	if code != 1 || !strings.Contains(artifact(), "diff --git a/.mcp.json b/.mcp.json") ||
+		!strings.Contains(out, "out of date: .mcp.json (project: claude): stale entry \"docs\"") ||
+		!strings.Contains(out, "+      \"args\": [\"-v\"]") || !strings.Contains(out, "run 'repo sync' and commit the result") {
+		t.Errorf("stale: exit %d, artifact %q:\n%s", code, artifact(), out)
+	}
+	write(t, ws, map[string]string{".repository/extensions/ext/mcp.json": `{"mcpServers": `})
+	if code, out = runJob(); code != 2 || !strings.Contains(out, "repo: .repository/extensions/ext/mcp.json") {
+		t.Errorf("broken extension: exit %d:\n%s", code, out)
+	}
+	// A release whose checksum does not match stops the job before repo runs.
+	sums := filepath.Join(releases, version, "checksums.txt")
+	data, err := os.ReadFile(sums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sums, []byte(strings.Repeat("0", 64)+string(data[64:])), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out = runJob(); code == 0 || !strings.Contains(out, "FAILED") {
+		t.Errorf("bad checksum: exit %d:\n%s", code, out)
+	}
+}
+
+// TestDocsYAML parses every ```yaml block of the README and docs/: a
+// snippet users copy must be valid YAML.
+func TestDocsYAML(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join("..", "README.md"))
+	blocks := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
+			blocks++
+			var v any
+			if err := yaml.Unmarshal([]byte(m[1]), &v); err != nil {
+				t.Errorf("%s: a yaml block is not valid YAML: %v\n%s", file, err, m[1])
 			}
 		}
-		if build < 0 || diff < 0 || check < 0 || !(build < diff && diff < check) {
-			t.Errorf("job %s: want steps build repo, repo sync --dry-run, repo sync --check in order; got positions %d, %d, %d", id, build, diff, check)
+	}
+	if blocks < 8 {
+		t.Errorf("found %d yaml blocks; the docs have more", blocks)
+	}
+}
+
+// TestLefthookSnippets runs the commands of docs/hooks.md's lefthook
+// configurations as lefthook does (sh -c): the check fails on a stale
+// workspace and passes on a synced one; the fixing one syncs and still
+// fails the commit, then passes.
+func TestLefthookSnippets(t *testing.T) {
+	needBash(t, "sh")
+	var runs []string
+	data, err := os.ReadFile(filepath.Join("..", "docs", "hooks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(# lefthook.yml\n.*?)```").FindAllStringSubmatch(string(data), -1) {
+		var cfg struct {
+			PreCommit struct {
+				Commands map[string]struct {
+					Glob string `yaml:"glob"`
+					Run  string `yaml:"run"`
+				} `yaml:"commands"`
+			} `yaml:"pre-commit"`
+		}
+		if err := yaml.UnmarshalWithOptions([]byte(m[1]), &cfg, yaml.DisallowUnknownField()); err != nil {
+			t.Fatalf("docs/hooks.md: lefthook.yml: %v", err)
+		}
+		for _, c := range cfg.PreCommit.Commands {
+			runs = append(runs, c.Run)
+		}
+	}
+	if len(runs) != 2 {
+		t.Fatalf("want the check and the fixing lefthook configurations, got %q", runs)
+	}
+	check, fix := runs[0], runs[1]
+	bin := repoBinary(t)
+	ws := t.TempDir()
+	write(t, ws, map[string]string{
+		".repository/config.toml":                   "[mcp]\ntools = [\"claude\"]\n",
+		".repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server"}}}`,
+	})
+	sh := func(command string) (int, string) {
+		c := exec.Command("sh", "-c", command)
+		c.Dir = ws
+		c.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir(), "NO_COLOR=1")
+		out, err := c.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := sh(check); code != 1 || !strings.Contains(out, "out of date: .mcp.json") {
+		t.Errorf("%s on a stale workspace: exit %d\n%s", check, code, out)
+	}
+	if code, out := sh(fix); code != 1 || !strings.Contains(out, "MCP configs updated: review, stage and commit again") {
+		t.Errorf("%s on a stale workspace: exit %d\n%s", fix, code, out)
+	}
+	for _, c := range []string{check, fix} {
+		if code, out := sh(c); code != 0 || out != "" {
+			t.Errorf("%s on a synced workspace: exit %d, output %q; want 0 and nothing", c, code, out)
 		}
 	}
 }

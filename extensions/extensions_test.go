@@ -300,3 +300,47 @@ func TestResolvedSpans(t *testing.T) {
 		t.Errorf("cleaned cwd = %q", m)
 	}
 }
+
+// A value of the wrong type in extension.toml or config.toml is explained
+// in the MCP file's words, with TOML's type names and never Go's.
+func TestTOMLTypeErrors(t *testing.T) {
+	cases := []struct {
+		file, body, want string
+	}{
+		{"extensions/ext/extension.toml", "name = \"ext\"\nversion = 1\n",
+			".repository/extensions/ext/extension.toml:2:11: extension ext, field version: must be a string, not an integer"},
+		{"extensions/ext/extension.toml", "name = \"ext\"\nversion = 2024-01-01\n",
+			".repository/extensions/ext/extension.toml:2:11: extension ext, field version: must be a string, not a date"},
+		{"extensions/ext/extension.toml", "name = \"ext\"\nprovides = \"mcp.json\"\n",
+			".repository/extensions/ext/extension.toml:2:12: extension ext, field provides: must be a table, not a string"},
+		{"extensions/ext/extension.toml", "name = \"ext\"\n[provides]\nmcp = [\"mcp.json\"]\n",
+			".repository/extensions/ext/extension.toml:3:7: extension ext, field provides.mcp: must be a string, not an array"},
+		{"extensions/ext/extension.toml", "name = \"ext\"\n[runtime]\npython = 3.12\n",
+			".repository/extensions/ext/extension.toml:3:10: extension ext, field runtime.python: must be a string, not a float"},
+		{"config.toml", "[mcp]\ntools = \"claude\"\n",
+			".repository/config.toml:2:9: field mcp.tools: must be an array of strings, not a string"},
+		{"config.toml", "[mcp]\ntools = [\"claude\", 3]\n",
+			".repository/config.toml:2:20: field mcp.tools[1]: must be a string, not an integer"},
+		{"config.toml", "[mcp]\nportable = \"yes\"\n",
+			".repository/config.toml:2:12: field mcp.portable: must be a boolean, not a string"},
+		{"config.toml", "mcp = true\n",
+			".repository/config.toml:1:7: field mcp: must be a table, not a boolean"},
+	}
+	for _, c := range cases {
+		t.Run(c.body, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{".repository/extensions/ext/extension.toml": "name = \"ext\"\n"}
+			files[".repository/"+c.file] = c.body
+			writeTree(t, root, files)
+			var err error
+			if c.file == "config.toml" {
+				_, err = LoadConfig(root)
+			} else {
+				_, err = Load(Options{Root: root, GOOS: "linux"})
+			}
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error:\n got %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}

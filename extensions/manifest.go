@@ -39,7 +39,7 @@ func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
 	dec.DisallowUnknownFields()
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, tomlError(err, file, folder)
+		return nil, tomlError(err, data, manifestTypes, file, folder)
 	}
 	if m.Name == "" {
 		return nil, &Error{File: file, Extension: folder, Field: "name", Msg: "is required"}
@@ -56,8 +56,9 @@ func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
 
 // tomlError turns go-toml errors into *Error with a position. Unknown keys
 // are checked first: a StrictMissingError also matches DecodeError and would
-// otherwise lose the key names.
-func tomlError(err error, file, ext string) error {
+// otherwise lose the key names. A value of the wrong type is explained with
+// want (see typeMismatch), without go-toml's Go type names.
+func tomlError(err error, data []byte, want map[string]string, file, ext string) error {
 	var serr *toml.StrictMissingError
 	if errors.As(err, &serr) && len(serr.Errors) > 0 {
 		first := serr.Errors[0]
@@ -72,6 +73,9 @@ func tomlError(err error, file, ext string) error {
 	var derr *toml.DecodeError
 	if errors.As(err, &derr) {
 		row, col := derr.Position()
+		if field, msg, ok := typeMismatch(derr, data, want); ok {
+			return &Error{File: file, Line: row, Col: col, Extension: ext, Field: field, Msg: msg}
+		}
 		return &Error{File: file, Line: row, Col: col, Extension: ext, Msg: derr.Error()}
 	}
 	return &Error{File: file, Extension: ext, Msg: err.Error()}

@@ -4,5 +4,5 @@ package toolprofiles
 // supported-tools page is generated from them (so this order);
 // TestBuiltinMatchesTOML and TestSupportedToolsDoc fail when either is out
 // of date.
-//go:generate go run ./internal/genprofiles -o builtin_gen.go
-//go:generate go run ./internal/gendocs -o ../docs/supported-tools.md
+//go:generate go run -tags repodev ./internal/genprofiles -o builtin_gen.go
+//go:generate go run -tags repodev ./internal/gendocs -o ../docs/supported-tools.md

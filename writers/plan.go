@@ -501,7 +501,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			reason := ReasonStale
 			if !rec.owns(env, withoutMembers(cur.Value, t.Preserve)) {
 				reason = ReasonHandEdited
-				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; it is replaced by the managed version (keep your version under another name)", t.Display, d.Name))
+				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
 			}
 			change(ActionUpdate, d.Name, reason)
 			if err := set(d.Name, want); err != nil {

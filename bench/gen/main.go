@@ -1,6 +1,8 @@
+//go:build repodev
+
 // Command gen writes a benchmark workload (see bench/workload):
 //
-//	go run ./bench/gen -out DIR -n 100 [-seed 1] [-tools claude,cursor] [-comments=false] [-peers]
+//	go run -tags repodev ./bench/gen -out DIR -n 100 [-seed 1] [-tools claude,cursor] [-comments=false] [-peers]
 //	                   [-claude-json-mb 100 -home HOME]
 //
 // -out is the workspace root to create. -claude-json-mb writes HOME/.claude.json

@@ -6,7 +6,7 @@
 // rulesync's .rulesync/mcp.json), and a synthetic ~/.claude.json of a given
 // size. Everything is deterministic given the seed.
 //
-// It is shared by `go run ./bench/gen` and the Go benchmarks
+// It is shared by `go run -tags repodev ./bench/gen` and the Go benchmarks
 // (*_bench_test.go in extensions/, translator/, writers/, writers/jsonedit/).
 package workload
 

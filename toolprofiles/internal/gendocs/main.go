@@ -1,3 +1,5 @@
+//go:build repodev
+
 // Command gendocs writes docs/supported-tools.md from the built-in tool
 // profiles. It runs through go generate ./toolprofiles (make generate).
 package main

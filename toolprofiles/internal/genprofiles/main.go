@@ -1,3 +1,5 @@
+//go:build repodev
+
 // Command genprofiles compiles the built-in tool profiles, profiles/*.toml,
 // into Go values (builtin_gen.go), decoding them strictly as a workspace's
 // own profiles are. It runs through go generate ./toolprofiles (make
