@@ -124,9 +124,14 @@ func doctorRun(opts *DoctorOptions) error {
 		rep.Findings = append(rep.Findings, d.names(s, targets)...)
 	}
 	for _, p := range sel.profiles {
-		if fd, ok := d.gate(p, opts.Scope, writtenFor(p.ID, targets)); ok {
+		names := writtenFor(p.ID, targets)
+		if fd, ok := d.file(p, opts.Scope, names); ok {
 			rep.Findings = append(rep.Findings, fd)
 		}
+		if fd, ok := d.gate(p, opts.Scope, names); ok {
+			rep.Findings = append(rep.Findings, fd)
+		}
+		rep.Findings = append(rep.Findings, d.advice(p, opts.Scope, names)...)
 	}
 
 	attention := 0
@@ -344,6 +349,49 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 	if len(out) == 0 && len(accepted) > 0 {
 		out = append(out, finding{Level: levelOK, Server: s.Name, Check: "name",
 			Message: "name accepted by " + strings.Join(accepted, ", ")})
+	}
+	return out
+}
+
+// file says which file a tool's scope resolves to where that depends on the
+// installation (Claude Desktop's MSIX package on Windows), so that a user
+// can see why repo wrote there and not where the tool's old docs point.
+func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (finding, bool) {
+	t := p.Scopes.Get(scope)
+	if t == nil || len(names) == 0 || !slices.ContainsFunc(t.Installs, func(in toolprofiles.Install) bool { return in.OS == d.w.env.GOOS }) {
+		return finding{}, false
+	}
+	c, err := writers.Choose(t, d.w.env)
+	if err != nil {
+		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: err.Error(),
+			Fix: "make the folder readable, or select the tool's scope with --scope"}, true
+	}
+	return finding{Level: levelOK, Tool: p.ID, Check: "file",
+		Message: fmt.Sprintf("%s reads %s: %s", p.Name, d.show(c.Path), c.Reason)}, true
+}
+
+// advice reports what the profile says a user must still do in the tool
+// itself (turn project servers on, approve them, trust the folder), which
+// repo can neither do nor check; a name advice concerns only the servers
+// whose name some command of the tool rejects.
+func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) []finding {
+	if len(names) == 0 {
+		return nil
+	}
+	var out []finding
+	for _, a := range p.AdviceFor(scope) {
+		if a.Check != "name" {
+			out = append(out, finding{Level: levelWarn, Tool: p.ID, Check: a.Check,
+				Message: fmt.Sprintf("%s: %s", a.Message, strings.Join(names, ", ")), Fix: a.Fix})
+			continue
+		}
+		re := regexp.MustCompile(a.NamePattern) // validated when the profile was loaded
+		for _, n := range names {
+			if !re.MatchString(n) {
+				out = append(out, finding{Level: levelWarn, Server: n, Tool: p.ID, Check: "name",
+					Message: a.Message, Fix: a.Fix})
+			}
+		}
 	}
 	return out
 }

@@ -1,7 +1,9 @@
 package toolprofiles
 
 import (
+	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,132 @@ func TestExpandPathNilGetenv(t *testing.T) {
 	got, err := ExpandPath("${X:-~/.x}/f", "/r", Env{Home: "/h"})
 	if err != nil || got != filepath.FromSlash("/h/.x/f") {
 		t.Fatalf("got %q, %v", got, err)
+	}
+}
+
+// TestExpandPathWindows: Windows locations resolve by Windows rules on any
+// host, from the variables a Windows machine sets.
+func TestExpandPathWindows(t *testing.T) {
+	vars := map[string]string{
+		"APPDATA":      `C:\Users\ann\AppData\Roaming`,
+		"LOCALAPPDATA": `C:\Users\ann\AppData\Local`,
+		"SHARE":        `\\srv\profiles\ann`,
+	}
+	env := Env{Home: `C:\Users\ann`, GOOS: "windows", Getenv: func(n string) string { return vars[n] }}
+	root := `D:\src\ws`
+	tests := []struct{ path, want string }{
+		{"${APPDATA}/Claude/claude_desktop_config.json", `C:\Users\ann\AppData\Roaming\Claude\claude_desktop_config.json`},
+		{"${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json",
+			`C:\Users\ann\AppData\Local\Packages\Claude_pzs8sxrjxfjjc\LocalCache\Roaming\Claude\claude_desktop_config.json`},
+		{"~/.lmstudio/mcp.json", `C:\Users\ann\.lmstudio\mcp.json`},
+		{"~/.config/../.codex/config.toml", `C:\Users\ann\.codex\config.toml`},
+		{".vscode/mcp.json", `D:\src\ws\.vscode\mcp.json`},
+		{`.vs\mcp.json`, `D:\src\ws\.vs\mcp.json`},
+		{"${SHARE}/.cursor/mcp.json", `\\srv\profiles\ann\.cursor\mcp.json`},
+		{"${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.json", `C:\Users\ann\.config\kilo\kilo.json`},
+		{"c:/tools/x.json", `c:\tools\x.json`},
+	}
+	for _, tt := range tests {
+		got, err := ExpandPath(tt.path, root, env)
+		if err != nil {
+			t.Errorf("ExpandPath(%q): %v", tt.path, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("ExpandPath(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+	if _, err := ExpandPath("${LOCALAPPDATA}/x", root, Env{GOOS: "windows", Home: `C:\Users\ann`}); err == nil {
+		t.Error("an unset LOCALAPPDATA expanded without an error")
+	}
+}
+
+// TestChoose decides Claude Desktop's file on each OS from the environment
+// and what exists, with the built-in profile: on Windows the MSIX package,
+// when its folder exists, wins over the classic %APPDATA% file even where
+// that file exists (the packaged app ignores it).
+func TestChoose(t *testing.T) {
+	user := builtinSet(t).Get("claude-desktop").Scopes.User
+	win := map[string]string{"APPDATA": `C:\Users\ann\AppData\Roaming`, "LOCALAPPDATA": `C:\Users\ann\AppData\Local`}
+	const (
+		pkg     = `C:\Users\ann\AppData\Local\Packages\Claude_pzs8sxrjxfjjc`
+		msix    = pkg + `\LocalCache\Roaming\Claude\claude_desktop_config.json`
+		classic = `C:\Users\ann\AppData\Roaming\Claude\claude_desktop_config.json`
+		mac     = "/Users/ann/Library/Application Support/Claude/claude_desktop_config.json"
+	)
+	tests := []struct {
+		name        string
+		goos, home  string
+		vars        map[string]string
+		exists      []string
+		want        string
+		wantInstall string
+		reason      string // part of the reason
+	}{
+		{name: "windows, nothing installed yet: the classic file is created",
+			goos: "windows", home: `C:\Users\ann`, vars: win,
+			want: classic, reason: "no Claude Desktop MSIX package (" + pkg + " does not exist)"},
+		{name: "windows, classic installation with its file",
+			goos: "windows", home: `C:\Users\ann`, vars: win, exists: []string{classic},
+			want: classic, reason: "the file exists"},
+		{name: "windows, MSIX package without a config file yet",
+			goos: "windows", home: `C:\Users\ann`, vars: win, exists: []string{pkg},
+			want: msix, wantInstall: "Claude Desktop MSIX package", reason: "ignores %APPDATA%"},
+		{name: "windows, MSIX package and a leftover classic file: the package's file",
+			goos: "windows", home: `C:\Users\ann`, vars: win, exists: []string{pkg, classic},
+			want: msix, wantInstall: "Claude Desktop MSIX package", reason: pkg + " exists"},
+		{name: "windows, MSIX package with its file",
+			goos: "windows", home: `C:\Users\ann`, vars: win, exists: []string{pkg, msix},
+			want: msix, wantInstall: "Claude Desktop MSIX package"},
+		{name: "macos ignores the Windows package",
+			goos: "darwin", home: "/Users/ann", vars: win, exists: []string{pkg},
+			want: mac, reason: "does not exist yet"},
+		{name: "macos with its file",
+			goos: "darwin", home: "/Users/ann", exists: []string{mac},
+			want: mac, reason: "the file exists"},
+		{name: "linux: no Claude Desktop", goos: "linux", home: "/home/ann", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := Env{Home: tt.home, GOOS: tt.goos, Getenv: func(n string) string { return tt.vars[n] }}
+			var asked []string
+			c, err := user.Choose(`D:\ws`, env, func(p string) (bool, error) {
+				asked = append(asked, p)
+				return slices.Contains(tt.exists, p), nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Path != tt.want || c.Install != tt.wantInstall || !strings.Contains(c.Reason, tt.reason) {
+				t.Errorf("Choose = %+v (asked %q)\nwant path %q install %q, reason containing %q", c, asked, tt.want, tt.wantInstall, tt.reason)
+			}
+		})
+	}
+}
+
+// TestChooseCandidates: without installations, the first candidate that
+// exists wins, else the first (LM Studio's older home is used only where it
+// alone exists); an error from the look at the disk is returned.
+func TestChooseCandidates(t *testing.T) {
+	user := builtinSet(t).Get("lmstudio").Scopes.User
+	env := fakeEnv("darwin", nil)
+	for _, tt := range []struct {
+		exists []string
+		want   string
+	}{
+		{nil, "/h/.lmstudio/mcp.json"},
+		{[]string{"/h/.cache/lm-studio/mcp.json"}, "/h/.cache/lm-studio/mcp.json"},
+		{[]string{"/h/.cache/lm-studio/mcp.json", "/h/.lmstudio/mcp.json"}, "/h/.lmstudio/mcp.json"},
+	} {
+		c, err := user.Choose("/r", env, func(p string) (bool, error) {
+			return slices.Contains(tt.exists, filepath.ToSlash(p)), nil
+		})
+		if err != nil || filepath.ToSlash(c.Path) != tt.want {
+			t.Errorf("exists %q: Choose = %+v, %v; want %s", tt.exists, c, err, tt.want)
+		}
+	}
+	boom := errors.New("permission denied")
+	if _, err := user.Choose("/r", env, func(string) (bool, error) { return false, boom }); !errors.Is(err, boom) {
+		t.Errorf("Choose error = %v, want %v", err, boom)
 	}
 }

@@ -136,7 +136,8 @@ func typed(typ, lit string, dynamic bool) string {
 	return typ + "(" + lit + ")"
 }
 
-// typeName spells a slice or map type as gofmt'd code does.
+// typeName spells a slice or map type as gofmt'd code in package
+// toolprofiles does: its own types unqualified.
 func typeName(t reflect.Type) string {
-	return strings.ReplaceAll(t.String(), "interface {}", "any")
+	return strings.ReplaceAll(strings.ReplaceAll(t.String(), "interface {}", "any"), "toolprofiles.", "")
 }
