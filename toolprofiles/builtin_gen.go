@@ -182,7 +182,7 @@ func builtinProfiles() []*Profile {
 			Name:     "Augment (Auggie CLI)",
 			MCP:      true,
 			Evidence: "run",
-			Sources:  []string{"conformance/LAST_RUN.md: auggie 0.36.0 lists the servers of the project and user files repo wrote [run, loaded only]", "auggie 0.36.0: auggie mcp add --project/--local (what it writes)", "https://docs.augmentcode.com/cli/config", "tool-formats.md: Augment (Auggie CLI) [2nd]", "dyoshikawa/rulesync augmentcode-mcp.ts", "peers.md: rulesync #3021 (JSONC Augment settings)"},
+			Sources:  []string{"conformance/LAST_RUN.md: auggie 0.36.0 (@augmentcode/auggie), project and user scope [run]", "auggie 0.36.0: auggie mcp add --project/--local (what it writes)", "https://docs.augmentcode.com/cli/config", "tool-formats.md: Augment (Auggie CLI) [2nd]", "dyoshikawa/rulesync augmentcode-mcp.ts", "peers.md: rulesync #3021 (JSONC Augment settings)"},
 			Notes:    "Paths and entry shape are what auggie 0.36.0 itself writes and lists. The project file .augment/settings.json is meant to be committed; personal overrides go in the gitignored .augment/settings.local.json, which repo does not write. Variable expansion and the working directory are unverified: use absolute paths.",
 			Detect:   []string{".augment", ".augment-guidelines"},
 			Scopes: ScopeTable{
@@ -315,8 +315,8 @@ func builtinProfiles() []*Profile {
 			ID:       "cline",
 			Name:     "Cline",
 			MCP:      true,
-			Evidence: "src",
-			Sources:  []string{"tool-formats.md: Cline [src][docs], cline/cline commit 21cb8d25", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts", "cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline docs/getting-started/config.mdx"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: Cline CLI 3.0.65 (cline), user scope [run]", "tool-formats.md: Cline [src][docs], cline/cline commit 21cb8d25", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts", "cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline docs/getting-started/config.mdx"},
 			Notes:    "Cline rewrites this file itself (atomic temp+rename under a lock) and migrates legacy files (VS Code globalStorage saoudrizwan.claude-dev, ~/Documents/Cline/MCP) into it. CLINE_MCP_SETTINGS_PATH and CLINE_DATA_DIR move the file and are not followed by repo.",
 			Detect:   []string{".clinerules", "~/.cline"},
 			Scopes: ScopeTable{

@@ -28,7 +28,7 @@ func TestCatalog(t *testing.T) {
 		"augment":         {true, "run", "project+user"},
 		"claude":          {true, "run", "project+local+user"},
 		"claude-desktop":  {true, "docs", "user"},
-		"cline":           {true, "src", "user"},
+		"cline":           {true, "run", "user"},
 		"codex":           {true, "run", "project+user"},
 		"cody":            {false, "unverified", "-"},
 		"continue":        {true, "run", "project+user"},
