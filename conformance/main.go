@@ -2,8 +2,9 @@
 
 // Command conformance checks repo against the real AI coding clients: it installs Claude Code,
 // Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, Continue's cn, Amp, Factory's droid, the
-// Kilo CLI, the Qoder CLI, the Auggie CLI and the Cline CLI from npm into a cache folder, syncs a scratch copy of examples/workspace with repo (project scope, and local and user
-// scope into a private HOME), then asks each client — offline, with a private HOME and a cleaned
+// Kilo CLI, the Qoder CLI, the Auggie CLI and the Cline CLI from npm into a cache folder, syncs a
+// scratch copy of examples/workspace with repo (project scope, and local and user scope into a
+// private HOME), then asks each client — offline, with a private HOME and a cleaned
 // environment — which servers it loads and whether they start. It prints a table, writes
 // conformance/LAST_RUN.md, and exits 1 if an expected server is not connected.
 //
@@ -12,7 +13,8 @@
 // Layout: one file per client adapter (claude.go, codex.go, …) behind the Client interface in
 // client.go; install.go (npm cache), workspace.go (repo build and syncs), sandbox.go (network
 // namespace, clean environment), runner.go and guard.go (running the checks, restoring project
-// files a client rewrites), report.go (table and LAST_RUN.md).
+// files a client rewrites), standin.go (a stand-in model for clients without a list command),
+// report.go (table and LAST_RUN.md).
 package main
 
 import (
