@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
 )
 
 // ToolsOptions are the flags of repo tools.
@@ -62,16 +63,20 @@ func toolsRun(opts *ToolsOptions) error {
 			if t == nil {
 				continue
 			}
-			paths := t.PathsFor(f.GOOS)
-			if len(paths) == 0 {
+			if len(t.PathsFor(f.GOOS)) == 0 && len(t.Installs) == 0 {
 				continue
 			}
-			file, err := toolprofiles.ExpandPath(paths[0], root, w.env.Env)
+			// The file repo sync would write on this machine (an installation's, or the first
+			// candidate that exists, else the first).
+			c, err := writers.Choose(t, w.env)
 			if err != nil {
 				r.files[scope] = "(" + err.Error() + ")"
 				continue
 			}
-			r.files[scope] = w.env.Display(file)
+			if c.Path == "" {
+				continue
+			}
+			r.files[scope] = w.env.Display(c.Path)
 		}
 		rows = append(rows, r)
 	}
