@@ -196,3 +196,114 @@ func TestChooseCandidates(t *testing.T) {
 		t.Errorf("Choose error = %v, want %v", err, boom)
 	}
 }
+
+// TestUserFilesPerOS pins the user-scope file of every tool on macOS and on
+// Windows, resolved as repo sync resolves it on a machine where none exists
+// yet, from the variables each OS sets (a pure function of the OS and the
+// environment). Claude Desktop's MSIX package is covered by TestChoose.
+func TestUserFilesPerOS(t *testing.T) {
+	winVars := map[string]string{"APPDATA": `C:\Users\ann\AppData\Roaming`, "LOCALAPPDATA": `C:\Users\ann\AppData\Local`}
+	envs := map[string]Env{
+		"darwin":  {Home: "/Users/ann", GOOS: "darwin", Getenv: func(string) string { return "" }},
+		"windows": {Home: `C:\Users\ann`, GOOS: "windows", Getenv: func(n string) string { return winVars[n] }},
+	}
+	want := map[string]map[string]string{
+		"darwin": {
+			"abacus":         `/Users/ann/.abacusai/mcp.json`,
+			"amazonq":        `/Users/ann/.aws/amazonq/mcp.json`,
+			"amp":            `/Users/ann/.config/amp/settings.json`,
+			"antigravity":    `/Users/ann/.gemini/config/mcp_config.json`,
+			"augment":        `/Users/ann/.augment/settings.json`,
+			"claude":         `/Users/ann/.claude.json`,
+			"claude-desktop": `/Users/ann/Library/Application Support/Claude/claude_desktop_config.json`,
+			"cline":          `/Users/ann/.cline/data/settings/cline_mcp_settings.json`,
+			"codex":          `/Users/ann/.codex/config.toml`,
+			"continue":       `/Users/ann/.continue/config.yaml`,
+			"copilot":        `/Users/ann/.copilot/mcp-config.json`,
+			"crush":          `/Users/ann/.config/crush/crush.json`,
+			"cursor":         `/Users/ann/.cursor/mcp.json`,
+			"devin":          `/Users/ann/.config/devin/config.json`,
+			"factory":        `/Users/ann/.factory/mcp.json`,
+			"gemini":         `/Users/ann/.gemini/settings.json`,
+			"goose":          `/Users/ann/.config/goose/config.yaml`,
+			"jetbrains":      `/Users/ann/.junie/mcp/mcp.json`,
+			"kilo":           `/Users/ann/.config/kilo/kilo.json`,
+			"kilo-legacy":    `/Users/ann/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json`,
+			"kimi":           `/Users/ann/.kimi-code/mcp.json`,
+			"kiro":           `/Users/ann/.kiro/settings/mcp.json`,
+			"lmstudio":       `/Users/ann/.lmstudio/mcp.json`,
+			"opencode":       `/Users/ann/.config/opencode/opencode.json`,
+			"qoder":          `/Users/ann/.qoder/settings.json`,
+			"qwen":           `/Users/ann/.qwen/settings.json`,
+			"roo":            `/Users/ann/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json`,
+			"rovodev":        `/Users/ann/.rovodev/mcp.json`,
+			"tabnine":        `/Users/ann/.tabnine/agent/settings.json`,
+			"trae":           `/Users/ann/Library/Application Support/Trae/User/mcp.json`,
+			"visual-studio":  "", // Windows only
+			"vscode":         `/Users/ann/Library/Application Support/Code/User/mcp.json`,
+			"warp":           `/Users/ann/.warp/.mcp.json`,
+			"windsurf":       `/Users/ann/.codeium/windsurf/mcp_config.json`,
+			"zed":            `/Users/ann/.config/zed/settings.json`,
+		},
+		"windows": {
+			"abacus":         `C:\Users\ann\.abacusai\mcp.json`,
+			"amazonq":        `C:\Users\ann\.aws\amazonq\mcp.json`,
+			"amp":            `C:\Users\ann\.config\amp\settings.json`,
+			"antigravity":    `C:\Users\ann\.gemini\config\mcp_config.json`,
+			"augment":        `C:\Users\ann\.augment\settings.json`,
+			"claude":         `C:\Users\ann\.claude.json`,
+			"claude-desktop": `C:\Users\ann\AppData\Roaming\Claude\claude_desktop_config.json`,
+			"cline":          `C:\Users\ann\.cline\data\settings\cline_mcp_settings.json`,
+			"codex":          `C:\Users\ann\.codex\config.toml`,
+			"continue":       `C:\Users\ann\.continue\config.yaml`,
+			"copilot":        `C:\Users\ann\.copilot\mcp-config.json`,
+			"crush":          `C:\Users\ann\.config\crush\crush.json`,
+			"cursor":         `C:\Users\ann\.cursor\mcp.json`,
+			"devin":          `C:\Users\ann\AppData\Roaming\devin\config.json`,
+			"factory":        `C:\Users\ann\.factory\mcp.json`,
+			"gemini":         `C:\Users\ann\.gemini\settings.json`,
+			"goose":          `C:\Users\ann\AppData\Roaming\Block\goose\config\config.yaml`,
+			"jetbrains":      `C:\Users\ann\.junie\mcp\mcp.json`,
+			"kilo":           `C:\Users\ann\.config\kilo\kilo.json`,
+			"kilo-legacy":    `C:\Users\ann\AppData\Roaming\Code\User\globalStorage\kilocode.kilo-code\settings\mcp_settings.json`,
+			"kimi":           `C:\Users\ann\.kimi-code\mcp.json`,
+			"kiro":           `C:\Users\ann\.kiro\settings\mcp.json`,
+			"lmstudio":       `C:\Users\ann\.lmstudio\mcp.json`,
+			"opencode":       `C:\Users\ann\.config\opencode\opencode.json`,
+			"qoder":          `C:\Users\ann\.qoder\settings.json`,
+			"qwen":           `C:\Users\ann\.qwen\settings.json`,
+			"roo":            `C:\Users\ann\AppData\Roaming\Code\User\globalStorage\rooveterinaryinc.roo-cline\settings\mcp_settings.json`,
+			"rovodev":        `C:\Users\ann\.rovodev\mcp.json`,
+			"tabnine":        `C:\Users\ann\.tabnine\agent\settings.json`,
+			"trae":           `C:\Users\ann\AppData\Roaming\Trae\User\mcp.json`,
+			"visual-studio":  `C:\Users\ann\.mcp.json`,
+			"vscode":         `C:\Users\ann\AppData\Roaming\Code\User\mcp.json`,
+			"warp":           `C:\Users\ann\.warp\.mcp.json`,
+			"windsurf":       `C:\Users\ann\.codeium\windsurf\mcp_config.json`,
+			"zed":            `C:\Users\ann\AppData\Roaming\Zed\settings.json`,
+		},
+	}
+	nothing := func(string) (bool, error) { return false, nil }
+	s := builtinSet(t)
+	for goos, files := range want {
+		n := 0
+		for _, p := range s.All() {
+			if p.Scopes.User == nil {
+				continue
+			}
+			n++
+			w, ok := files[p.ID]
+			if !ok {
+				t.Errorf("%s/%s: not in the table", goos, p.ID)
+				continue
+			}
+			c, err := p.Scopes.User.Choose(`D:\ws`, envs[goos], nothing)
+			if err != nil || c.Path != w {
+				t.Errorf("%s/%s: user file %q (%v), want %q", goos, p.ID, c.Path, err, w)
+			}
+		}
+		if n != len(files) {
+			t.Errorf("%s: %d tools have a user scope, the table has %d", goos, n, len(files))
+		}
+	}
+}
