@@ -650,7 +650,7 @@ func builtinProfiles() []*Profile {
 			Name:     "Factory Droid",
 			MCP:      true,
 			Evidence: "run",
-			Sources:  []string{"conformance/LAST_RUN.md: droid 0.225.2 (@factory/cli-linux-x64), project and user scope [run]", "https://docs.factory.ai/cli/configuration/mcp", "droid 0.225.2: droid mcp add --type http|sse|stdio (what it writes)", "tool-formats.md: Factory Droid [2nd][docs]", "stacklok/toolhive pkg/client/config.go", "dyoshikawa/rulesync src/features/mcp (factorydroid)"},
+			Sources:  []string{"conformance/LAST_RUN.md: droid 0.225.2 (@factory/cli-linux-x64), project and user scope [run]", "https://docs.factory.ai/cli/configuration/mcp (per the catalog audit)", "https://docs.factory.ai/factory-cli/configuration/mcp (older: stdio only)", "droid 0.225.2: droid mcp add --type http|sse|stdio (what it writes)", "tool-formats.md: Factory Droid [2nd][docs]", "stacklok/toolhive pkg/client/config.go", "dyoshikawa/rulesync src/features/mcp (factorydroid)"},
 			Notes:    "`droid mcp add` rewrites these files. The legacy Factory Bridge files (~/Library/Application Support/Factory Bridge/mcp.json, %APPDATA%\\Factory Bridge\\mcp.json) are not written. Variable expansion and the working directory are unverified: use absolute paths.",
 			Detect:   []string{".factory"},
 			Scopes: ScopeTable{
