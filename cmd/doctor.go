@@ -39,7 +39,10 @@ func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
 exists and runs (a venv python must run "python -c ''"), that every tool the
 server is written to accepts its name, and what you must still do before each
 selected tool starts project servers (Claude Code approval, Codex, Gemini and
-Copilot folder trust, Qwen approval), with the exact command or setting.
+Copilot folder trust, Qwen approval, and the steps repo cannot check: Amp and
+Cursor CLI approval, Warp's and Trae's switches, Kimi and Tabnine trust), with
+the exact command or setting. Where a tool's file depends on its installation
+(Claude Desktop's MSIX package on Windows), it says which file and why.
 
 Tools are selected as for repo sync. One line per finding on stdout:
   ok|warn|fail <server or tool>: <what> — <fix>
@@ -82,7 +85,7 @@ type finding struct {
 	Level   string `json:"level"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool"`
-	Check   string `json:"check"` // command, venv, name, approval, trust
+	Check   string `json:"check"` // command, venv, name, approval, trust, toggle, file
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
 }
