@@ -246,7 +246,7 @@ func orDash(s string) string {
 // notChecked lists the clients (with a profile in the catalog) that the harness does not check,
 // and why: what was tried, or that there is nothing to install from npm.
 var notChecked = []struct{ name, pkg, why string }{
-	{"Crush", "`@charmland/crush` 0.96.1", "its npm install script downloads the binary from GitHub releases, which this machine cannot reach; the Go module proxy refuses github.com/charmbracelet/crush (403)"},
+	{"Crush", "`@charmland/crush` 0.96.1", "its npm install script downloads the binary from GitHub releases, which this machine cannot reach; the Go module proxy refuses github.com/charmbracelet/crush (403), and Debian has no crush package"},
 	{"Devin CLI / Devin Desktop", "—", "not on npm (installed by Cognition's script or app)"},
 	{"Kimi Code CLI", "—", "not on npm (installed by Moonshot's script or uv; kimi-code on npm is an unrelated wrapper)"},
 	{"Atlassian Rovo Dev CLI", "—", "not on npm (part of Atlassian's acli)"},
