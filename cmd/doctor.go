@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 )
 
@@ -43,8 +44,11 @@ exists (a venv's pyvenv.cfg names an existing Python, its python leads to an
 executable file; a bare name is on PATH), that every tool the server is
 written to accepts its name, and what you must still do before each selected
 tool starts project servers (Claude Code approval, Codex, Gemini and Copilot
-folder trust, Qwen approval), with the exact command or setting. Folder
-variables repo ignored for holding a relative path are reported too.
+folder trust, Qwen approval, and the steps repo cannot check: Amp and Cursor
+CLI approval, Warp's and Trae's switches, Kimi and Tabnine trust), with the
+exact command or setting. Where a tool's file depends on its installation
+(Claude Desktop's MSIX package on Windows), it says which file and why.
+Folder variables repo ignored for holding a relative path are reported too.
 
 doctor runs nothing the workspace ships, so it is safe in a fresh clone of
 someone else's repository. --exec also runs each venv python with an empty
@@ -97,7 +101,7 @@ type finding struct {
 	Level   string `json:"level"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool"`
-	Check   string `json:"check"` // environment, command, venv, name, approval, trust
+	Check   string `json:"check"` // environment, command, venv, name, approval, trust, toggle, file
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
 	// Variable is the environment variable of an environment finding.
@@ -147,9 +151,14 @@ func doctorRun(opts *DoctorOptions) error {
 		rep.Findings = append(rep.Findings, d.names(s, targets)...)
 	}
 	for _, p := range sel.profiles {
-		if fd, ok := d.gate(p, opts.Scope, writtenFor(p.ID, targets)); ok {
+		names := writtenFor(p.ID, targets)
+		if fd, ok := d.file(p, opts.Scope, names); ok {
 			rep.Findings = append(rep.Findings, fd)
 		}
+		if fd, ok := d.gate(p, opts.Scope, names); ok {
+			rep.Findings = append(rep.Findings, fd)
+		}
+		rep.Findings = append(rep.Findings, d.advice(p, opts.Scope, names)...)
 	}
 
 	attention := 0
@@ -395,6 +404,49 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 	if len(out) == 0 && len(accepted) > 0 {
 		out = append(out, finding{Level: levelOK, Server: s.Name, Check: "name",
 			Message: "name accepted by " + strings.Join(accepted, ", ")})
+	}
+	return out
+}
+
+// file says which file a tool's scope resolves to where that depends on the
+// installation (Claude Desktop's MSIX package on Windows), so that a user
+// can see why repo wrote there and not where the tool's old docs point.
+func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (finding, bool) {
+	t := p.Scopes.Get(scope)
+	if t == nil || len(names) == 0 || !slices.ContainsFunc(t.Installs, func(in toolprofiles.Install) bool { return in.OS == d.w.env.GOOS }) {
+		return finding{}, false
+	}
+	c, err := writers.Choose(t, d.w.env)
+	if err != nil {
+		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: err.Error(),
+			Fix: "make the folder readable, or select the tool's scope with --scope"}, true
+	}
+	return finding{Level: levelOK, Tool: p.ID, Check: "file",
+		Message: fmt.Sprintf("%s reads %s: %s", p.Name, d.show(c.Path), c.Reason)}, true
+}
+
+// advice reports what the profile says a user must still do in the tool
+// itself (turn project servers on, approve them, trust the folder), which
+// repo can neither do nor check; a name advice concerns only the servers
+// whose name some command of the tool rejects.
+func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) []finding {
+	if len(names) == 0 {
+		return nil
+	}
+	var out []finding
+	for _, a := range p.AdviceFor(scope) {
+		if a.Check != "name" {
+			out = append(out, finding{Level: levelWarn, Tool: p.ID, Check: a.Check,
+				Message: fmt.Sprintf("%s: %s", a.Message, strings.Join(names, ", ")), Fix: a.Fix})
+			continue
+		}
+		re := regexp.MustCompile(a.NamePattern) // validated when the profile was loaded
+		for _, n := range names {
+			if !re.MatchString(n) {
+				out = append(out, finding{Level: levelWarn, Server: n, Tool: p.ID, Check: "name",
+					Message: a.Message, Fix: a.Fix})
+			}
+		}
 	}
 	return out
 }

@@ -89,23 +89,28 @@ func toolsRun(opts *ToolsOptions) error {
 			if t == nil {
 				continue
 			}
-			paths := t.PathsFor(f.GOOS)
-			if len(paths) == 0 {
+			if len(t.PathsFor(f.GOOS)) == 0 && len(t.Installs) == 0 {
 				continue
 			}
+			paths := t.PathsFor(f.GOOS)
 			r.candidates[scope] = paths
 			if !inside && scope == toolprofiles.ScopeProject {
-				r.files[scope] = paths[0]
+				if len(paths) > 0 {
+					r.files[scope] = paths[0]
+				}
 				continue
 			}
-			// The file a sync would write: the first candidate that
-			// exists, else the first.
-			file, err := writers.TargetPath(t, w.env)
+			// The file repo sync would write on this machine (an installation's, or the first
+			// candidate that exists, else the first).
+			c, err := writers.Choose(t, w.env)
 			if err != nil {
 				r.files[scope] = "(" + err.Error() + ")"
 				continue
 			}
-			r.files[scope] = w.env.Display(file)
+			if c.Path == "" {
+				continue
+			}
+			r.files[scope] = w.env.Display(c.Path)
 		}
 		rows = append(rows, r)
 	}

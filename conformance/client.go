@@ -43,6 +43,10 @@ type InstallSpec struct {
 	Package string // npm package
 	Version string // default pin (override with --pin)
 	Bin     string // command in node_modules/.bin
+	// Path, when set, is the executable inside node_modules instead of .bin/<Bin>: for a client
+	// whose npm wrapper only finds its native binary through an install script (which npm no
+	// longer runs unasked), Package is the platform package that ships the binary itself.
+	Path string
 }
 
 // Client is one AI coding CLI. Each adapter lives in its own file.
@@ -89,7 +93,8 @@ func (r *Result) note(text string) {
 
 // allClients in report order.
 func allClients() []Client {
-	return []Client{claude{}, codex{}, gemini{}, qwen{}, opencode{}, copilot{}, continueCLI{}}
+	return []Client{claude{}, codex{}, gemini{}, qwen{}, opencode{}, copilot{}, continueCLI{},
+		amp{}, droid{}, kilo{}, qoder{}, auggie{}, cline{}}
 }
 
 var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]`)

@@ -46,6 +46,9 @@ func (tb *Toolbox) bin(c Client) string {
 	if in == nil {
 		return c.Install().Bin
 	}
+	if p := c.Install().Path; p != "" {
+		return filepath.Join(in.Prefix, "node_modules", filepath.FromSlash(p))
+	}
 	return filepath.Join(in.Prefix, "node_modules", ".bin", c.Install().Bin)
 }
 

@@ -1,9 +1,10 @@
 //go:build linux && repodev
 
 // Command conformance checks repo against the real AI coding clients: it installs Claude Code,
-// Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Continue's cn from npm into a cache
-// folder, syncs a scratch copy of examples/workspace with repo (project scope, and local and user
-// scope into a private HOME), then asks each client — offline, with a private HOME and a cleaned
+// Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, Continue's cn, Amp, Factory's droid, the
+// Kilo CLI, the Qoder CLI, the Auggie CLI and the Cline CLI from npm into a cache folder, syncs a
+// scratch copy of examples/workspace with repo (project scope, and local and user scope into a
+// private HOME), then asks each client — offline, with a private HOME and a cleaned
 // environment — which servers it loads and whether they start. It prints a table, writes
 // conformance/LAST_RUN.md, and exits 1 if an expected server is not connected.
 //
@@ -12,7 +13,8 @@
 // Layout: one file per client adapter (claude.go, codex.go, …) behind the Client interface in
 // client.go; install.go (npm cache), workspace.go (repo build and syncs), sandbox.go (network
 // namespace, clean environment), runner.go and guard.go (running the checks, restoring project
-// files a client rewrites), report.go (table and LAST_RUN.md).
+// files a client rewrites), standin.go (a stand-in model for clients without a list command),
+// report.go (table and LAST_RUN.md).
 package main
 
 import (
@@ -39,7 +41,7 @@ func run() int {
 		defCache = filepath.Join(home, ".cache", "repo-conformance")
 	}
 	var (
-		clientsFlag = fs.String("clients", os.Getenv("CONFORMANCE_CLIENTS"), "only these clients, comma-separated: claude,codex,gemini,qwen,opencode,copilot,cn")
+		clientsFlag = fs.String("clients", os.Getenv("CONFORMANCE_CLIENTS"), "only these clients, comma-separated: claude,codex,gemini,qwen,opencode,copilot,cn,amp,droid,kilo,qoder,auggie,cline")
 		quick       = fs.Bool("quick", false, "development run: no npm (use what is in the cache), one scope per client, no LAST_RUN.md")
 		cache       = fs.String("cache", defCache, "cache folder for Node and the clients (CONFORMANCE_CACHE)")
 		pinsFlag    = fs.String("pin", os.Getenv("CONFORMANCE_PINS"), "client versions, e.g. codex=0.170.0,claude=latest (CONFORMANCE_PINS); default: the tested versions")

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -124,4 +126,94 @@ func statuses(r *Result) string {
 		s = append(s, rec.Server+"="+string(rec.Status))
 	}
 	return strings.Join(s, " ")
+}
+
+func TestParseDroid(t *testing.T) {
+	out := "Connecting to configured MCP servers to check status...\nConfigured MCP servers:\n" +
+		"  aifp  stdio  connected  [project]\n" +
+		"  rem  http  needs auth  [user]\n" +
+		"  broken  stdio  failed  [project]\n" +
+		"  off  stdio  disabled  [user]\n"
+	r := parseDroid(out)
+	if got, want := statuses(r), "aifp=connected rem=pending broken=failed off=disabled"; got != want {
+		t.Errorf("statuses = %s, want %s", got, want)
+	}
+	if r.Records[0].Scope != ScopeProject || r.Records[1].Scope != ScopeUser {
+		t.Errorf("scopes %q %q", r.Records[0].Scope, r.Records[1].Scope)
+	}
+}
+
+func TestParseAmp(t *testing.T) {
+	out := "User settings: /h/.config/amp/settings.json\nWorkspace settings: /w/.amp/settings.json\n\n" +
+		"aifp (workspace: untrusted): connected (2 tools: aifp_status, aifp_run)\n" +
+		"sudocode (workspace: untrusted, server: untrusted): awaiting approval\n" +
+		"mine (user): connected (1 tools: x)\n" +
+		"gone (workspace: untrusted): failed: spawn ENOENT\n"
+	r := parseAmp(out)
+	if got, want := statuses(r), "aifp=connected sudocode=pending mine=connected gone=failed"; got != want {
+		t.Errorf("statuses = %s, want %s", got, want)
+	}
+	if r.Records[0].Scope != ScopeProject || r.Records[2].Scope != ScopeUser || r.Records[3].Detail != "failed: spawn ENOENT" {
+		t.Errorf("records %+v", r.Records)
+	}
+}
+
+func TestParseQoder(t *testing.T) {
+	out := "Configured MCP servers:\n\n" +
+		"✗ fetch: uvx mcp-server-fetch (stdio) - Disconnected\n" +
+		"✓ aifp: /w/.venv/bin/python -m aifp --root=/w (stdio) - Connected · Direct MCP Server\n"
+	if got, want := statuses(parseQoder(out)), "fetch=failed aifp=connected"; got != want {
+		t.Errorf("statuses = %s, want %s", got, want)
+	}
+}
+
+func TestKiloSkipped(t *testing.T) {
+	log := "timestamp=… level=INFO message=loading path=/w/kilo.json\n" +
+		"WARN  2026-11-23T21:24:02 +104ms service=kilocode.config source=/w/kilo.json err=ConfigInvalidError skipped config due to error\n"
+	if got := kiloSkipped(log); len(got) != 1 || got[0] != "kilo skipped /w/kilo.json: ConfigInvalidError" {
+		t.Errorf("kiloSkipped = %q", got)
+	}
+}
+
+// The stand-in model's log, as the Cline CLI (OpenAI tools) and auggie (Augment
+// tool_definitions) send requests: the first request that offers tools counts.
+func TestOfferedTools(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	body := `/get-models {}
+/v1/chat/completions {"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"read_files"}},{"type":"function","function":{"name":"aifp__aifp_status"}},{"type":"function","function":{"name":"sudocode__ready"}}]}
+/chat-stream {"tool_definitions":[{"name":"ready_sudocode"}]}
+`
+	if err := os.WriteFile(log, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := offeredTools(log)
+	if err != nil || strings.Join(tools, " ") != "read_files aifp__aifp_status sudocode__ready" {
+		t.Fatalf("offeredTools = %q, %v", tools, err)
+	}
+	r := &Result{}
+	byOfferedTools(r, []string{"aifp", "sudocode", "sync-ai-rules"}, tools, func(tool, s string) bool { return strings.HasPrefix(tool, s+"__") })
+	if got, want := statuses(r), "aifp=connected sudocode=connected sync-ai-rules=failed"; got != want {
+		t.Errorf("statuses = %s, want %s", got, want)
+	}
+
+	if err := os.WriteFile(log, []byte("/chat-stream {\"tool_definitions\":[{\"name\":\"list_reference-manager\"},{\"name\":\"view\"}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools, _ = offeredTools(log)
+	r = &Result{}
+	byOfferedTools(r, []string{"reference-manager", "aifp"}, tools, func(tool, s string) bool { return strings.HasSuffix(tool, "_"+s) })
+	if got, want := statuses(r), "reference-manager=connected aifp=failed"; got != want {
+		t.Errorf("statuses = %s, want %s", got, want)
+	}
+
+	if err := os.WriteFile(log, []byte("/get-models {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := offeredTools(log); err == nil {
+		t.Error("no request with tools: want an error")
+	}
+	if _, err := offeredTools(filepath.Join(dir, "none")); err == nil {
+		t.Error("no log: want an error")
+	}
 }

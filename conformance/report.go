@@ -107,6 +107,13 @@ func writeMarkdown(path string, run *Run) error {
 		p("| %s | **%s** | %s |\n", expectationName(res), v, md(d))
 	}
 
+	p("\n## Clients that cannot report here\n\n")
+	p("Tried, and not checked: each could not be made to say offline which servers it loads.\n\n")
+	p("| client | package | why |\n|---|---|---|\n")
+	for _, u := range notChecked {
+		p("| %s | %s | %s |\n", u.name, u.pkg, md(u.why))
+	}
+
 	p("\n## Servers\n\n")
 	p("`fetch` and `github` are the example user's own servers (`uvx`/`npx`, which need the network):\n")
 	p("listed, never counted. Scope is the client's own attribution where it gives one (Claude `mcp get`,\n")
@@ -234,4 +241,15 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// notChecked lists the clients (with a profile in the catalog) that the harness does not check,
+// and why: what was tried, or that there is nothing to install from npm.
+var notChecked = []struct{ name, pkg, why string }{
+	{"Crush", "`@charmland/crush` 0.96.1", "its npm install script downloads the binary from GitHub releases, which this machine cannot reach; the Go module proxy refuses github.com/charmbracelet/crush (403), and Debian has no crush package"},
+	{"Devin CLI / Devin Desktop", "—", "not on npm (installed by Cognition's script or app)"},
+	{"Kimi Code CLI", "—", "not on npm (installed by Moonshot's script or uv; kimi-code on npm is an unrelated wrapper)"},
+	{"Atlassian Rovo Dev CLI", "—", "not on npm (part of Atlassian's acli)"},
+	{"Tabnine agent CLI", "—", "not on npm (installed by Tabnine into ~/.local/bin)"},
+	{"Warp, Cursor CLI, Windsurf/Devin Desktop, Claude Desktop, JetBrains Air, Abacus.AI Desktop, Trae, LM Studio, Antigravity", "—", "desktop apps or CLIs distributed outside npm"},
 }

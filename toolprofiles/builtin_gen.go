@@ -7,6 +7,43 @@ package toolprofiles
 func builtinProfiles() []*Profile {
 	return []*Profile{
 		{
+			ID:       "abacus",
+			Name:     "Abacus.AI Desktop",
+			MCP:      true,
+			Evidence: "docs",
+			Sources:  []string{"https://abacus.ai/help/abacusai-desktop/mcp-configuration"},
+			Notes:    "The Desktop App, its VS Code extension and the CLI share these files. args is required, even when empty. Variable expansion and the working directory are not documented: use absolute paths.",
+			Detect:   []string{".abacusai", "~/.abacusai"},
+			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".abacusai/mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				User: &Target{
+					Paths:     []string{"~/.abacusai/mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				AlwaysArgs:   true,
+				EnvField:     "env",
+				Remote: &RemoteFormat{
+					HTTP: &RemoteKind{
+						URLField: "url",
+					},
+					HeadersField: "headers",
+				},
+			},
+			origin: "builtin:abacus.toml",
+		},
+		{
 			ID:       "aider",
 			Name:     "Aider",
 			Evidence: "2nd",
@@ -73,9 +110,9 @@ func builtinProfiles() []*Profile {
 			ID:       "amp",
 			Name:     "Amp",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"tool-formats.md: Amp [2nd]", "ampcode.com manual (as quoted by developersdigest)", "dyoshikawa/rulesync src/features/mcp/amp-mcp.ts", "stacklok/toolhive pkg/client/config.go"},
-			Notes:    "Workspace servers (.amp/settings.json) need approval in Amp before they run. The server map sits under the literal top-level key \"amp.mcpServers\", not under amp → mcpServers.",
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: Amp 0.0.1790142911-g7618fb (@ampcode/cli-linux-x64), project and user scope [run]", "tool-formats.md: Amp [2nd]", "ampcode.com manual (as quoted by developersdigest)", "dyoshikawa/rulesync src/features/mcp/amp-mcp.ts", "stacklok/toolhive pkg/client/config.go"},
+			Notes:    "Workspace servers (.amp/settings.json) wait for `amp mcp approve NAME`, bound to a hash of the entry: every change to an entry needs approving again. The server map sits under the literal top-level key \"amp.mcpServers\", not under amp → mcpServers.",
 			Detect:   []string{".amp"},
 			Scopes: ScopeTable{
 				Project: &Target{
@@ -109,6 +146,12 @@ func builtinProfiles() []*Profile {
 					HeadersField: "headers",
 				},
 			},
+			Advice: []Advice{Advice{
+				Scopes:  []string{"project"},
+				Check:   "approval",
+				Message: "Amp starts a workspace server only after it is approved, and again after every change to its entry",
+				Fix:     "run amp mcp approve NAME in the workspace for each server (amp mcp doctor shows which wait)",
+			}},
 			origin: "builtin:amp.toml",
 		},
 		{
@@ -116,19 +159,19 @@ func builtinProfiles() []*Profile {
 			Name:     "Google Antigravity",
 			MCP:      true,
 			Evidence: "2nd",
-			Sources:  []string{"tool-formats.md: Other MCP-capable tools seen (Google Antigravity) [2nd]", "stacklok/toolhive pkg/client/config.go (~/.gemini/antigravity/mcp_config.json)", "dyoshikawa/rulesync 17.0 antigravity-ide/-cli targets (~/.gemini/config/mcp_config.json, .agents/mcp_config.json)", "Goldziher/ai-rulez (.agents/mcp_config.json)"},
-			Notes:    "Secondary sources disagree on the user file: newer ones use ~/.gemini/config/mcp_config.json, older ones ~/.gemini/antigravity/mcp_config.json. repo writes whichever exists (the newer first) and creates the newer one. Remote servers use serverUrl. Variable expansion and the working directory are unverified: use absolute paths.",
-			Detect:   []string{".agents/mcp_config.json", "~/.gemini/antigravity", "~/.gemini/config/mcp_config.json"},
+			Sources:  []string{"tool-formats.md: Other MCP-capable tools seen (Google Antigravity) [2nd]", "stacklok/toolhive pkg/client/config.go (~/.gemini/antigravity/mcp_config.json)", "dyoshikawa/rulesync 17.0 antigravity-ide/-cli targets (~/.gemini/config/mcp_config.json, .agents/mcp_config.json)", "Goldziher/ai-rulez (.agents/mcp_config.json)", "stbenjam/skillsaw docs/rules/antigravity-mcp-valid.md (commit 05e1db1f; measured against agy 1.1.25)"},
+			Notes:    "Secondary sources disagree on the user file: newer ones use ~/.gemini/config/mcp_config.json, older ones ~/.gemini/antigravity/mcp_config.json. repo writes whichever exists (the newer first) and creates the newer one. The files are strict JSON: a comment or a trailing comma makes agy exit 1. A project may use any of .agents/, .agent/, _agents/ or _agent/; repo writes the one that exists and creates .agents/. Remote servers use serverUrl (url is accepted too); `disabled` is the user's toggle. Variable expansion and the working directory are unverified: use absolute paths.",
+			Detect:   []string{".agents/mcp_config.json", ".agent/mcp_config.json", "_agents/mcp_config.json", "_agent/mcp_config.json", "~/.gemini/antigravity", "~/.gemini/config/mcp_config.json"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".agents/mcp_config.json"},
-					Format:    "jsonc",
+					Paths:     []string{".agents/mcp_config.json", ".agent/mcp_config.json", "_agents/mcp_config.json", "_agent/mcp_config.json"},
+					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
 				},
 				User: &Target{
 					Paths:     []string{"~/.gemini/config/mcp_config.json", "~/.gemini/antigravity/mcp_config.json"},
-					Format:    "jsonc",
+					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
 				},
@@ -138,6 +181,7 @@ func builtinProfiles() []*Profile {
 				CommandField: "command",
 				ArgsField:    "args",
 				EnvField:     "env",
+				Preserve:     []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "serverUrl",
@@ -151,9 +195,9 @@ func builtinProfiles() []*Profile {
 			ID:       "augment",
 			Name:     "Augment (Auggie CLI)",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"https://docs.augmentcode.com/cli/config", "tool-formats.md: Augment (Auggie CLI) [2nd]", "dyoshikawa/rulesync augmentcode-mcp.ts", "peers.md: rulesync #3021 (JSONC Augment settings)"},
-			Notes:    "Paths and shape come from secondary sources. The project file .augment/settings.json is meant to be committed; personal overrides go in the gitignored .augment/settings.local.json, which repo does not write. Variable expansion and the working directory are unverified: use absolute paths.",
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: auggie 0.36.0 (@augmentcode/auggie), project and user scope [run]", "auggie 0.36.0: auggie mcp add --project/--local (what it writes)", "https://docs.augmentcode.com/cli/config", "tool-formats.md: Augment (Auggie CLI) [2nd]", "dyoshikawa/rulesync augmentcode-mcp.ts", "peers.md: rulesync #3021 (JSONC Augment settings)"},
+			Notes:    "Paths and entry shape are what auggie 0.36.0 itself writes and lists. The project file .augment/settings.json is meant to be committed; personal overrides go in the gitignored .augment/settings.local.json, which repo does not write. Variable expansion and the working directory are unverified: use absolute paths.",
 			Detect:   []string{".augment", ".augment-guidelines"},
 			Scopes: ScopeTable{
 				Project: &Target{
@@ -174,6 +218,19 @@ func builtinProfiles() []*Profile {
 				CommandField: "command",
 				ArgsField:    "args",
 				EnvField:     "env",
+				TypeField:    "type",
+				StdioType:    "stdio",
+				Remote: &RemoteFormat{
+					HTTP: &RemoteKind{
+						Type:     "http",
+						URLField: "url",
+					},
+					SSE: &RemoteKind{
+						Type:     "sse",
+						URLField: "url",
+					},
+					HeadersField: "headers",
+				},
 			},
 			origin: "builtin:augment.toml",
 		},
@@ -239,6 +296,12 @@ func builtinProfiles() []*Profile {
 					HeadersField: "headers",
 				},
 			},
+			Advice: []Advice{Advice{
+				Check:       "name",
+				NamePattern: "^[A-Za-z0-9_-]+$",
+				Message:     "Claude Code starts this server from the file, but `claude mcp add` rejects its name, so it cannot be re-added or copied with the claude mcp commands",
+				Fix:         "keep the name as written by repo, or rename the server to letters, digits, '_' and '-' if you manage it with claude mcp",
+			}},
 			origin: "builtin:claude.toml",
 		},
 		{
@@ -246,18 +309,25 @@ func builtinProfiles() []*Profile {
 			Name:     "Claude Desktop",
 			MCP:      true,
 			Evidence: "docs",
-			Sources:  []string{"tool-formats.md: Claude Desktop [docs]", "modelcontextprotocol/modelcontextprotocol docs/docs/develop/connect-local-servers.mdx (commit 2058728385da440bf9424952bb7287a8b9f08194)"},
-			Notes:    "The app keeps its own preferences in the same file, so repo only merges into mcpServers. The working directory is undefined: use absolute paths in command and args.",
-			Detect:   []string{"~/Library/Application Support/Claude", "~/.config/Claude"},
+			Sources:  []string{"tool-formats.md: Claude Desktop [docs]", "anthropics/claude-code issue #26073 (Windows MSIX reads the LocalCache\\Roaming file; %APPDATA% is ignored)", "anthropics/claude-code issue #25579 (Microsoft Store MSIX build, same path)", "akitaonrails/ai-memory pull request #250 (MSIX default since February 2026; package Claude_pzs8sxrjxfjjc)", "modelcontextprotocol/modelcontextprotocol docs/docs/develop/connect-local-servers.mdx (commit 2058728385da440bf9424952bb7287a8b9f08194)"},
+			Notes:    "The app keeps its own preferences in the same file, so repo only merges into mcpServers. The working directory is undefined: use absolute paths in command and args. On Windows the MSIX package (every installation since February 2026) reads its own virtualised copy under %LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc and ignores %APPDATA%\\Claude: repo writes the package's file when the package folder exists, the classic file otherwise, and repo doctor says which.",
+			Detect:   []string{"~/Library/Application Support/Claude", "~/.config/Claude", "~/AppData/Roaming/Claude", "~/AppData/Local/Packages/Claude_pzs8sxrjxfjjc"},
 			Scopes: ScopeTable{
 				User: &Target{
 					Paths:         []string{"~/Library/Application Support/Claude/claude_desktop_config.json"},
 					PathsDarwin:   []string{"~/Library/Application Support/Claude/claude_desktop_config.json"},
 					PathsWindows:  []string{"${APPDATA}/Claude/claude_desktop_config.json"},
 					UnsupportedOS: []string{"linux"},
-					Format:        "json",
-					Key:           []string{"mcpServers"},
-					Container:     "map",
+					Installs: []Install{Install{
+						Name:   "Claude Desktop MSIX package",
+						OS:     "windows",
+						Marker: "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc",
+						Path:   "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json",
+						Reason: "the packaged app reads only this virtualised copy and ignores %APPDATA%\\Claude (anthropics/claude-code #26073)",
+					}},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
 				},
 			},
 			Entry: EntryFormat{
@@ -272,8 +342,8 @@ func builtinProfiles() []*Profile {
 			ID:       "cline",
 			Name:     "Cline",
 			MCP:      true,
-			Evidence: "src",
-			Sources:  []string{"tool-formats.md: Cline [src][docs], cline/cline commit 21cb8d25", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts", "cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline docs/getting-started/config.mdx"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: Cline CLI 3.0.65 (cline), user scope [run]", "tool-formats.md: Cline [src][docs], cline/cline commit 21cb8d25", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts", "cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline docs/getting-started/config.mdx"},
 			Notes:    "Cline rewrites this file itself (atomic temp+rename under a lock) and migrates legacy files (VS Code globalStorage saoudrizwan.claude-dev, ~/Documents/Cline/MCP) into it. CLINE_MCP_SETTINGS_PATH and CLINE_DATA_DIR move the file and are not followed by repo.",
 			Detect:   []string{".clinerules", "~/.cline"},
 			Scopes: ScopeTable{
@@ -372,8 +442,8 @@ func builtinProfiles() []*Profile {
 			ID:       "continue",
 			Name:     "Continue",
 			MCP:      true,
-			Evidence: "src",
-			Sources:  []string{"tool-formats.md: Continue [src][docs], continuedev/continue commit d0a3c0b6", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts", "continuedev/continue core/context/mcp/MCPConnection.ts", "continuedev/continue docs/customize/deep-dives/mcp.mdx", "clients.md: Continue CLI (cn 1.5.47) oracle runs"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: @continuedev/cli (cn) 1.5.47, user scope [run]", "tool-formats.md: Continue [src][docs], continuedev/continue commit d0a3c0b6", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts", "continuedev/continue core/context/mcp/MCPConnection.ts", "continuedev/continue docs/customize/deep-dives/mcp.mdx", "clients.md: Continue CLI (cn 1.5.47) oracle runs"},
 			Notes:    "The CLI `cn` reads only ~/.continue/config.yaml; the project drop-in files in .continue/mcpServers/ are read by the IDE extensions only. Without ~/.continue/config.yaml cn uses a remote default config, so creating that file switches cn to a local config without models. ${{ secrets.X }} is a Continue template, not an environment reference: repo writes no environment references. Remote headers belong under requestOptions.headers, which repo cannot write yet.",
 			Detect:   []string{".continue"},
 			Scopes: ScopeTable{
@@ -428,7 +498,7 @@ func builtinProfiles() []*Profile {
 			MCP:      true,
 			Evidence: "run",
 			Sources:  []string{"tool-formats.md: GitHub Copilot CLI [run], copilot 1.0.102", "clients.md: GitHub Copilot CLI oracle runs", "GitHub Copilot SDK docs: copilot-sdk/features/mcp"},
-			Notes:    "Workspace servers load only in a trusted folder (trustedFolders in ~/.copilot/config.json, or COPILOT_ALLOW_ALL=true). .github/mcp.json is ignored as soon as .mcp.json exists.",
+			Notes:    "Workspace servers load only in a trusted folder (trustedFolders in ~/.copilot/config.json, or COPILOT_ALLOW_ALL=true). .github/mcp.json is ignored as soon as .mcp.json exists. Every .mcp.json from the working directory up to the git root is loaded, so a .mcp.json in a subfolder adds servers to the root one that repo writes.",
 			Detect:   []string{".github/copilot-instructions.md", ".github/mcp.json"},
 			Scopes: ScopeTable{
 				Project: &Target{
@@ -539,7 +609,7 @@ func builtinProfiles() []*Profile {
 			Name:     "Cursor",
 			MCP:      true,
 			Evidence: "2nd",
-			Sources:  []string{"https://cursor.com/docs/context/mcp", "tool-formats.md: Cursor (IDE + CLI) [2nd]", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (Cursor import paths)"},
+			Sources:  []string{"https://cursor.com/docs/cli/mcp (agent mcp enable, --approve-mcps)", "https://cursor.com/docs/context/mcp", "tool-formats.md: Cursor (IDE + CLI) [2nd]", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (Cursor import paths)"},
 			Notes:    "The default working directory of a stdio server is undocumented (one report says /): use absolute paths. Whether mcp.json may hold comments is unverified, so repo keeps it strict JSON.",
 			Detect:   []string{".cursor", ".cursorrules"},
 			Scopes: ScopeTable{
@@ -578,15 +648,70 @@ func builtinProfiles() []*Profile {
 					HeadersField: "headers",
 				},
 			},
+			Advice: []Advice{Advice{
+				Scopes:  []string{"project"},
+				Check:   "approval",
+				Message: "the Cursor CLI (agent) loads a project's servers only once they are enabled for the workspace (the editor asks in its MCP settings)",
+				Fix:     "run agent mcp enable NAME in the workspace for each server, or pass --approve-mcps to a headless agent run",
+			}},
 			origin: "builtin:cursor.toml",
+		},
+		{
+			ID:       "devin",
+			Name:     "Devin CLI / Devin Desktop",
+			MCP:      true,
+			Evidence: "docs",
+			Sources:  []string{"https://docs.devin.ai/cli/extensibility/mcp/configuration", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]"},
+			Notes:    "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. The local file .devin/config.local.json is the one `devin mcp add` writes by default and is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
+			Detect:   []string{".devin", "~/.config/devin"},
+			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".devin/config.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				Local: &Target{
+					Paths:     []string{".devin/config.local.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				User: &Target{
+					Paths:        []string{"~/.config/devin/config.json"},
+					PathsWindows: []string{"${APPDATA}/devin/config.json"},
+					Format:       "json",
+					Key:          []string{"mcpServers"},
+					Container:    "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+				TypeField:    "transport",
+				Remote: &RemoteFormat{
+					HTTP: &RemoteKind{
+						Type:     "http",
+						URLField: "url",
+					},
+					SSE: &RemoteKind{
+						Type:     "sse",
+						URLField: "url",
+					},
+					HeadersField: "headers",
+				},
+			},
+			origin: "builtin:devin.toml",
 		},
 		{
 			ID:       "factory",
 			Name:     "Factory Droid",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"https://docs.factory.ai/factory-cli/configuration/mcp", "tool-formats.md: Factory Droid [2nd][docs]", "stacklok/toolhive pkg/client/config.go", "dyoshikawa/rulesync src/features/mcp (factorydroid)", "peers.md: intellectronica/ruler Factory Droid target (remote type http)"},
-			Notes:    "`/mcp add` in droid rewrites this file. The legacy Factory Bridge files (~/Library/Application Support/Factory Bridge/mcp.json, %APPDATA%\\Factory Bridge\\mcp.json) are not written. Variable expansion and the working directory are unverified: use absolute paths.",
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: droid 0.225.2 (@factory/cli-linux-x64), project and user scope [run]", "https://docs.factory.ai/cli/configuration/mcp (per the catalog audit)", "https://docs.factory.ai/factory-cli/configuration/mcp (older: stdio only)", "droid 0.225.2: droid mcp add --type http|sse|stdio (what it writes)", "tool-formats.md: Factory Droid [2nd][docs]", "stacklok/toolhive pkg/client/config.go", "dyoshikawa/rulesync src/features/mcp (factorydroid)"},
+			Notes:    "`droid mcp add` rewrites these files. The legacy Factory Bridge files (~/Library/Application Support/Factory Bridge/mcp.json, %APPDATA%\\Factory Bridge\\mcp.json) are not written. Variable expansion and the working directory are unverified: use absolute paths.",
 			Detect:   []string{".factory"},
 			Scopes: ScopeTable{
 				Project: &Target{
@@ -609,10 +734,14 @@ func builtinProfiles() []*Profile {
 				EnvField:     "env",
 				TypeField:    "type",
 				StdioType:    "stdio",
-				Preserve:     []string{"disabled"},
+				Preserve:     []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
+						URLField: "url",
+					},
+					SSE: &RemoteKind{
+						Type:     "sse",
 						URLField: "url",
 					},
 					HeadersField: "headers",
@@ -648,8 +777,8 @@ func builtinProfiles() []*Profile {
 			ID:       "gemini",
 			Name:     "Gemini CLI",
 			MCP:      true,
-			Evidence: "src",
-			Sources:  []string{"tool-formats.md: Gemini CLI [src][docs], gemini-cli commit 5411f113", "google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md", "clients.md: Gemini CLI oracle runs (gemini-cli 0.61.0)"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: gemini-cli 0.61.0, project scope [run]", "tool-formats.md: Gemini CLI [src][docs], gemini-cli commit 5411f113", "google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md", "clients.md: Gemini CLI oracle runs (gemini-cli 0.61.0)"},
 			Notes:    "In an untrusted folder every MCP server is disabled, user servers too; trust comes from ~/.gemini/trustedFolders.json or GEMINI_CLI_TRUST_WORKSPACE=true. The docs advise against '_' in server names (policy names are mcp_<server>_<tool>).",
 			Detect:   []string{".gemini", "GEMINI.md"},
 			Scopes: ScopeTable{
@@ -780,8 +909,8 @@ func builtinProfiles() []*Profile {
 			ID:       "jetbrains-ai",
 			Name:     "JetBrains AI Assistant",
 			Evidence: "2nd",
-			Sources:  []string{"https://www.jetbrains.com/help/ai-assistant/configure-an-mcp-server.html", "tool-formats.md: JetBrains AI Assistant [2nd] / unverified", "dyoshikawa/rulesync aiassistant-paths.ts (.ai/mcp/mcp.json claim)"},
-			Notes:    "MCP-capable (stdio servers), but configured in the IDE: Settings | Tools | AI Assistant | Model Context Protocol (MCP). No documented file exists for repo to write (.ai/mcp/mcp.json is a third-party claim), so repo writes nothing for it. JetBrains Junie is a separate profile (jetbrains).",
+			Sources:  []string{"https://www.jetbrains.com/help/ai-assistant/2026.1/mcp.html (STDIO and Streamable HTTP; settings dialog, no file)", "https://www.jetbrains.com/help/ai-assistant/configure-an-mcp-server.html", "tool-formats.md: JetBrains AI Assistant [2nd] / unverified", "dyoshikawa/rulesync aiassistant-paths.ts (.ai/mcp/mcp.json claim)"},
+			Notes:    "MCP-capable (STDIO and, since 2026.1, Streamable HTTP servers), but configured in the IDE: Settings | Tools | AI Assistant | Model Context Protocol (MCP). No documented file exists for repo to write (.ai/mcp/mcp.json is a third-party claim), so repo writes nothing for it. JetBrains Junie is a separate profile (jetbrains).",
 			Detect:   []string{".aiassistant", ".aiignore"},
 			Entry: EntryFormat{
 				Command:      "string",
@@ -792,11 +921,35 @@ func builtinProfiles() []*Profile {
 			origin: "builtin:jetbrains-ai.toml",
 		},
 		{
+			ID:       "jetbrains-air",
+			Name:     "JetBrains Air",
+			MCP:      true,
+			Evidence: "docs",
+			Sources:  []string{"https://www.jetbrains.com/help/air/mcp-servers.html"},
+			Notes:    "Air also reads the repository's .mcp.json (written for Claude Code) when Launch workspace MCP servers is on; repo writes .air/mcp.json, which Air always reads. The global servers' file is not documented, so there is no user scope. Variable expansion and the working directory are not documented: use absolute paths.",
+			Detect:   []string{".air"},
+			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".air/mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+			},
+			origin: "builtin:jetbrains-air.toml",
+		},
+		{
 			ID:       "kilo",
 			Name:     "Kilo Code",
 			MCP:      true,
-			Evidence: "docs",
-			Sources:  []string{"tool-formats.md: Kilo Code (current, OpenCode-based) [docs]", "Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (commit 00014964)"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: Kilo CLI 7.7.9 (@kilocode/cli-linux-x64), project and user scope [run]", "tool-formats.md: Kilo Code (current, OpenCode-based) [docs]", "Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (commit 00014964)"},
 			Notes:    "Kilo Code is built on OpenCode: the same dialect (type \"local\", command as an array, environment, {env:NAME}). The settings UI writes these files too. The legacy Roo-based extension reads .kilocode/mcp.json instead (profile kilo-legacy). Tool approvals live in the top-level `permission` key, which repo does not touch.",
 			Detect:   []string{"kilo.json", "kilo.jsonc", ".kilo"},
 			Scopes: ScopeTable{
@@ -899,6 +1052,55 @@ func builtinProfiles() []*Profile {
 			origin: "builtin:kilo-legacy.toml",
 		},
 		{
+			ID:       "kimi",
+			Name:     "Kimi Code CLI",
+			MCP:      true,
+			Evidence: "docs",
+			Sources:  []string{"https://moonshotai.github.io/kimi-code/en/customization/mcp"},
+			Notes:    "Project servers (.kimi-code/mcp.json) start only once the user trusts the folder in Kimi Code's workspace-trust prompt. `enabled`, the tool lists and the timeouts are the user's. Variable expansion is not documented: the bearerTokenEnvVar field names a variable for a bearer token, which repo does not write.",
+			Detect:   []string{".kimi-code", "~/.kimi-code"},
+			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".kimi-code/mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				User: &Target{
+					Paths:     []string{"${KIMI_CODE_HOME:-~/.kimi-code}/mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+				CwdField:     "cwd",
+				TypeField:    "transport",
+				Preserve:     []string{"enabled", "enabledTools", "disabledTools", "startupTimeoutMs", "toolTimeoutMs"},
+				Remote: &RemoteFormat{
+					HTTP: &RemoteKind{
+						URLField: "url",
+					},
+					SSE: &RemoteKind{
+						Type:     "sse",
+						URLField: "url",
+					},
+					HeadersField: "headers",
+				},
+			},
+			Advice: []Advice{Advice{
+				Scopes:  []string{"project"},
+				Check:   "trust",
+				Message: "Kimi Code starts the servers of .kimi-code/mcp.json only in a folder the user trusts",
+				Fix:     "start kimi in the workspace and choose Trust this folder in its workspace-trust prompt",
+			}},
+			origin: "builtin:kimi.toml",
+		},
+		{
 			ID:       "kiro",
 			Name:     "Kiro",
 			MCP:      true,
@@ -946,13 +1148,13 @@ func builtinProfiles() []*Profile {
 			ID:       "lmstudio",
 			Name:     "LM Studio",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"tool-formats.md: LM Studio [docs][2nd]", "lmstudio-ai/docs 0_app/2_mcp/index.mdx (commit 6fc6a668)", "stacklok/toolhive pkg/client/config.go (path)"},
-			Notes:    "LM Studio edits mcp.json in its own editor (Program tab, Install > Edit mcp.json). The file path comes from secondary sources; a moved LM Studio home (~/.lmstudio-home-pointer) is not followed. Variable expansion and the working directory are undocumented: use absolute paths.",
+			Evidence: "docs",
+			Sources:  []string{"lmstudio.ai/docs/app/mcp (\"~/.lmstudio/mcp.json on macOS and Linux, %USERPROFILE%/.lmstudio/mcp.json on Windows\", as quoted in lmstudio-ai/lmstudio-bug-tracker #1371)", "tool-formats.md: LM Studio [docs][2nd]", "lmstudio-ai/docs 0_app/2_mcp/index.mdx (commit 6fc6a668)", "stacklok/toolhive pkg/client/config.go (path)"},
+			Notes:    "LM Studio edits mcp.json in its own editor (Program tab, Install > Edit mcp.json). The file path is documented; an older installation keeps it in ~/.cache/lm-studio, which repo writes where that file exists. A moved LM Studio home (~/.lmstudio-home-pointer) is not followed. Variable expansion and the working directory are undocumented: use absolute paths.",
 			Detect:   []string{"~/.lmstudio"},
 			Scopes: ScopeTable{
 				User: &Target{
-					Paths:     []string{"~/.lmstudio/mcp.json"},
+					Paths:     []string{"~/.lmstudio/mcp.json", "~/.cache/lm-studio/mcp.json"},
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
@@ -991,8 +1193,8 @@ func builtinProfiles() []*Profile {
 			ID:       "opencode",
 			Name:     "OpenCode",
 			MCP:      true,
-			Evidence: "src",
-			Sources:  []string{"tool-formats.md: OpenCode [src][docs], opencode-ai 1.18.33", "anomalyco/opencode packages/web/src/content/docs/config.mdx (commit 161aa252)", "clients.md: OpenCode oracle runs (opencode-ai 1.18.33)"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: opencode-ai 1.18.33, project scope [run]", "tool-formats.md: OpenCode [src][docs], opencode-ai 1.18.33", "anomalyco/opencode packages/web/src/content/docs/config.mdx (commit 161aa252)", "clients.md: OpenCode oracle runs (opencode-ai 1.18.33)"},
 			Notes:    "An entry with type \"stdio\", no type, or a string command makes the whole config invalid, and `env` is silently ignored (the key is `environment`). OpenCode inserts \"$schema\" into an opencode.json that lacks it; keeping one avoids that rewrite.",
 			Detect:   []string{"opencode.json", "opencode.jsonc", ".opencode"},
 			Scopes: ScopeTable{
@@ -1042,11 +1244,67 @@ func builtinProfiles() []*Profile {
 			origin: "builtin:opencode.toml",
 		},
 		{
+			ID:       "qoder",
+			Name:     "Qoder CLI",
+			MCP:      true,
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: qodercli 1.1.52 (@qoder-ai/qodercli), project and user scope [run]", "https://docs.qoder.com/cli/mcp-servers", "https://docs.qoder.com/cli/mcp-reference"},
+			Notes:    "The project file is the .mcp.json that Claude Code and the Copilot CLI read too, so repo writes one entry that suits all three. The local file .qoder/settings.local.json is in the repository but meant to stay out of git. MCP tools still go through Qoder's permission prompts (permissions.allow in settings).",
+			Detect:   []string{".qoder", "~/.qoder"},
+			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				Local: &Target{
+					Paths:     []string{".qoder/settings.local.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				User: &Target{
+					Paths:     []string{"~/.qoder/settings.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+				CwdField:     "cwd",
+				TypeField:    "type",
+				StdioType:    "stdio",
+				EnvRef:       "${NAME}",
+				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
+				Expands: []Expansion{Expansion{
+					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Pattern: "\\$(\\w+|\\{[^}]*\\})",
+				}},
+				Remote: &RemoteFormat{
+					HTTP: &RemoteKind{
+						Type:     "http",
+						URLField: "url",
+					},
+					SSE: &RemoteKind{
+						Type:     "sse",
+						URLField: "url",
+					},
+					HeadersField: "headers",
+				},
+			},
+			origin: "builtin:qoder.toml",
+		},
+		{
 			ID:       "qwen",
 			Name:     "Qwen Code",
 			MCP:      true,
-			Evidence: "src",
-			Sources:  []string{"tool-formats.md: Qwen Code [src][docs], bundle 0.24.4", "QwenLM/qwen-code docs/users/features/mcp.md (commit 023f40b9)", "clients.md: Qwen Code oracle runs (qwen-code 0.24.4)"},
+			Evidence: "run",
+			Sources:  []string{"conformance/LAST_RUN.md: qwen-code 0.24.4, project scope [run]", "tool-formats.md: Qwen Code [src][docs], bundle 0.24.4", "QwenLM/qwen-code docs/users/features/mcp.md (commit 023f40b9)", "clients.md: Qwen Code oracle runs (qwen-code 0.24.4)"},
 			Notes:    "Project servers stay pending until `qwen mcp approve`; the approval is bound to a hash of the entry, so every change to an entry needs approving again. An unparsable .qwen/settings.json is moved to settings.json.corrupted and replaced, silently.",
 			Detect:   []string{".qwen", "QWEN.md"},
 			Scopes: ScopeTable{
@@ -1148,12 +1406,76 @@ func builtinProfiles() []*Profile {
 			origin: "builtin:roo.toml",
 		},
 		{
+			ID:       "rovodev",
+			Name:     "Atlassian Rovo Dev CLI",
+			MCP:      true,
+			Evidence: "docs",
+			Sources:  []string{"https://support.atlassian.com/rovo/docs/connect-to-an-mcp-server-in-rovo-dev-cli"},
+			Notes:    "Rovo Dev has only a user file: its servers apply to every project. Servers are switched on and off in a session with /mcp. The working directory and variable expansion are not documented: use absolute paths.",
+			Detect:   []string{"~/.rovodev"},
+			Scopes: ScopeTable{
+				User: &Target{
+					Paths:     []string{"~/.rovodev/mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+				TypeField:    "transport",
+				StdioType:    "stdio",
+			},
+			origin: "builtin:rovodev.toml",
+		},
+		{
+			ID:       "tabnine",
+			Name:     "Tabnine agent",
+			MCP:      true,
+			Evidence: "docs",
+			Sources:  []string{"https://docs.tabnine.com/main/getting-started/tabnine-agent/mcp-intro-and-setup/mcp-server-config", "https://docs.tabnine.com/main/getting-started/tabnine-cli/features/mcp-server-config"},
+			Notes:    "The workspace file is read only in a trusted workspace. settings.json holds Tabnine's other settings too (hooks, skills), which repo leaves alone. Whether the file may hold comments is not documented, so repo keeps it strict JSON.",
+			Detect:   []string{".tabnine", "~/.tabnine/agent"},
+			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".tabnine/agent/settings.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+				User: &Target{
+					Paths:     []string{"~/.tabnine/agent/settings.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+				},
+			},
+			Entry: EntryFormat{
+				Command:      "string",
+				CommandField: "command",
+				ArgsField:    "args",
+				EnvField:     "env",
+				CwdField:     "cwd",
+				Preserve:     []string{"timeout"},
+			},
+			Advice: []Advice{Advice{
+				Scopes:  []string{"project"},
+				Check:   "trust",
+				Message: "Tabnine loads the workspace settings, and so its servers, only in a trusted workspace",
+				Fix:     "trust the workspace when Tabnine asks (or in its settings) before starting the agent",
+			}},
+			origin: "builtin:tabnine.toml",
+		},
+		{
 			ID:       "trae",
 			Name:     "Trae",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"tool-formats.md: Trae [2nd]", "stacklok/toolhive pkg/client/config.go"},
-			Notes:    "Everything here comes from one secondary source; the project file .trae/mcp.json is unverified (Trae may ignore it). The Chinese edition (Trae CN) uses its own application directory, which is not written.",
+			Evidence: "docs",
+			Sources:  []string{"https://www.volcengine.com/docs/86677/2137601 (TRAE CN: project .trae/mcp.json, must be switched on)", "pathintegral-institute/mcpm.sh issue #92 (macOS user file)", "tool-formats.md: Trae [2nd]", "stacklok/toolhive pkg/client/config.go"},
+			Notes:    "The project file .trae/mcp.json is documented (TRAE CN manual) and read only after project MCP is switched on in Trae's MCP settings; the user file's location comes from secondary sources. The Chinese edition (Trae CN) uses its own application directory, which is not written.",
 			Detect:   []string{".trae"},
 			Scopes: ScopeTable{
 				Project: &Target{
@@ -1178,6 +1500,12 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 			},
+			Advice: []Advice{Advice{
+				Scopes:  []string{"project"},
+				Check:   "toggle",
+				Message: "Trae reads .trae/mcp.json only after project MCP is switched on",
+				Fix:     "in Trae, Settings > MCP: switch on project-level MCP for this workspace",
+			}},
 			origin: "builtin:trae.toml",
 		},
 		{
@@ -1283,9 +1611,9 @@ func builtinProfiles() []*Profile {
 			ID:       "warp",
 			Name:     "Warp",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"https://docs.warp.dev/agent-platform/capabilities/mcp", "tool-formats.md: Warp [2nd]", "dyoshikawa/rulesync warp-mcp.ts"},
-			Notes:    "Paths come from secondary sources. Servers added in Warp's UI are stored in Warp Drive, not in these files. The working-directory field is working_directory, not cwd.",
+			Evidence: "docs",
+			Sources:  []string{"https://docs.warp.dev/agent-platform/capabilities/mcp", "warpdotdev/docs src/content/docs/agent-platform/capabilities/mcp.mdx (commit 03f783a3)", "tool-formats.md: Warp [2nd]", "dyoshikawa/rulesync warp-mcp.ts"},
+			Notes:    "Servers added in Warp's UI are stored in Warp Drive, not in these files. Project servers never start on their own: the user turns each on in Settings > Agents > MCP servers, again after every restart of Warp. The working-directory field is working_directory, not cwd. Warp also reads Claude Code's and Codex's MCP files and .agents/.mcp.json when the user allows it.",
 			Detect:   []string{".warp", "WARP.md"},
 			Scopes: ScopeTable{
 				Project: &Target{
@@ -1305,18 +1633,34 @@ func builtinProfiles() []*Profile {
 				Command:      "string",
 				CommandField: "command",
 				ArgsField:    "args",
+				AlwaysArgs:   true,
 				EnvField:     "env",
 				CwdField:     "working_directory",
+				Remote: &RemoteFormat{
+					HTTP: &RemoteKind{
+						URLField: "url",
+					},
+					SSE: &RemoteKind{
+						URLField: "url",
+					},
+					HeadersField: "headers",
+				},
 			},
+			Advice: []Advice{Advice{
+				Scopes:  []string{"project"},
+				Check:   "toggle",
+				Message: "Warp never starts project servers on its own; each one is turned on per session",
+				Fix:     "in Warp, Settings > Agents > MCP servers: start each server of this project (again after restarting Warp)",
+			}},
 			origin: "builtin:warp.toml",
 		},
 		{
 			ID:       "windsurf",
-			Name:     "Windsurf",
+			Name:     "Windsurf Cascade (Devin Desktop)",
 			MCP:      true,
-			Evidence: "2nd",
-			Sources:  []string{"https://docs.windsurf.com/windsurf/cascade/mcp", "tool-formats.md: Windsurf [2nd]", "stacklok/toolhive pkg/client/config.go (commit e25de16c)"},
-			Notes:    "Windsurf has no project-scope file: its servers are global for every workspace. The Windsurf JetBrains plugin reads ~/.codeium/mcp_config.json instead (secondary source).",
+			Evidence: "docs",
+			Sources:  []string{"https://docs.windsurf.com/windsurf/cascade/mcp", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.windsurf.com/plugins/cascade/mcp (JetBrains plugin: ~/.codeium/mcp_config.json)", "tool-formats.md: Windsurf [2nd]", "stacklok/toolhive pkg/client/config.go (commit e25de16c)"},
+			Notes:    "Windsurf is now Devin Desktop. This file serves only the legacy Cascade agent; the default agent (Devin Local) reads the Devin configuration, so select profile devin too. Windsurf has no project-scope file: its servers are global for every workspace. The Windsurf JetBrains plugin reads ~/.codeium/mcp_config.json, which repo does not write.",
 			Detect:   []string{".windsurf", ".windsurfrules", "~/.codeium/windsurf"},
 			Scopes: ScopeTable{
 				User: &Target{

@@ -281,6 +281,62 @@ func TestDecodeErrors(t *testing.T) {
 				"\n[[entry.expands]]\nfields = [\"args\"]\nescape = { '%' = '%%' }\n",
 			want: []string{"entry.expands: at most one rule may have an escape"},
 		},
+		{
+			name: "relative local path outside the repository is fine, relative user path is not",
+			src:  validProfile + "\n[scopes.local]\npaths = [\".mytool/local.json\"]\nformat = \"json\"\nkey = [\"m\"]\n[scopes.user]\npaths = [\"u.json\"]\nformat = \"json\"\nkey = [\"m\"]\n",
+			want: []string{"scopes.user", `path "u.json"`},
+		},
+		{
+			name: "install without a reason",
+			src:  validProfile + installOf("os = \"windows\"\nmarker = \"${LOCALAPPDATA}/P\"\npath = \"${LOCALAPPDATA}/P/f.json\""),
+			want: []string{"scopes.project", "installs[0]", "name, marker, path and reason are required"},
+		},
+		{
+			name: "install on an unknown OS",
+			src:  validProfile + installOf("name = \"pkg\"\nos = \"win\"\nmarker = \"~/P\"\npath = \"~/P/f.json\"\nreason = \"r\""),
+			want: []string{"installs[0] (pkg)", `os "win"`},
+		},
+		{
+			name: "install on an unsupported OS",
+			src: strings.Replace(validProfile, `format = "json"`, "format = \"json\"\nunsupported_os = [\"linux\"]", 1) +
+				installOf("name = \"pkg\"\nos = \"linux\"\nmarker = \"~/P\"\npath = \"~/P/f.json\"\nreason = \"r\""),
+			want: []string{"installs[0] (pkg)", "unsupported_os"},
+		},
+		{
+			name: "relative install path",
+			src:  validProfile + installOf("name = \"pkg\"\nos = \"windows\"\nmarker = \"P\"\npath = \"~/P/f.json\"\nreason = \"r\""),
+			want: []string{"installs[0] (pkg)", `"P"`, "start with ~, / or ${VAR}"},
+		},
+		{
+			name: "advice with an unknown check",
+			src:  validProfile + "\n[[advice]]\ncheck = \"nag\"\nmessage = \"m\"\nfix = \"f\"\n",
+			want: []string{"advice[0]", `check "nag"`, "toggle, approval, trust, name"},
+		},
+		{
+			name: "advice without a fix",
+			src:  validProfile + "\n[[advice]]\ncheck = \"toggle\"\nmessage = \"m\"\n",
+			want: []string{"advice[0]", "message and fix are required"},
+		},
+		{
+			name: "advice for a scope the tool does not have",
+			src:  validProfile + "\n[[advice]]\nscopes = [\"user\"]\ncheck = \"toggle\"\nmessage = \"m\"\nfix = \"f\"\n",
+			want: []string{"advice[0]", `scope "user"`},
+		},
+		{
+			name: "name advice without a pattern",
+			src:  validProfile + "\n[[advice]]\ncheck = \"name\"\nmessage = \"m\"\nfix = \"f\"\n",
+			want: []string{"advice[0]", "name_pattern go together"},
+		},
+		{
+			name: "advice with a bad pattern",
+			src:  validProfile + "\n[[advice]]\ncheck = \"name\"\nname_pattern = \"(\"\nmessage = \"m\"\nfix = \"f\"\n",
+			want: []string{"advice[0]", "name_pattern"},
+		},
+		{
+			name: "advice on a tool without MCP",
+			src:  "id = \"x\"\nname = \"X\"\nmcp = false\nevidence = \"2nd\"\nsources = [\"s\"]\n\n[[advice]]\ncheck = \"toggle\"\nmessage = \"m\"\nfix = \"f\"\n",
+			want: []string{"mcp = false but advice is given"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -362,4 +418,9 @@ func TestDecodeMCPFalse(t *testing.T) {
 	if p.MCP || p.Scopes.Get(ScopeUser) != nil {
 		t.Fatalf("got %+v", p)
 	}
+}
+
+// installOf is an installs table for the project scope of validProfile.
+func installOf(body string) string {
+	return "\n[[scopes.project.installs]]\n" + body + "\n"
 }

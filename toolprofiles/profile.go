@@ -57,6 +57,10 @@ type Profile struct {
 	Detect []string    `toml:"detect"`
 	Scopes ScopeTable  `toml:"scopes"`
 	Entry  EntryFormat `toml:"entry"`
+	// Advice lists what a user must still do before the tool starts the
+	// servers repo wrote, where repo cannot see whether it is done (a
+	// per-session toggle in the tool's UI); repo doctor prints each one.
+	Advice []Advice `toml:"advice"`
 
 	origin string // "builtin" or the override file that defined it
 }
@@ -96,7 +100,12 @@ type Target struct {
 	PathsWindows []string `toml:"paths_windows"`
 	// OSes on which the tool has no file for this scope.
 	UnsupportedOS []string `toml:"unsupported_os"`
-	Format        string   `toml:"format"`
+	// Installs are kinds of installation that read a file of their own:
+	// where the folder an installation creates exists, its file is the one
+	// the tool reads, whether or not that file exists yet. They are looked
+	// at, in order, before the candidate paths (see Target.Choose).
+	Installs []Install `toml:"installs"`
+	Format   string    `toml:"format"`
 	// Key is the path of the server map inside the file, one literal key per
 	// segment; <<root>> stands for the workspace root (Claude's local scope).
 	Key []string `toml:"key"`
@@ -146,6 +155,30 @@ func (t *Target) PathsFor(goos string) []string {
 		return t.PathsWindows
 	}
 	return t.Paths
+}
+
+// Install is one kind of installation of a tool that reads its own file
+// (Claude Desktop's MSIX package on Windows).
+type Install struct {
+	Name   string `toml:"name"`   // what it is, as repo doctor says it
+	OS     string `toml:"os"`     // the GOOS it exists on
+	Marker string `toml:"marker"` // a folder that exists exactly when it is installed
+	Path   string `toml:"path"`   // the file it reads
+	Reason string `toml:"reason"` // why the candidate paths are wrong for it, with the source
+}
+
+// Advice is one thing a user must do in the tool itself, which repo can
+// neither do nor check (turn project servers on, approve them).
+type Advice struct {
+	// Scopes it applies to; empty: every scope the tool has.
+	Scopes []string `toml:"scopes"`
+	// Check names the kind of finding: toggle, approval, trust, name.
+	Check string `toml:"check"`
+	// NamePattern, for check "name": the advice concerns only servers whose
+	// name does not match it (a name some command of the tool rejects).
+	NamePattern string `toml:"name_pattern"`
+	Message     string `toml:"message"` // what the tool does, stated as a fact
+	Fix         string `toml:"fix"`     // what the user does about it
 }
 
 // EntryFormat is a tool's dialect for one server entry.
@@ -376,7 +409,13 @@ func (p *Profile) validate() error {
 			return fmt.Errorf("profile %s: scopes.%s: %w", p.ID, scope, err)
 		}
 	}
+	if err := p.validateAdvice(); err != nil {
+		return err
+	}
 	if !p.MCP {
+		if len(p.Advice) > 0 {
+			return fmt.Errorf("profile %s: mcp = false but advice is given", p.ID)
+		}
 		if n > 0 {
 			return fmt.Errorf("profile %s: mcp = false but scopes are given", p.ID)
 		}
@@ -530,6 +569,46 @@ func (p *Profile) validateDetect() error {
 	return nil
 }
 
+// adviceChecks are the kinds of finding an advice entry may give.
+var adviceChecks = []string{"toggle", "approval", "trust", "name"}
+
+func (p *Profile) validateAdvice() error {
+	for i, a := range p.Advice {
+		where := fmt.Sprintf("profile %s: advice[%d]", p.ID, i)
+		if !slices.Contains(adviceChecks, a.Check) {
+			return fmt.Errorf("%s: check %q: use one of %s", where, a.Check, strings.Join(adviceChecks, ", "))
+		}
+		if a.Message == "" || a.Fix == "" {
+			return fmt.Errorf("%s: message and fix are required", where)
+		}
+		for _, sc := range a.Scopes {
+			if p.Scopes.Get(sc) == nil {
+				return fmt.Errorf("%s: scope %q: the profile has no such scope", where, sc)
+			}
+		}
+		if (a.Check == "name") != (a.NamePattern != "") {
+			return fmt.Errorf("%s: check \"name\" and name_pattern go together", where)
+		}
+		if a.NamePattern != "" {
+			if _, err := regexp.Compile(a.NamePattern); err != nil {
+				return fmt.Errorf("%s: name_pattern: %v", where, err)
+			}
+		}
+	}
+	return nil
+}
+
+// AdviceFor lists the advice that applies to a scope.
+func (p *Profile) AdviceFor(scope string) []Advice {
+	var out []Advice
+	for _, a := range p.Advice {
+		if len(a.Scopes) == 0 || slices.Contains(a.Scopes, scope) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 func kindType(k *RemoteKind) string {
 	if k == nil {
 		return ""
@@ -567,7 +646,10 @@ func (t *Target) validate(scope string) error {
 			if scope == ScopeProject && !relative {
 				return fmt.Errorf("path %q: project paths are relative to the root", p)
 			}
-			if scope != ScopeProject && relative {
+			// A local file is private to the user: in the home folder (Claude's
+			// ~/.claude.json) or in the repository, kept out of git by the tool
+			// (Devin's .devin/config.local.json).
+			if scope == ScopeUser && relative {
 				return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
 			}
 		}
@@ -583,6 +665,22 @@ func (t *Target) validate(scope string) error {
 		}
 		if l.Path == "" || strings.ContainsAny(l.Path, `/\`) || l.Path == "." || l.Path == ".." {
 			return fmt.Errorf("lock.path %q: the name of the lock, next to the config file", l.Path)
+		}
+	}
+	for i, in := range t.Installs {
+		if in.Name == "" || in.Marker == "" || in.Path == "" || in.Reason == "" {
+			return fmt.Errorf("installs[%d]: name, marker, path and reason are required", i)
+		}
+		if in.OS != "linux" && in.OS != "darwin" && in.OS != "windows" {
+			return fmt.Errorf("installs[%d] (%s): os %q: use linux, darwin or windows", i, in.Name, in.OS)
+		}
+		if slices.Contains(t.UnsupportedOS, in.OS) {
+			return fmt.Errorf("installs[%d] (%s): os %s is listed in unsupported_os", i, in.Name, in.OS)
+		}
+		for _, p := range []string{in.Marker, in.Path} {
+			if !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/") {
+				return fmt.Errorf("installs[%d] (%s): %q: installation paths start with ~, / or ${VAR}", i, in.Name, p)
+			}
 		}
 	}
 	return nil

@@ -8,11 +8,11 @@ import (
 )
 
 var wantIDs = []string{
-	"aider", "amazonq", "amp", "antigravity", "augment", "claude", "claude-desktop", "cline",
-	"codex", "cody", "continue", "copilot", "crush", "cursor", "factory", "firebase-studio",
-	"gemini", "goose", "jetbrains", "jetbrains-ai", "kilo", "kilo-legacy", "kiro", "lmstudio",
-	"mistral-vibe", "opencode", "qwen", "roo", "trae", "visual-studio", "vscode", "warp",
-	"windsurf", "zed",
+	"abacus", "aider", "amazonq", "amp", "antigravity", "augment", "claude", "claude-desktop", "cline",
+	"codex", "cody", "continue", "copilot", "crush", "cursor", "devin", "factory", "firebase-studio",
+	"gemini", "goose", "jetbrains", "jetbrains-ai", "jetbrains-air", "kilo", "kilo-legacy", "kimi", "kiro",
+	"lmstudio", "mistral-vibe", "opencode", "qoder", "qwen", "roo", "rovodev", "tabnine", "trae",
+	"visual-studio", "vscode", "warp", "windsurf", "zed",
 }
 
 // noMCP lists the tools repo knows but never writes to: no MCP client, or
@@ -55,7 +55,7 @@ func TestBuiltinIDs(t *testing.T) {
 var varsFor = map[string]map[string]string{
 	"linux":   {},
 	"darwin":  {},
-	"windows": {"APPDATA": "/h/AppData/Roaming"},
+	"windows": {"APPDATA": "/h/AppData/Roaming", "LOCALAPPDATA": "/h/AppData/Local"},
 }
 
 func TestBuiltinProfilesComplete(t *testing.T) {
@@ -111,7 +111,11 @@ func TestBuiltinProfilesComplete(t *testing.T) {
 							t.Errorf("%s/%s: %v", scope, goos, err)
 							continue
 						}
-						if !strings.HasPrefix(got, filepath.FromSlash("/h/")) {
+						// A local file is in the home folder or, kept out of git, in the repository.
+						if scope == ScopeLocal && strings.HasPrefix(slashed(goos, got), "/r/") {
+							continue
+						}
+						if !strings.HasPrefix(slashed(goos, got), "/h/") {
 							t.Errorf("%s/%s: %q expands to %q, outside the fake home", scope, goos, path, got)
 						}
 					}
@@ -170,13 +174,21 @@ func TestBuiltinDialects(t *testing.T) {
 		"lmstudio":        {"", "json", "mcpServers", "", "", "", "env", "string", "", "", "url", "-"},
 		"kilo":            {"kilo.json", "jsonc", "mcp", "type", "local", "", "environment", "array", "{env:NAME}", "remote", "url", "url"},
 		"kilo-legacy":     {".kilocode/mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${env:NAME}", "streamable-http", "url", "url"},
-		"augment":         {".augment/settings.json", "jsonc", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
-		"warp":            {".warp/.mcp.json", "json", "mcpServers", "", "", "working_directory", "env", "string", "", "-", "", "-"},
+		"augment":         {".augment/settings.json", "jsonc", "mcpServers", "type", "stdio", "", "env", "string", "", "http", "url", "url"},
+		"warp":            {".warp/.mcp.json", "json", "mcpServers", "", "", "working_directory", "env", "string", "", "", "url", "url"},
 		"trae":            {".trae/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
-		"factory":         {".factory/mcp.json", "json", "mcpServers", "type", "stdio", "", "env", "string", "", "http", "url", "-"},
-		"antigravity":     {".agents/mcp_config.json", "jsonc", "mcpServers", "", "", "", "env", "string", "", "", "serverUrl", "-"},
+		"factory":         {".factory/mcp.json", "json", "mcpServers", "type", "stdio", "", "env", "string", "", "http", "url", "url"},
+		"antigravity":     {".agents/mcp_config.json", "json", "mcpServers", "", "", "", "env", "string", "", "", "serverUrl", "-"},
 		"visual-studio":   {".vs/mcp.json", "json", "servers", "type", "stdio", "", "env", "string", "", "http", "url", "url"},
 		"firebase-studio": {".idx/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+		// Added 2026-11-23.
+		"devin":         {".devin/config.json", "json", "mcpServers", "transport", "", "", "env", "string", "", "http", "url", "url"},
+		"qoder":         {".mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${NAME}", "http", "url", "url"},
+		"kimi":          {".kimi-code/mcp.json", "json", "mcpServers", "transport", "", "cwd", "env", "string", "", "", "url", "url"},
+		"rovodev":       {"", "json", "mcpServers", "transport", "stdio", "", "env", "string", "", "-", "", "-"},
+		"tabnine":       {".tabnine/agent/settings.json", "json", "mcpServers", "", "", "cwd", "env", "string", "", "-", "", "-"},
+		"jetbrains-air": {".air/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
+		"abacus":        {".abacusai/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "", "url", "-"},
 	}
 	if want := len(wantIDs) - len(noMCP); len(tests) != want {
 		t.Fatalf("table has %d tools, want %d (every tool with mcp = true)", len(tests), want)
@@ -220,7 +232,7 @@ func TestBuiltinDialects(t *testing.T) {
 	if p := s.Get("opencode"); p.Entry.Set["enabled"] != true {
 		t.Errorf("opencode: entry.set.enabled = %v, want true", p.Entry.Set["enabled"])
 	}
-	for _, id := range []string{"zed", "kiro"} {
+	for _, id := range []string{"zed", "kiro", "warp", "abacus"} {
 		if !s.Get(id).Entry.AlwaysArgs {
 			t.Errorf("%s: always_args = false", id)
 		}
@@ -239,36 +251,44 @@ func TestBuiltinDialects(t *testing.T) {
 	}
 }
 
-// Claude Code and Copilot CLI read the same .mcp.json: a server written for
-// one is read by the other, so both profiles must spell a stdio entry alike.
+// Claude Code, the Copilot CLI and the Qoder CLI read the same .mcp.json: a
+// server written for one is read by the others, so their profiles must spell
+// a stdio entry alike.
 func TestSharedMCPJSONAgrees(t *testing.T) {
 	s := builtinSet(t)
-	claude, copilot := s.Get("claude"), s.Get("copilot")
-	a, b := claude.Scopes.Project, copilot.Scopes.Project
-	if a == nil || b == nil {
-		t.Fatal("claude and copilot both need a project scope")
-	}
-	if !slices.Equal(a.Paths, b.Paths) || a.Format != b.Format || !slices.Equal(a.Key, b.Key) {
-		t.Fatalf("project targets differ: claude %q %s %q, copilot %q %s %q", a.Paths, a.Format, a.Key, b.Paths, b.Format, b.Key)
+	claude := s.Get("claude")
+	a := claude.Scopes.Project
+	if a == nil {
+		t.Fatal("claude needs a project scope")
 	}
 	if a.Format != FormatJSON {
 		t.Errorf("shared .mcp.json must be strict JSON (Claude ignores it whole on a comment), got %s", a.Format)
 	}
-	ea, eb := claude.Entry, copilot.Entry
-	for _, f := range []struct{ what, a, b string }{
-		{"type field", ea.TypeField, eb.TypeField},
-		{"stdio type", ea.StdioType, eb.StdioType},
-		{"command shape", ea.Command, eb.Command},
-		{"command field", ea.CommandField, eb.CommandField},
-		{"args field", ea.ArgsField, eb.ArgsField},
-		{"env field", ea.EnvField, eb.EnvField},
-		{"env reference", ea.EnvRef, eb.EnvRef},
-	} {
-		if f.a != f.b {
-			t.Errorf("%s: claude %q, copilot %q", f.what, f.a, f.b)
+	for _, id := range []string{"copilot", "qoder"} {
+		other := s.Get(id)
+		b := other.Scopes.Project
+		if b == nil {
+			t.Fatalf("%s needs a project scope", id)
 		}
-	}
-	if ea.AlwaysArgs != eb.AlwaysArgs {
-		t.Errorf("always_args: claude %v, copilot %v", ea.AlwaysArgs, eb.AlwaysArgs)
+		if !slices.Equal(a.Paths, b.Paths) || a.Format != b.Format || !slices.Equal(a.Key, b.Key) {
+			t.Fatalf("project targets differ: claude %q %s %q, %s %q %s %q", a.Paths, a.Format, a.Key, id, b.Paths, b.Format, b.Key)
+		}
+		ea, eb := claude.Entry, other.Entry
+		for _, f := range []struct{ what, a, b string }{
+			{"type field", ea.TypeField, eb.TypeField},
+			{"stdio type", ea.StdioType, eb.StdioType},
+			{"command shape", ea.Command, eb.Command},
+			{"command field", ea.CommandField, eb.CommandField},
+			{"args field", ea.ArgsField, eb.ArgsField},
+			{"env field", ea.EnvField, eb.EnvField},
+			{"env reference", ea.EnvRef, eb.EnvRef},
+		} {
+			if f.a != f.b {
+				t.Errorf("%s: claude %q, %s %q", f.what, f.a, id, f.b)
+			}
+		}
+		if ea.AlwaysArgs != eb.AlwaysArgs {
+			t.Errorf("always_args: claude %v, %s %v", ea.AlwaysArgs, id, eb.AlwaysArgs)
+		}
 	}
 }

@@ -177,23 +177,23 @@ func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB stri
 // project keys with forward slashes on every OS.
 func rootKey(env Env) string { return filepath.ToSlash(env.Root) }
 
-// choosePath picks the first candidate that exists, else the first one.
+// choosePath picks the file of a target on this machine (see Choose).
 func choosePath(t *toolprofiles.Target, env Env) (string, error) {
-	cands := t.PathsFor(env.GOOS)
-	var first string
-	for i, c := range cands {
-		p, err := toolprofiles.ExpandPath(c, env.Root, env.Env)
-		if err != nil {
-			return "", err
+	c, err := Choose(t, env)
+	return c.Path, err
+}
+
+// Choose is toolprofiles.Target.Choose on this machine: an installation whose
+// folder exists, else the first candidate that exists, else the first.
+func Choose(t *toolprofiles.Target, env Env) (toolprofiles.Choice, error) {
+	return t.Choose(env.Root, env.Env, func(p string) (bool, error) {
+		_, err := os.Lstat(p)
+		switch {
+		case err == nil:
+			return true, nil
+		case isMissing(err):
+			return false, nil
 		}
-		if i == 0 {
-			first = p
-		}
-		if _, err := os.Lstat(p); err == nil {
-			return p, nil
-		} else if !isMissing(err) {
-			return "", fmt.Errorf("%s: %w", env.Display(p), err)
-		}
-	}
-	return first, nil
+		return false, fmt.Errorf("%s: %w", env.Display(p), err)
+	})
 }

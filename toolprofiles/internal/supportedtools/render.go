@@ -107,6 +107,60 @@ fields behind this table are described in [tool-profiles.md](tool-profiles.md).
 		writeRow(&b, []string{p.Name, refFields(e), expands(e)})
 	}
 
+	b.WriteString(`
+## Files per OS
+
+Where a tool's file is not the same on Linux, macOS and Windows. An **installation** decides
+first: where its folder exists, its own file is the one the tool reads (whether or not that
+file exists yet), and ` + "`repo doctor`" + ` says which file was chosen and why.
+
+`)
+	fmt.Fprintf(&b, "| tool | scope | linux | macOS | Windows | installations |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|\n")
+	for _, p := range profiles {
+		for _, sc := range toolprofiles.Scopes {
+			t := p.Scopes.Get(sc)
+			if t == nil || sc == toolprofiles.ScopeProject && len(t.Installs) == 0 {
+				continue
+			}
+			l, m, w := files(t, "linux"), files(t, "darwin"), files(t, "windows")
+			if l == m && m == w && len(t.Installs) == 0 {
+				continue
+			}
+			var ins []string
+			for _, in := range t.Installs {
+				ins = append(ins, fmt.Sprintf("%s (%s): %s where %s exists", text(in.Name), in.OS, code(in.Path), code(in.Marker)))
+			}
+			cell := strings.Join(ins, "; ")
+			if cell == "" {
+				cell = dash
+			}
+			writeRow(&b, []string{p.Name, sc, l, m, w, cell})
+		}
+	}
+
+	b.WriteString(`
+## What a tool still needs from you
+
+Steps in the tool itself that repo can neither take nor check; ` + "`repo doctor`" + ` lists them for the
+servers it wrote. (The approvals and trust it can check — Claude Code, Codex, Gemini CLI, Qwen
+Code, Copilot CLI — are reported as satisfied or not.)
+
+`)
+	for _, p := range profiles {
+		for _, a := range p.Advice {
+			where := "every scope"
+			if len(a.Scopes) > 0 {
+				where = strings.Join(a.Scopes, ", ")
+			}
+			what := text(a.Message)
+			if a.NamePattern != "" {
+				what = fmt.Sprintf("names not matching %s: %s", code(a.NamePattern), what)
+			}
+			fmt.Fprintf(&b, "- **%s** (%s, %s): %s — %s\n", p.Name, where, a.Check, what, text(a.Fix))
+		}
+	}
+
 	b.WriteString("\n## Sources\n")
 	for _, p := range profiles {
 		fmt.Fprintf(&b, "\n**%s** (`%s`, evidence `%s`)\n\n", p.Name, p.ID, p.Evidence)
@@ -165,7 +219,7 @@ func files(t *toolprofiles.Target, goos string) string {
 	}
 	paths := t.PathsFor(goos)
 	if len(paths) == 0 {
-		return "not on " + strings.ToUpper(goos[:1]) + goos[1:]
+		return "not on " + map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}[goos]
 	}
 	out := make([]string, len(paths))
 	for i, p := range paths {
