@@ -50,7 +50,8 @@ var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
 
 // Resolve turns a declaration into a server for this machine (DESIGN §3.3):
 // a bare python command becomes the venv's python, "--root ." and
-// "--root=." get the absolute root, and <<templates>> are filled in.
+// "--root=." get the absolute root, <<templates>> are filled in, and
+// relative paths that exist in the server's folder are made absolute.
 // Environment references (${NAME}) are left alone: they are for the tool to
 // expand, and expanding them here would write secrets into files. Every
 // piece of text resolution writes is recorded in s.Resolved, so that a
@@ -157,9 +158,9 @@ func IsScript(a string) bool {
 // absolutize writes the relative paths of the command and arguments that
 // exist in s.Dir as absolute paths there. A tool starts a server in a
 // folder of its own choosing — Claude Code in the folder it was started
-// from, Claude Desktop in /, a user-scope entry wherever the tool runs —
-// so "lib/server.py" finds its file only when that folder is the root,
-// which is what its author tried. The working directory could be set
+// from, Claude Desktop with no project, a user-scope entry wherever the
+// tool runs — so "lib/server.py" finds its file only when that folder is
+// the root, which is what its author tried. The working directory could be set
 // instead, but Claude Code ignores cwd and many tools have no such field;
 // an absolute path means the same in every tool.
 //
