@@ -20,7 +20,6 @@ import (
 type missingPath struct {
 	check string // venv, command or script
 	field string // command, args[2]
-	path  string // absolute; empty for a relative path whose folder is not known
 	what  string // the sentence, without the fix: "script lib/s.py does not exist in the workspace root"
 	fix   string
 }
@@ -56,7 +55,7 @@ func missingPaths(s extensions.Server, ext *extensions.Extension, root string, s
 					return
 				}
 			}
-			out = append(out, missingPath{check: "venv", field: field, path: ext.Venv,
+			out = append(out, missingPath{check: "venv", field: field,
 				what: fmt.Sprintf("venv %s does not exist", show(ext.Venv))})
 			return
 		}
@@ -68,7 +67,7 @@ func missingPaths(s extensions.Server, ext *extensions.Extension, root string, s
 				noun = "path"
 			}
 		}
-		out = append(out, missingPath{check: check, field: field, path: p,
+		out = append(out, missingPath{check: check, field: field,
 			what: fmt.Sprintf("%s %s does not exist", noun, show(p)), fix: fix})
 	}
 	// relative reports p, a path resolution left relative: it is not in
