@@ -41,8 +41,9 @@ func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
 		Short: "Check that every tool can actually start the extensions' MCP servers",
 		Long: `Check what a written config cannot guarantee: that each server's command
 exists (a venv's pyvenv.cfg names an existing Python, its python leads to an
-executable file; a bare name is on PATH), that every tool the server is
-written to accepts its name, and what you must still do before each selected
+executable file; a bare name is on PATH), that the scripts and workspace
+paths its arguments name exist, that every tool the server is written to
+accepts its name, and what you must still do before each selected
 tool starts project servers (Claude Code approval, Codex, Gemini and Copilot
 folder trust, Qwen approval, and the steps repo cannot check: Amp and Cursor
 CLI approval, Warp's and Trae's switches, Kimi and Tabnine trust), with the
@@ -148,6 +149,7 @@ func doctorRun(opts *DoctorOptions) error {
 	}
 	for _, s := range w.ws.Servers {
 		rep.Findings = append(rep.Findings, d.command(s))
+		rep.Findings = append(rep.Findings, d.scripts(s)...)
 		rep.Findings = append(rep.Findings, d.names(s, targets)...)
 	}
 	for _, p := range sel.profiles {
@@ -227,14 +229,7 @@ type doctor struct {
 
 func (d *doctor) show(p string) string { return d.w.env.Display(p) }
 
-func (d *doctor) extension(name string) *extensions.Extension {
-	for i := range d.w.ws.Extensions {
-		if d.w.ws.Extensions[i].Name == name {
-			return &d.w.ws.Extensions[i]
-		}
-	}
-	return nil
-}
+func (d *doctor) extension(name string) *extensions.Extension { return d.w.extension(name) }
 
 // command checks that a stdio server's command can start: a venv python
 // exists and runs, an absolute path is an executable file, a bare name is
@@ -259,9 +254,18 @@ func (d *doctor) command(s extensions.Server) finding {
 		}
 		return d.executable(fd, cmd, "install it, or fix the command in "+where)
 	case strings.ContainsAny(cmd, `/\`):
+		// Resolution writes a relative command that exists absolute: this
+		// one is not in the server's folder, or that folder is the tool's
+		// to expand (a cwd holding an environment reference).
+		for _, m := range missingPaths(s, d.extension(s.Extension), d.w.root, d.show) {
+			if m.field == "command" {
+				fd.Level, fd.Message, fd.Fix = levelFail, m.what, m.fix
+				return fd
+			}
+		}
 		fd.Level = levelWarn
-		fd.Message = fmt.Sprintf("command %q is relative: each tool resolves it against its own working directory", cmd)
-		fd.Fix = fmt.Sprintf("write <<extension.dir>>/%s or <<root>>/%s in %s", filepath.ToSlash(cmd), filepath.ToSlash(cmd), where)
+		fd.Message = fmt.Sprintf("command %q is relative to cwd %q, which each tool expands; doctor cannot check it", cmd, s.Cwd)
+		fd.Fix = fmt.Sprintf("make sure it is there where the tools start, or write <<extension.dir>>/%s in %s", filepath.ToSlash(filepath.Clean(cmd)), where)
 		return fd
 	}
 	path, err := exec.LookPath(cmd)
@@ -273,6 +277,24 @@ func (d *doctor) command(s extensions.Server) finding {
 	}
 	fd.Message = fmt.Sprintf("command %s is on PATH (%s)", cmd, d.show(path))
 	return fd
+}
+
+// scripts fails each script or path a server's arguments name that does
+// not exist (see missingPaths); the command has its own finding.
+func (d *doctor) scripts(s extensions.Server) []finding {
+	ext := d.extension(s.Extension)
+	var out []finding
+	for _, m := range missingPaths(s, ext, d.w.root, d.show) {
+		if m.field == "command" || (m.check == "venv" && under(ext.Venv, s.Command)) {
+			continue // said by the command's finding
+		}
+		fd := finding{Level: levelFail, Server: s.Name, Check: m.check, Message: m.what, Fix: m.fix}
+		if m.check == "venv" {
+			fd.Fix = d.venvFix(ext, false)
+		}
+		out = append(out, fd)
+	}
+	return out
 }
 
 // executable checks an absolute command path.

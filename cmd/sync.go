@@ -142,6 +142,13 @@ func syncRun(opts *SyncOptions) error {
 	for _, tw := range twarn {
 		warnings = appendUnique(warnings, tw.String())
 	}
+	if len(sel.profiles) > 0 {
+		for _, s := range w.ws.Servers {
+			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
+				warnings = appendUnique(warnings, missingWarning(s, missing))
+			}
+		}
+	}
 	for _, pw := range plan.Warnings {
 		warnings = appendUnique(warnings, pw)
 	}

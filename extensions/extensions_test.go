@@ -256,16 +256,6 @@ func TestResolvedSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// marked renders a value with its spans in brackets: [from:text].
-	marked := func(v string, spans []Span) string {
-		var b strings.Builder
-		last := 0
-		for _, sp := range spans {
-			b.WriteString(v[last:sp.Start] + "[" + sp.From + ":" + v[sp.Start:sp.End] + "]")
-			last = sp.End
-		}
-		return b.String() + v[last:]
-	}
 	py := "/ws/a${HOME}$b/.repository/extensions/e/.venv/bin/python"
 	got := []string{marked(s.Command, s.Resolved.Command)}
 	for i, a := range s.Args {
@@ -342,5 +332,107 @@ func TestTOMLTypeErrors(t *testing.T) {
 				t.Errorf("error:\n got %v\nwant %s", err, c.want)
 			}
 		})
+	}
+}
+
+// marked renders a value with its spans in brackets: [from:text].
+func marked(v string, spans []Span) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(v[last:sp.Start] + "[" + sp.From + ":" + v[sp.Start:sp.End] + "]")
+		last = sp.End
+	}
+	return b.String() + v[last:]
+}
+
+// TestRelativePathsBecomeAbsolute: a command or argument that names a file
+// or folder existing relative to the root is written absolute, its root
+// marked as resolved, so that the server starts whatever folder the tool
+// starts it in; everything else is left as the author wrote it.
+func TestRelativePathsBecomeAbsolute(t *testing.T) {
+	mcp := `{"mcpServers": {
+  "adr": {"command": "python", "args": [".vaultspec/lib/scripts/subagent.py", "serve", "--root", "."]},
+  "bin": {"command": "./bin/server", "args": ["./conf/../conf/x.json", "config.json", ".env", ".", "data/"]},
+  "bare": {"command": "bin/server"},
+  "path-lookup": {"command": "server", "args": ["-m", "aifp", "serve", "--config", "--config=conf/x.json", "-c", "missing.py", "missing/x.py"]},
+  "kept": {"command": "node", "args": ["${DIR}/s.js", "<<extension.dir>>/only-in-ext.js", "only-in-ext.js", "~/x.js", "https://h.invalid/x.js", "pkg.mod"]},
+  "in-cwd": {"command": "./tool.sh", "args": ["x.py", "top.py", "."], "cwd": "sub"},
+  "ref-cwd": {"command": "node", "args": ["top.py"], "cwd": "${WORK}/sub"}
+}}`
+	ws, root, err := loadOne(t, mcp, map[string]string{
+		".vaultspec/lib/scripts/subagent.py": "",
+		"bin/server":                         "",
+		"server":                             "",
+		"conf/x.json":                        "",
+		"config.json":                        "",
+		".env":                               "",
+		"data/.keep":                         "",
+		"aifp/__init__.py":                   "",
+		"serve/.keep":                        "",
+		"top.py":                             "",
+		"sub/x.py":                           "",
+		"sub/tool.sh":                        "",
+		".repository/extensions/ext/only-in-ext.js": "",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := filepath.Join(root, ".repository", "extensions", "ext")
+	got := map[string][]string{}
+	for _, s := range ws.Servers {
+		vals := []string{marked(s.Command, s.Resolved.Command)}
+		for i, a := range s.Args {
+			vals = append(vals, marked(a, At(s.Resolved.Args, i)))
+		}
+		got[s.Name] = vals
+	}
+	R := "[root:" + root + "]"
+	want := map[string][]string{
+		"adr": {"[runtime.python:" + filepath.Join(ext, ".venv", "bin", "python") + "]",
+			R + "/.vaultspec/lib/scripts/subagent.py", "serve", "--root", R},
+		"bin":         {R + "/bin/server", R + "/conf/x.json", R + "/config.json", R + "/.env", R, R + "/data"},
+		"bare":        {R + "/bin/server"},
+		"path-lookup": {"server", "-m", "aifp", "serve", "--config", "--config=conf/x.json", "-c", "missing.py", "missing/x.py"},
+		"kept": {"node", "${DIR}/s.js", "[extension.dir:" + ext + "]/only-in-ext.js", "only-in-ext.js", "~/x.js",
+			"https://h.invalid/x.js", "pkg.mod"},
+		"in-cwd":  {"[root:" + root + "]/sub/tool.sh", "[root:" + root + "]/sub/x.py", "top.py", "[root:" + root + "]/sub"},
+		"ref-cwd": {"node", "top.py"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		for name := range want {
+			if !reflect.DeepEqual(got[name], want[name]) {
+				t.Errorf("%s:\n got %q\nwant %q", name, got[name], want[name])
+			}
+		}
+	}
+	for _, s := range ws.Servers {
+		if s.Name == "ref-cwd" && s.Dir != "" {
+			t.Errorf("ref-cwd: Dir = %q, want none: its cwd is only known to the tool", s.Dir)
+		}
+	}
+}
+
+// TestRelativePathsKeepDotDot: a path that climbs out of the root keeps
+// its "..", so the root stays a whole prefix that portable mode can write
+// as a workspace variable; a root holding what reads as a reference is
+// marked as a path, and the author's part is not.
+func TestRelativePathsKeepDotDot(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "ws-${HOME}")
+	writeTree(t, top, map[string]string{"shared/x.py": "", "ws-${HOME}/lib/s.py": ""})
+	c := Context{Root: root, Home: "/h", GOOS: "linux", ExtDir: root + "/.repository/extensions/e", Venv: ".venv"}
+	s, err := Resolve(Declaration{Name: "s", Spec: Spec{Transport: Stdio, Command: "node",
+		Args: []string{"../shared/x.py", "lib/../lib/s.py", "../nope.py"}}}, c, "e", "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, a := range s.Args {
+		got = append(got, marked(a, At(s.Resolved.Args, i)))
+	}
+	want := []string{"[root:" + root + "]/../shared/x.py", "[root:" + root + "]/lib/s.py", "../nope.py"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -49,7 +50,8 @@ var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
 
 // Resolve turns a declaration into a server for this machine (DESIGN §3.3):
 // a bare python command becomes the venv's python, "--root ." and
-// "--root=." get the absolute root, and <<templates>> are filled in.
+// "--root=." get the absolute root, <<templates>> are filled in, and
+// relative paths that exist in the server's folder are made absolute.
 // Environment references (${NAME}) are left alone: they are for the tool to
 // expand, and expanding them here would write secrets into files. Every
 // piece of text resolution writes is recorded in s.Resolved, so that a
@@ -126,7 +128,94 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		}
 		s.Resolved.Cwd = spans
 	}
+	if s.Remote() {
+		return s, nil
+	}
+	switch {
+	case s.Cwd == "":
+		s.Dir, s.Resolved.Dir = c.Root, []Span{{0, len(c.Root), "root"}}
+	case filepath.IsAbs(s.Cwd) && !strings.Contains(s.Cwd, "${"):
+		s.Dir, s.Resolved.Dir = s.Cwd, s.Resolved.Cwd
+	}
+	s.absolutize(c.GOOS)
 	return s, nil
+}
+
+// ScriptExts are the endings of the scripts an interpreter runs: an
+// argument ending in one names a file, even with no folder in it.
+var ScriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".sh"}
+
+// IsScript reports whether a names a script by its ending.
+func IsScript(a string) bool {
+	for _, e := range ScriptExts {
+		if len(a) > len(e) && strings.HasSuffix(a, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// absolutize writes the relative paths of the command and arguments that
+// exist in s.Dir as absolute paths there. A tool starts a server in a
+// folder of its own choosing — Claude Code in the folder it was started
+// from, Claude Desktop with no project, a user-scope entry wherever the
+// tool runs — so "lib/server.py" finds its file only when that folder is
+// the root, which is what its author tried. The working directory could be set
+// instead, but Claude Code ignores cwd and many tools have no such field;
+// an absolute path means the same in every tool.
+//
+// Only text that names an existing file or folder relative to s.Dir is
+// changed, and only text that reads as a path: for the command, one with
+// a folder in it (a bare name is looked up on PATH); for an argument, one
+// with a folder in it, ".", "..", or a file name with an extension
+// (server.py, config.json, .env) — never a flag, a plain word (serve, or
+// the module of "-m aifp" even where a folder aifp exists), a value
+// resolution already filled in, or one holding an environment reference.
+// s.Dir's bytes are marked as resolved, as for a relative cwd; the rest
+// is the author's text.
+func (s *Server) absolutize(goos string) {
+	if s.Dir == "" {
+		return
+	}
+	sep := "/"
+	if goos == "windows" {
+		sep = `/\`
+	}
+	if len(s.Resolved.Command) == 0 && strings.ContainsAny(s.Command, sep) {
+		s.Command, s.Resolved.Command = s.under(s.Command, s.Resolved.Command)
+	}
+	for i, a := range s.Args {
+		if len(At(s.Resolved.Args, i)) > 0 || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if a == "." || a == ".." || strings.ContainsAny(a, sep) || len(filepath.Ext(a)) > 1 {
+			s.Args[i], s.Resolved.Args[i] = s.under(a, nil)
+		}
+	}
+}
+
+// under returns p as an absolute path in s.Dir when p is a relative path
+// that exists there, else p and its spans unchanged. The author's ".."
+// is kept ("<root>/../shared/x.py"), so that portable mode can still
+// write the root as a workspace variable.
+func (s *Server) under(p string, spans []Span) (string, []Span) {
+	if p == "" || strings.Contains(p, "${") || strings.HasPrefix(p, "~") ||
+		filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
+		return p, spans
+	}
+	rel := filepath.Clean(filepath.FromSlash(p))
+	if _, err := os.Stat(filepath.Join(s.Dir, rel)); err != nil {
+		return p, spans
+	}
+	dirSpans := append([]Span(nil), s.Resolved.Dir...)
+	if rel == "." {
+		return s.Dir, dirSpans
+	}
+	dir := s.Dir
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return dir + rel, dirSpans
 }
 
 // shift moves spans n bytes to the right.

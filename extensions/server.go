@@ -42,6 +42,9 @@ type Server struct {
 	Source    string // the MCP file, relative to the root (slash-separated)
 	Line      int    // line of the declaration in Source
 	Spec
+	// Dir is the folder the server's relative paths are relative to: its
+	// cwd, else the root; empty when cwd holds an environment reference.
+	Dir string
 	// Resolved marks the text resolution wrote into the values above.
 	Resolved Resolved
 }
@@ -73,6 +76,7 @@ type Resolved struct {
 	Cwd     []Span
 	URL     []Span
 	Headers [][]Span // by index into Headers
+	Dir     []Span   // of Server.Dir
 }
 
 // At returns the spans of element i of a per-element list, or nil.

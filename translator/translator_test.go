@@ -39,6 +39,10 @@ type literalCase struct {
 	root string
 	goos string // the OS the tool runs on (linux when empty)
 	spec extensions.Spec
+	// files are created under the root, which is then made in a temporary
+	// folder, for relative paths that exist there; the golden shows that
+	// folder as "".
+	files []string
 }
 
 var literalCases = []literalCase{
@@ -57,6 +61,14 @@ var literalCases = []literalCase{
 		Args: []string{"<<root>>/s.js"}, Env: []extensions.KV{{Key: "ROOT", Value: "<<root>>"}}}},
 	{name: "root-template", root: "/ws/${{ x }}", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
 		Args: []string{"<<root>>/s.js", "${{ secrets.K }}"}}},
+	// Relative paths that exist under the root are made absolute: the root
+	// is a path, the author's part is the author's text.
+	{name: "relative-root-home", root: "/ws/${HOME}", files: []string{"lib/s.py"}, spec: extensions.Spec{Transport: extensions.Stdio,
+		Command: "node", Args: []string{"lib/s.py", "serve"}}},
+	{name: "relative-root-dollars", root: "/ws/pa$$word", files: []string{"bin/server", "conf.json"}, spec: extensions.Spec{Transport: extensions.Stdio,
+		Command: "./bin/server", Args: []string{"--config", "conf.json"}}},
+	{name: "relative-author-dollar", root: "/ws", files: []string{"$x.py"}, spec: extensions.Spec{Transport: extensions.Stdio,
+		Command: "node", Args: []string{"$x.py"}}},
 	{name: "remote-root-home", root: "/ws/${HOME}", spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://h.invalid/<<root>>"}},
 	// The author's text that is not a ${NAME} reference.
 	{name: "author-opencode-syntax", root: "/ws", spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"--x={env:X}"}}},
@@ -73,14 +85,29 @@ var literalCases = []literalCase{
 
 // resolve resolves c's declaration against its root, home /home/u and the
 // extension folder under the root, as repo does.
-func (c literalCase) resolve(t *testing.T) extensions.Server {
+// With files, the root is made under a temporary folder, returned as tmp.
+func (c literalCase) resolve(t *testing.T) (s extensions.Server, tmp string) {
 	t.Helper()
-	ctx := extensions.Context{Root: c.root, Home: "/home/u", GOOS: "linux", ExtDir: c.root + "/.repository/extensions/e", Venv: ".venv"}
+	root := c.root
+	if len(c.files) > 0 {
+		tmp = t.TempDir()
+		root = tmp + c.root
+		for _, f := range c.files {
+			p := filepath.Join(root, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, nil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ctx := extensions.Context{Root: root, Home: "/home/u", GOOS: "linux", ExtDir: root + "/.repository/extensions/e", Venv: ".venv"}
 	s, err := extensions.Resolve(extensions.Declaration{Name: c.name, Spec: c.spec}, ctx, "e", ".repository/extensions/e/mcp.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return s, tmp
 }
 
 // TestGolden pins every tool's dialect: one golden file per profile with
@@ -102,15 +129,18 @@ func TestGolden(t *testing.T) {
 				s    extensions.Server
 				goos string
 				root string
+				tmp  string // shown as ""
 			}
 			var runs []run
 			for _, s := range servers {
 				runs = append(runs, run{s: s})
 			}
 			for _, c := range literalCases {
-				runs = append(runs, run{s: c.resolve(t), goos: c.goos, root: c.root})
+				s, tmp := c.resolve(t)
+				runs = append(runs, run{s: s, goos: c.goos, root: c.root, tmp: tmp})
 			}
 			for _, r := range runs {
+				start := b.Len()
 				s := r.s
 				goos := r.goos
 				if goos == "" {
@@ -136,6 +166,11 @@ func TestGolden(t *testing.T) {
 				}
 				for _, w := range res.Warnings {
 					fmt.Fprintf(&b, "warning: %s\n", w.Msg)
+				}
+				if r.tmp != "" {
+					out := strings.ReplaceAll(b.String()[start:], r.tmp, "")
+					b.Truncate(start)
+					b.WriteString(out)
 				}
 			}
 			golden := filepath.Join("testdata", p.ID+".golden")
@@ -225,5 +260,38 @@ func TestPortableRootVar(t *testing.T) {
 	}
 	if got := string(ordered.JSON(TranslateWith(s, set.Get("claude"), o).Entry)); !strings.Contains(got, `"/ws/a"`) {
 		t.Errorf("claude has no workspace variable and must keep the root: %s", got)
+	}
+}
+
+// A relative path made absolute is under the root like any resolved path:
+// portable mode writes it with the tool's workspace variable, so the
+// committed file stays the same on every machine; a tool without one gets
+// the absolute path.
+func TestPortableRelativePath(t *testing.T) {
+	set, _ := toolprofiles.Builtin()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".vaultspec", "lib", "scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".vaultspec", "lib", "scripts", "subagent.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := extensions.Resolve(extensions.Declaration{Name: "vs", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Args: []string{".vaultspec/lib/scripts/subagent.py", "serve", "--root", "."}}},
+		extensions.Context{Root: root, Home: "/home/u", GOOS: "linux", ExtDir: root + "/.repository/extensions/e", Venv: ".venv"},
+		"e", ".repository/extensions/e/mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Portable: true, Root: root}
+	for _, id := range []string{"vscode", "cursor", "roo"} {
+		got := string(ordered.JSON(TranslateWith(s, set.Get(id), o).Entry))
+		if want := `"args":["${workspaceFolder}/.vaultspec/lib/scripts/subagent.py","serve","--root","${workspaceFolder}"]`; !strings.Contains(got, want) || strings.Contains(got, root) {
+			t.Errorf("%s: %s\nwant %s", id, got, want)
+		}
+	}
+	got := string(ordered.JSON(TranslateWith(s, set.Get("claude"), o).Entry))
+	if want := `"args":["` + root + `/.vaultspec/lib/scripts/subagent.py","serve","--root","` + root + `"]`; !strings.Contains(got, want) {
+		t.Errorf("claude: %s\nwant %s", got, want)
 	}
 }
