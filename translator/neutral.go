@@ -44,8 +44,8 @@ type NeutralOptions struct {
 	// Root is the absolute workspace root: a whole path prefix of it
 	// becomes <<root>>.
 	Root string
-	// Home is the user's home folder: a whole path prefix of it outside the
-	// root becomes <<home>>.
+	// Home is the user's home folder: a whole path prefix of it becomes
+	// <<home>>, unless the root is the nearer prefix.
 	Home string
 	// Python is the venv python of the extension the server goes to: a
 	// command that is exactly it becomes python.
@@ -651,10 +651,16 @@ func mergeLiterals(pieces []rpiece) []rpiece {
 	return out
 }
 
-// templates turns the root, then the home folder, where literal text holds
-// either as a whole path prefix, into <<root>> and <<home>>.
+// templates turns the root and the home folder, where literal text holds
+// either as a whole path prefix, into <<root>> and <<home>>: the longer
+// first, so a path is said from the nearer of the two (a root in the home
+// folder is <<root>>).
 func (n *neutralizer) templates(pieces []rpiece) []rpiece {
-	for _, tmpl := range []struct{ path, name string }{{n.opts.Root, "<<root>>"}, {n.opts.Home, "<<home>>"}} {
+	order := []struct{ path, name string }{{n.opts.Root, "<<root>>"}, {n.opts.Home, "<<home>>"}}
+	if len(n.opts.Home) > len(n.opts.Root) {
+		order[0], order[1] = order[1], order[0]
+	}
+	for _, tmpl := range order {
 		if !usablePrefix(tmpl.path) {
 			continue
 		}

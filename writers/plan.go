@@ -121,6 +121,9 @@ type Options struct {
 	// Adopt lets repo take over a user's own entry that has the name of a
 	// managed server, instead of refusing.
 	Adopt bool
+	// AdoptNames lets repo take over the user's own entries of these names
+	// only (repo mcp import: the entries it made an extension of).
+	AdoptNames []string
 	// AcceptRelocated counts an entry that differs from the wanted one only
 	// by the workspace root as up to date: configs committed by a teammate,
 	// checked out at another path (portable mode, --check).
@@ -482,7 +485,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 				return nil, err
 			}
 		case !isOwned:
-			if !opts.Adopt {
+			if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
 				return nil, &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
 			}
 			change(ActionAdopt, d.Name, ReasonAdopted)
