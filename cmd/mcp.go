@@ -25,7 +25,7 @@ func newMCPCmd(f *Factory) *cobra.Command {
 		Use:   "mcp",
 		Short: "Inspect the extensions' MCP servers",
 	}
-	cmd.AddCommand(newMCPListCmd(f, nil))
+	cmd.AddCommand(newMCPListCmd(f, nil), newMCPImportCmd(f, nil))
 	return cmd
 }
 

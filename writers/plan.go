@@ -469,8 +469,13 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			if !isOwned {
 				// Exactly what repo writes, but not in the record: what a
 				// run killed between writing the file and the record
-				// leaves. Nothing to write but the record.
-				change(ActionAdopt, d.Name, ReasonRecognised)
+				// leaves, or an entry repo mcp import adopts as it is.
+				// Nothing to write but the record.
+				reason := ReasonRecognised
+				if slices.Contains(opts.AdoptNames, d.Name) {
+					reason = ReasonAdopted
+				}
+				change(ActionAdopt, d.Name, reason)
 			}
 		case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
 			// What repo wrote for this server at another root. Only an
