@@ -251,7 +251,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 				p.ID, e.Name, p.Entry.RootVar, p.Entry.RootVar))
 		}
 		for _, field := range writers.LiteralSecrets(extensions.Server{Name: e.Name, Spec: spec}) {
-			errs = append(errs, secretError(t, p, e, field, mcpDisplay))
+			errs = append(errs, secretError(t, p, e, spec, field, mcpDisplay))
 		}
 		decls = append(decls, extensions.Declaration{Name: e.Name, Spec: spec})
 	}
@@ -448,28 +448,34 @@ func sameServer(a, b extensions.Spec) bool {
 
 // secretError refuses a literal credential: the extension's files are
 // committed. It says how this tool refers to the environment instead.
-func secretError(t *writers.Target, p *toolprofiles.Profile, e writers.Entry, field, mcp string) error {
+func secretError(t *writers.Target, p *toolprofiles.Profile, e writers.Entry, spec extensions.Spec, field, mcp string) error {
 	kind, key, _ := strings.Cut(field, " ")
-	variable, member := "TOKEN", field
+	variable, member, valueField := "TOKEN", field, strings.SplitN(field, "[", 2)[0]
+	value := ""
 	switch kind {
 	case "env":
-		variable, member = key, "env."+key
+		variable, member, valueField = key, "env."+key, "env"
 	case "header":
-		variable, member = envName(key), "headers."+key
+		variable, member, valueField = envName(key), "headers."+key, "headers"
+		for _, kv := range spec.Headers {
+			if kv.Key == key {
+				value = kv.Value
+			}
+		}
 	}
-	ref := "${" + variable + "}"
+	e2 := &p.Entry
 	var how string
-	valueField := map[string]string{"env": "env", "header": "headers"}[kind]
-	if valueField == "" {
-		valueField = strings.SplitN(field, "[", 2)[0]
-	}
 	switch {
-	case p.Entry.ExpandsRefsIn(valueField):
-		how = fmt.Sprintf("write %s (%s's reference) in its place", strings.Replace(p.Entry.EnvRef, "NAME", variable, 1), p.Name)
-	case kind == "env" && p.Entry.EnvForward != "":
-		how = fmt.Sprintf("remove it from %s and list %s in %s (%s passes it on from its environment)", p.Entry.EnvField, variable, p.Entry.EnvForward, p.Name)
+	case e2.ExpandsRefsIn(valueField):
+		how = fmt.Sprintf("write %s (%s's reference) in its place", strings.Replace(e2.EnvRef, "NAME", variable, 1), p.Name)
+	case kind == "env" && e2.EnvForward != "":
+		how = fmt.Sprintf("remove it from %s and list %s in %s (%s passes it on from its environment)", e2.EnvField, variable, e2.EnvForward, p.Name)
+	case kind == "header" && e2.Remote != nil && e2.Remote.BearerEnvField != "" && strings.EqualFold(key, "Authorization") && strings.HasPrefix(value, "Bearer "):
+		how = fmt.Sprintf("replace the header with %s = %q", e2.Remote.BearerEnvField, variable)
+	case kind == "header" && e2.Remote != nil && e2.Remote.EnvHeadersField != "":
+		how = fmt.Sprintf("move the header to %s as %q = %q", e2.Remote.EnvHeadersField, key, variable)
 	default:
-		how = fmt.Sprintf("take it out of the entry (%s has no reference there), and after the import write %s in %s", p.Name, ref, mcp)
+		how = fmt.Sprintf("take it out of the entry (%s has no reference there), and after the import write ${%s} in %s", p.Name, variable, mcp)
 	}
 	return fmt.Errorf("%s: server %q: %s holds what looks like a literal credential, and repo does not copy one into %s, which is committed: set %s in your environment and %s, then import again; or leave the server out (--server)",
 		at(t, e), e.Name, member, mcp, variable, how)
