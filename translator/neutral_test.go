@@ -104,7 +104,7 @@ func TestNeutralDialects(t *testing.T) {
 		{"gemini", "gm-sse", `{"url":"https://g.invalid/sse"}`, remote(extensions.SSE, "https://g.invalid/sse", nil), ""},
 		{"windsurf", "ws", `{"serverUrl":"https://w.invalid"}`, remote(extensions.HTTP, "https://w.invalid", nil), ""},
 		{"zed", "z", `{"command":"node","args":[],"env":{}}`, stdio("node", nil, []extensions.KV(nil), ""), ""},
-		{"goose", "g-forward", `{"type":"stdio","cmd":"n","args":[]}`, stdio("n", nil, nil, ""), ""},
+		{"goose", "g-minimal", `{"type":"stdio","cmd":"n","args":[]}`, stdio("n", nil, nil, ""), ""},
 		// Paths: only whole path prefixes, and the home only outside the root.
 		{"claude", "paths", `{"command":"/wsx/bin","args":["/ws","/ws/","x/ws/y","file:///ws/x","/home/u","/home/user","/ws-2","a=/ws"]}`,
 			stdio("/wsx/bin", []string{"<<root>>", "<<root>>/", "x/ws/y", "file://<<root>>/x", "<<home>>", "/home/user", "/ws-2", "a=<<root>>"}, nil, ""), ""},
