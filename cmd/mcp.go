@@ -28,7 +28,7 @@ func newMCPCmd(f *Factory) *cobra.Command {
 		Short: "Inspect the extensions' MCP servers",
 	}
 	groupCommand(cmd)
-	cmd.AddCommand(newMCPListCmd(f, nil))
+	cmd.AddCommand(newMCPListCmd(f, nil), newMCPImportCmd(f, nil))
 	return cmd
 }
 

@@ -122,6 +122,9 @@ type Options struct {
 	// Adopt lets repo take over a user's own entry that has the name of a
 	// managed server, instead of refusing.
 	Adopt bool
+	// AdoptNames lets repo take over the user's own entries of these names
+	// only (repo mcp import: the entries it made an extension of).
+	AdoptNames []string
 	// AcceptRelocated counts an entry that differs from the wanted one only
 	// by the workspace root as up to date: configs committed by a teammate,
 	// checked out at another path (portable mode, --check).
@@ -472,8 +475,13 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			if !isOwned {
 				// Exactly what repo writes, but not in the record: what a
 				// run killed between writing the file and the record
-				// leaves. Nothing to write but the record.
-				change(ActionAdopt, d.Name, ReasonRecognised)
+				// leaves, or an entry repo mcp import adopts as it is.
+				// Nothing to write but the record.
+				reason := ReasonRecognised
+				if slices.Contains(opts.AdoptNames, d.Name) {
+					reason = ReasonAdopted
+				}
+				change(ActionAdopt, d.Name, reason)
 			}
 		case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
 			// What repo wrote for this server at another root. Only an
@@ -488,7 +496,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 				return nil, err
 			}
 		case !isOwned:
-			if !opts.Adopt {
+			if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
 				return nil, &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
 			}
 			change(ActionAdopt, d.Name, ReasonAdopted)

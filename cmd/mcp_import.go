@@ -1,0 +1,567 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/translator"
+	"github.com/repo-manager/repo/writers"
+)
+
+// MCPImportOptions are the flags of repo mcp import.
+type MCPImportOptions struct {
+	F         *Factory
+	Tool      string
+	Scope     string
+	Extension string
+	Servers   []string
+	DryRun    bool
+	Portable  bool
+	Root      string
+	Output    string
+}
+
+func newMCPImportCmd(f *Factory, runF func(*MCPImportOptions) error) *cobra.Command {
+	opts := &MCPImportOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "import --tool ID --extension NAME",
+		Short: "Make a new extension of your own servers in a tool's config",
+		Long: `Turn your own entries in one tool's config file into a new extension,
+.repository/extensions/NAME/ (extension.toml and mcp.json), in the neutral MCP
+file format: environment references stay references, paths in the workspace
+become <<root>>/…, paths in your home folder <<home>>/…. The entries then
+belong to repo, as if repo sync had written them: the next repo sync changes
+nothing in that file, and writes the servers into your other tools.
+
+Every entry of yours is imported (entries repo manages are skipped), or those
+named with --server. Nothing is written, and the exit code is 2, when the
+extension folder exists, a name is already declared by another extension, an
+entry holds what looks like a literal credential, or an entry has anything the
+MCP file cannot say as the tool means it.`,
+		Example: `  $ repo mcp import --tool claude --extension team
+  $ repo mcp import --tool codex --scope user --extension tools --server fetch
+  $ repo mcp import --tool opencode --extension team --dry-run   # the new files and changes as a diff`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			switch {
+			case opts.Tool == "":
+				return usagef("--tool is required: the tool whose config holds your servers (see repo tools)")
+			case strings.Contains(opts.Tool, ","):
+				return usagef("--tool %q: import from one tool at a time", opts.Tool)
+			case opts.Extension == "":
+				return usagef("--extension is required: the name of the new extension")
+			case !slices.Contains(toolprofiles.Scopes, opts.Scope):
+				return usagef("--scope %q: use project, local or user", opts.Scope)
+			case opts.Output != "text" && opts.Output != "json":
+				return usagef("--output %q: use text or json", opts.Output)
+			}
+			if err := extensions.CheckNewName(opts.Extension); err != nil {
+				return usagef("--extension %v", err)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return mcpImportRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Tool, "tool", "", "the tool whose config file holds the servers (see repo tools)")
+	fl.StringVar(&opts.Scope, "scope", toolprofiles.ScopeProject, "project, local or user: which of the tool's files")
+	fl.StringVar(&opts.Extension, "extension", "", "name of the new extension (.repository/extensions/NAME)")
+	fl.StringSliceVar(&opts.Servers, "server", nil, "import only this entry (repeatable or comma-separated); default: all of yours")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print the new files and the changes as a unified diff")
+	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed, as for repo sync --portable (also [mcp] portable = true)")
+	fl.StringVar(&opts.Root, "root", "", "workspace root")
+	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
+	return cmd
+}
+
+// importPlan is one attempt's plan: what is imported, and every file the
+// import writes.
+type importPlan struct {
+	source   string // the tool's file, as shown
+	imported []importedServer
+	skipped  []skippedEntry
+	warnings []string
+	plan     *writers.Plan // the new extension's files first, then the sync's
+}
+
+func mcpImportRun(opts *MCPImportOptions) error {
+	f := opts.F
+	w, err := f.load(opts.Root)
+	if err != nil {
+		return err
+	}
+	sel, err := selectTools(w, []string{opts.Tool}, opts.Scope)
+	if err != nil {
+		return err
+	}
+	cfg, err := extensions.LoadConfig(w.root)
+	if err != nil {
+		return err
+	}
+	w.env.Portable = opts.Portable || cfg.Portable
+	if !opts.DryRun {
+		unlock, err := lockWorkspace(f, w)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	// As for sync: a tool that rewrites its file between the read and the
+	// write makes the whole import be planned again from the new file.
+	var ip *importPlan
+	var written []*writers.FilePlan
+	for attempt := 1; ; attempt++ {
+		ip, err = planImport(f, w, sel.profiles[0], opts)
+		if err == nil {
+			defer ip.plan.Close()
+			if opts.DryRun {
+				break
+			}
+			var applied writers.Applied
+			applied, err = writers.Apply(ip.plan)
+			written = append(written, applied.Written...)
+			ip.warnings = append(ip.warnings, applied.Warnings...)
+			if err == nil {
+				break
+			}
+		}
+		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
+			return syncFailed(f, written, err)
+		}
+		if attempt == maxAttempts {
+			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
+		}
+		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+	}
+	res := importResult{Version: 1, Mode: "import", Root: w.root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
+		Extension: opts.Extension, Folder: w.env.Display(extensions.Dir(w.root, opts.Extension)),
+		Imported: ip.imported, Skipped: ip.skipped, Files: []fileResult{}, Warnings: []string{}}
+	if opts.DryRun {
+		res.Mode = "dry-run"
+	}
+	if res.Skipped == nil {
+		res.Skipped = []skippedEntry{}
+	}
+	for _, n := range sel.notes {
+		res.Warnings = appendUnique(res.Warnings, n)
+	}
+	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
+		res.Warnings = appendUnique(res.Warnings, v.name+": "+v.message())
+	}
+	for _, s := range ip.warnings {
+		res.Warnings = appendUnique(res.Warnings, s)
+	}
+	for _, fp := range ip.plan.Files {
+		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		if fp.Changed() {
+			fr.Status = "written"
+			if opts.DryRun {
+				fr.Status, fr.Diff = "stale", writers.Diff(fp)
+			}
+		}
+		if fr.Changes == nil {
+			fr.Changes = []writers.Change{}
+		}
+		res.Files = append(res.Files, fr)
+	}
+	if opts.Output == "json" {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printImport(f, res)
+	return nil
+}
+
+// planImport reads the tool's file, makes the new extension of the chosen
+// entries, and plans the sync that takes them over: the extension's files
+// first, then the tool's file and the ownership record as repo sync would
+// leave them with that extension installed.
+func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImportOptions) (*importPlan, error) {
+	name := opts.Extension
+	dir := extensions.Dir(w.root, name)
+	if err := checkNewExtension(w, dir); err != nil {
+		return nil, err
+	}
+	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, opts.Scope, w.env)
+	if err != nil {
+		return nil, err
+	}
+	t := targets[0]
+	ip := &importPlan{source: t.Display}
+	entries, err := writers.ReadEntries(w.env, t)
+	if err != nil {
+		return nil, err
+	}
+	picked, err := pickEntries(ip, t, entries, splitIDs(opts.Servers))
+	if err != nil {
+		return nil, err
+	}
+	// Names another extension declares would make the workspace invalid.
+	declared := map[string]extensions.Server{}
+	for _, s := range w.ws.Servers {
+		declared[s.Name] = s
+	}
+	var errs []error
+	for _, e := range picked {
+		if s, ok := declared[e.Name]; ok {
+			errs = append(errs, fmt.Errorf("%s: server %q: extension %s declares a server of that name (%s:%d); rename your entry, or import the others with --server",
+				at(t, e), e.Name, s.Extension, s.Source, s.Line))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+
+	// The entries in the neutral format, refused where it cannot say them.
+	lo := extensions.Options{Root: w.root, Home: f.Home(), GOOS: f.GOOS}
+	ctx := extensions.DraftContext(lo, name)
+	nopts := translator.NeutralOptions{Root: w.root, Home: f.Home(), Python: ctx.Python(), GOOS: w.env.GOOS}
+	mcpDisplay := w.env.Display(filepath.Join(dir, extensions.MCPFileName))
+	var decls []extensions.Declaration
+	for _, e := range picked {
+		spec, warnings, err := translator.Neutral(e.Name, e.Value, p, nopts)
+		for _, tw := range warnings {
+			ip.warnings = append(ip.warnings, tw.String())
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", at(t, e), err))
+			continue
+		}
+		if p.Entry.RootVar != "" && !w.env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
+			ip.warnings = append(ip.warnings, fmt.Sprintf("%s: server %q: %s is imported as <<root>>, which repo writes as the absolute workspace root unless configs are committed: pass --portable, or set [mcp] portable = true, to keep %s in the file",
+				p.ID, e.Name, p.Entry.RootVar, p.Entry.RootVar))
+		}
+		for _, field := range writers.LiteralSecrets(extensions.Server{Name: e.Name, Spec: spec}) {
+			errs = append(errs, secretError(t, p, e, spec, field, mcpDisplay))
+		}
+		decls = append(decls, extensions.Declaration{Name: e.Name, Spec: spec})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+
+	manifest := extensions.RenderManifest(name, fmt.Sprintf("Imported by repo mcp import from %s (%s, %s scope).", oneLine(t.Display), p.Name, opts.Scope))
+	mcp := extensions.RenderMCPFile(decls)
+	draft, err := extensions.Draft(lo, name, manifest, mcp)
+	if err != nil {
+		return nil, fmt.Errorf("the new extension does not read back (a bug in repo): %w", err)
+	}
+	// Each server as repo will write it must read back as the same server:
+	// else the import would change what the tool starts.
+	for _, s := range draft.Servers {
+		if err := faithful(w, p, s, ctx, nopts, t); err != nil {
+			errs = append(errs, err)
+		}
+		ip.imported = append(ip.imported, importedServer{Name: s.Name, Transport: s.Transport})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+
+	// The sync that takes the entries over: every server of the workspace
+	// with the new extension's, in the order Load gives them, for this
+	// tool and scope, adopting exactly the imported entries.
+	servers := append(slices.Clone(w.ws.Servers), draft.Servers...)
+	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
+	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, opts.Scope, w.env)
+	if err != nil {
+		return nil, err
+	}
+	for _, tw := range twarn {
+		ip.warnings = appendUnique(ip.warnings, tw.String())
+	}
+	names := make([]string, len(picked))
+	for i, e := range picked {
+		names[i] = e.Name
+	}
+	plan, err := writers.Build(w.env, targets, writers.Options{AdoptNames: names})
+	if err != nil {
+		return nil, err
+	}
+	ip.warnings = append(ip.warnings, plan.Warnings...)
+	var mcpChanges []writers.Change
+	for _, d := range decls {
+		mcpChanges = append(mcpChanges, writers.Change{Action: writers.ActionAdd, Entry: d.Name, Reason: reasonImported})
+	}
+	newFile := func(base string, data []byte, changes []writers.Change) *writers.FilePlan {
+		path := filepath.Join(dir, base)
+		return &writers.FilePlan{Path: path, Display: w.env.Display(path), Scope: scopeExtension, Tools: []string{},
+			After: data, Mode: 0o666, Changes: changes}
+	}
+	plan.Files = append([]*writers.FilePlan{
+		newFile("extension.toml", manifest, []writers.Change{{Action: writers.ActionAdd, Reason: reasonNewExtension}}),
+		newFile(extensions.MCPFileName, mcp, mcpChanges),
+	}, plan.Files...)
+	ip.plan = plan
+	return ip, nil
+}
+
+// Scope and reasons of the new extension's files in the output.
+const (
+	scopeExtension     = "extension"
+	reasonNewExtension = "new extension"
+	reasonImported     = "imported entry"
+)
+
+// checkNewExtension refuses an extension folder that exists: an import
+// creates an extension and never edits one. A folder holding nothing but
+// the default venv is new still: the venv can be made before the import,
+// so that entries running its python import as python.
+func checkNewExtension(w *workspace, dir string) error {
+	display := w.env.Display(dir)
+	refuse := fmt.Errorf("%s already exists; repo mcp import creates a new extension and never changes an existing one: choose another --extension name (to add servers to an extension, edit its MCP file)", display)
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", display, err)
+	case !fi.IsDir():
+		return refuse
+	}
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", display, err)
+	}
+	for _, e := range list {
+		if e.Name() != extensions.DefaultVenv || !e.IsDir() {
+			return refuse
+		}
+	}
+	return nil
+}
+
+// pickEntries chooses the entries to import: those named, else every entry
+// of the user's; entries repo manages are skipped (noted), or refused when
+// named.
+func pickEntries(ip *importPlan, t *writers.Target, entries []writers.Entry, names []string) ([]writers.Entry, error) {
+	var picked []writers.Entry
+	var errs []error
+	if len(names) > 0 {
+		for _, name := range names {
+			i := slices.IndexFunc(entries, func(e writers.Entry) bool { return e.Name == name })
+			switch {
+			case i < 0:
+				var have []string
+				for _, e := range entries {
+					if e.Owner == "" {
+						have = append(have, fmt.Sprintf("%q", e.Name))
+					}
+				}
+				list := "it has none of yours"
+				if len(have) > 0 {
+					list = "yours there: " + strings.Join(have, ", ")
+				}
+				errs = append(errs, fmt.Errorf("--server %s: %s has no entry %q (%s)", name, t.Display, name, list))
+			case entries[i].Owner != "":
+				errs = append(errs, fmt.Errorf("--server %s: %s: entry %q is managed by repo (extension %s): it belongs to an extension already", name, at(t, entries[i]), name, entries[i].Owner))
+			default:
+				picked = append(picked, entries[i])
+			}
+		}
+		if len(errs) > 0 {
+			return nil, usageError{errors.Join(errs...)}
+		}
+		return picked, nil
+	}
+	for _, e := range entries {
+		if e.Owner != "" {
+			ip.skipped = append(ip.skipped, skippedEntry{Name: e.Name, Extension: e.Owner, Reason: "managed by repo"})
+			continue
+		}
+		picked = append(picked, e)
+	}
+	if len(picked) == 0 {
+		switch {
+		case len(entries) > 0:
+			return nil, fmt.Errorf("%s: no entries of yours to import: the %d there are managed by repo", t.Display, len(entries))
+		default:
+			return nil, fmt.Errorf("%s: no servers to import (the file has none, or does not exist)", t.Display)
+		}
+	}
+	return picked, nil
+}
+
+// faithful checks that the imported server s, written for the tool as the
+// sync will write it, reads back as s: the neutral format said the entry
+// as the tool means it.
+func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *writers.Target) error {
+	fail := func(why string) error {
+		return fmt.Errorf("%s: %s: server %q cannot be imported as it is: %s; leave it out (--server)", t.Display, p.ID, s.Name, why)
+	}
+	res := translator.TranslateWith(s, p, translator.Options{Portable: w.env.Portable, Root: w.root, GOOS: w.env.GOOS})
+	if res.Err != nil {
+		return fail(res.Err.Error())
+	}
+	if res.Entry == nil {
+		return fail(fmt.Sprintf("%s could not be given the server as an extension declares it", p.Name))
+	}
+	entry := ordered.JSON(res.Entry)
+	back, _, err := translator.Neutral(s.Name, entry, p, nopts)
+	var again extensions.Server
+	if err == nil {
+		again, err = extensions.Resolve(extensions.Declaration{Name: s.Name, Spec: back}, ctx, s.Extension, s.Source)
+	}
+	if err != nil || !sameServer(again.Spec, s.Spec) {
+		return fail(fmt.Sprintf("repo would write it as %s, which is not the same server", entry))
+	}
+	return nil
+}
+
+// sameServer compares two resolved servers; env and headers as maps.
+func sameServer(a, b extensions.Spec) bool {
+	norm := func(s extensions.Spec) extensions.Spec {
+		for _, kvs := range []*[]extensions.KV{&s.Env, &s.Headers} {
+			sorted := slices.Clone(*kvs)
+			slices.SortFunc(sorted, func(x, y extensions.KV) int { return strings.Compare(x.Key, y.Key) })
+			if len(sorted) == 0 {
+				sorted = nil
+			}
+			*kvs = sorted
+		}
+		if len(s.Args) == 0 {
+			s.Args = nil
+		}
+		return s
+	}
+	return reflect.DeepEqual(norm(a), norm(b))
+}
+
+// secretError refuses a literal credential: the extension's files are
+// committed. It says how this tool refers to the environment instead.
+func secretError(t *writers.Target, p *toolprofiles.Profile, e writers.Entry, spec extensions.Spec, field, mcp string) error {
+	kind, key, _ := strings.Cut(field, " ")
+	variable, member, valueField := "TOKEN", field, strings.SplitN(field, "[", 2)[0]
+	value := ""
+	switch kind {
+	case "env":
+		variable, member, valueField = key, "env."+key, "env"
+	case "header":
+		variable, member, valueField = envName(key), "headers."+key, "headers"
+		for _, kv := range spec.Headers {
+			if kv.Key == key {
+				value = kv.Value
+			}
+		}
+	}
+	e2 := &p.Entry
+	var how string
+	switch {
+	case e2.ExpandsRefsIn(valueField):
+		how = fmt.Sprintf("write %s (%s's reference) in its place", strings.Replace(e2.EnvRef, "NAME", variable, 1), p.Name)
+	case kind == "env" && e2.EnvForward != "":
+		how = fmt.Sprintf("remove it from %s and list %s in %s (%s passes it on from its environment)", e2.EnvField, variable, e2.EnvForward, p.Name)
+	case kind == "header" && e2.Remote != nil && e2.Remote.BearerEnvField != "" && strings.EqualFold(key, "Authorization") && strings.HasPrefix(value, "Bearer "):
+		how = fmt.Sprintf("replace the header with %s = %q", e2.Remote.BearerEnvField, variable)
+	case kind == "header" && e2.Remote != nil && e2.Remote.EnvHeadersField != "":
+		how = fmt.Sprintf("move the header to %s as %q = %q", e2.Remote.EnvHeadersField, key, variable)
+	default:
+		how = fmt.Sprintf("take it out of the entry (%s has no reference there), and after the import write ${%s} in %s", p.Name, variable, mcp)
+	}
+	return fmt.Errorf("%s: server %q: %s holds what looks like a literal credential, and repo does not copy one into %s, which is committed: set %s in your environment and %s, then import again; or leave the server out (--server)",
+		at(t, e), e.Name, member, mcp, variable, how)
+}
+
+// envName makes a variable name of a header name: X-Api-Key → X_API_KEY.
+func envName(header string) string {
+	if strings.EqualFold(header, "Authorization") {
+		return "AUTH_TOKEN"
+	}
+	b := []byte(strings.ToUpper(header))
+	for i, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// at is an entry's place in its file.
+func at(t *writers.Target, e writers.Entry) string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d", t.Display, e.Line)
+	}
+	return t.Display
+}
+
+func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
+
+func printImport(f *Factory, res importResult) {
+	errOut := f.IO.ErrOut
+	for _, s := range res.Skipped {
+		fmt.Fprintf(errOut, "note: %s: entry %q is managed by repo (extension %s); skipped\n", res.Source, s.Name, s.Extension)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(errOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), w)
+	}
+	names := make([]string, len(res.Imported))
+	for i, s := range res.Imported {
+		names[i] = s.Name
+	}
+	if res.Mode == "dry-run" {
+		for _, fr := range res.Files {
+			fmt.Fprint(f.IO.Out, fr.Diff)
+		}
+		fmt.Fprintf(errOut, "would import %d server(s) from %s into extension %s (%s): %s; nothing written (--dry-run)\n",
+			len(names), res.Source, res.Extension, res.Folder, strings.Join(names, ", "))
+		return
+	}
+	for _, fr := range res.Files {
+		switch {
+		case fr.Status != "written":
+		case fr.Scope == scopeExtension:
+			fmt.Fprintf(errOut, "%s %s\n", f.paint(f.IO.ErrOut, green, "created"), fr.Path)
+		default:
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
+		}
+	}
+	fmt.Fprintf(errOut, "imported %d server(s) from %s into extension %s: %s; repo sync writes them into your other tools\n",
+		len(names), res.Source, res.Extension, strings.Join(names, ", "))
+}
+
+// importResult is the --output json document of repo mcp import (schema
+// docs/schema/mcp-import.v1.json).
+type importResult struct {
+	Version   int              `json:"version"`
+	Mode      string           `json:"mode"` // import, dry-run
+	Root      string           `json:"root"`
+	Tool      string           `json:"tool"`
+	Scope     string           `json:"scope"`
+	Source    string           `json:"source"`
+	Extension string           `json:"extension"`
+	Folder    string           `json:"folder"`
+	Imported  []importedServer `json:"imported"`
+	Skipped   []skippedEntry   `json:"skipped"`
+	Files     []fileResult     `json:"files"`
+	Warnings  []string         `json:"warnings"`
+}
+
+type importedServer struct {
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+}
+
+type skippedEntry struct {
+	Name      string `json:"name"`
+	Extension string `json:"extension"`
+	Reason    string `json:"reason"`
+}
