@@ -27,7 +27,7 @@ func (d *Doc) verifySet(old *Doc, table []string, name string, value []byte) err
 	if got := e.node.appendJSON(nil); !jsonEqual(got, value) {
 		return fmt.Errorf("tomledit: Set: server %s reads back as %s, want %s", quoteForMessage(name), got, value)
 	}
-	return d.verifyRest(old, table, name, "Set")
+	return d.verifyRest(old, table, []string{name}, "Set of server "+quoteForMessage(name))
 }
 
 // verifyDelete checks a document produced by Delete on old.
@@ -39,30 +39,31 @@ func (d *Doc) verifyDelete(old *Doc, table []string, name string) error {
 	if e.node != nil {
 		return fmt.Errorf("tomledit: Delete: server %s is still in the result", quoteForMessage(name))
 	}
-	return d.verifyRest(old, table, name, "Delete")
+	return d.verifyRest(old, table, []string{name}, "Delete of server "+quoteForMessage(name))
 }
 
 // verifyRest checks with go-toml that d and old decode to the same data once
-// server name is taken out of both.
-func (d *Doc) verifyRest(old *Doc, table []string, name, op string) error {
+// the servers edited (names) are taken out of both. what names the edit for
+// the message.
+func (d *Doc) verifyRest(old *Doc, table []string, names []string, what string) error {
 	var a, b map[string]any
 	if err := toml.Unmarshal(old.data[old.bom:], &a); err != nil {
-		return fmt.Errorf("tomledit: %s: decoding the original: %w", op, err)
+		return fmt.Errorf("tomledit: %s: decoding the original: %w", what, err)
 	}
 	if err := toml.Unmarshal(d.data[d.bom:], &b); err != nil {
-		return fmt.Errorf("tomledit: %s: decoding the result: %w", op, err)
+		return fmt.Errorf("tomledit: %s: decoding the result: %w", what, err)
 	}
-	prune(a, table, name)
-	prune(b, table, name)
+	prune(a, table, names)
+	prune(b, table, names)
 	if !tomlEqual(a, b) {
-		return fmt.Errorf("tomledit: %s of server %s changed other parts of the document; nothing was changed", op, quoteForMessage(name))
+		return fmt.Errorf("tomledit: %s changed other parts of the document; nothing was changed", what)
 	}
 	return nil
 }
 
-// prune deletes table.name from m, then the tables of the path that are left
-// empty.
-func prune(m map[string]any, table []string, name string) {
+// prune deletes table.name for each name from m, then the tables of the path
+// that are left empty.
+func prune(m map[string]any, table []string, names []string) {
 	maps := []map[string]any{m}
 	cur := m
 	for _, k := range table {
@@ -73,7 +74,9 @@ func prune(m map[string]any, table []string, name string) {
 		cur = next
 		maps = append(maps, cur)
 	}
-	delete(cur, name)
+	for _, name := range names {
+		delete(cur, name)
+	}
 	for i := len(table) - 1; i >= 0; i-- {
 		if len(maps[i+1]) != 0 {
 			return
