@@ -29,6 +29,9 @@
 //     the result, re-read the entry and compare it semantically with what was
 //     meant, and check that the rest of the document decodes exactly as
 //     before. A mismatch is an error: a broken document is never returned.
+//  5. Insert, Replace and DeleteAll edit many servers with the bytes of a Set
+//     or Delete of each in turn, but parse and verify the result once, so
+//     that a sync of N servers costs N, not N² (see batch.go).
 //
 // A Doc is immutable: Set and Delete return a new Doc.
 package tomledit
