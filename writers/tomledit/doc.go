@@ -88,6 +88,10 @@ type Doc struct {
 	nl    string // the newline of the file: "\r\n" if its first line break is CRLF, else "\n"
 	exprs []expr
 	root  *tnode
+	// decoded is what go-toml decodes the document to, kept for the check
+	// of an edit's result (verifyRest): go-toml's decoding takes time
+	// quadratic in the number of tables of one parent table.
+	decoded map[string]any
 
 	// start and end are the indexes in exprs of the managed block's markers,
 	// -1 when the file has no well-formed block (exactly one start marker
@@ -127,10 +131,11 @@ func parse(data []byte) (*Doc, error) {
 		bom = len(utf8BOM)
 	}
 	body := data[bom:]
-	if err := validate(body); err != nil {
+	decoded, err := validate(body)
+	if err != nil {
 		return nil, err
 	}
-	d := &Doc{data: data, bom: bom, nl: "\n", start: -1, end: -1}
+	d := &Doc{data: data, bom: bom, nl: "\n", start: -1, end: -1, decoded: decoded}
 	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
 		d.nl = "\r\n"
 	}
@@ -145,18 +150,18 @@ func parse(data []byte) (*Doc, error) {
 }
 
 // validate decodes body with go-toml and turns its error into a *SyntaxError.
-func validate(body []byte) error {
+func validate(body []byte) (map[string]any, error) {
 	var m map[string]any
 	err := toml.Unmarshal(body, &m)
 	if err == nil {
-		return nil
+		return m, nil
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		line, col := de.Position()
-		return &SyntaxError{Line: line, Col: runeColumn(body, line, col), Msg: strings.TrimPrefix(de.Error(), "toml: ")}
+		return nil, &SyntaxError{Line: line, Col: runeColumn(body, line, col), Msg: strings.TrimPrefix(de.Error(), "toml: ")}
 	}
-	return &SyntaxError{Line: 1, Col: 1, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	return nil, &SyntaxError{Line: 1, Col: 1, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 }
 
 // scan walks the top-level expressions of body with the comment-aware parser

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
@@ -46,43 +45,51 @@ func (d *Doc) verifyDelete(old *Doc, table []string, name string) error {
 // the servers edited (names) are taken out of both. what names the edit for
 // the message.
 func (d *Doc) verifyRest(old *Doc, table []string, names []string, what string) error {
-	var a, b map[string]any
-	if err := toml.Unmarshal(old.data[old.bom:], &a); err != nil {
-		return fmt.Errorf("tomledit: %s: decoding the original: %w", what, err)
-	}
-	if err := toml.Unmarshal(d.data[d.bom:], &b); err != nil {
-		return fmt.Errorf("tomledit: %s: decoding the result: %w", what, err)
-	}
-	prune(a, table, names)
-	prune(b, table, names)
-	if !tomlEqual(a, b) {
+	if !tomlEqual(pruned(old.decoded, table, names), pruned(d.decoded, table, names)) {
 		return fmt.Errorf("tomledit: %s changed other parts of the document; nothing was changed", what)
 	}
 	return nil
 }
 
-// prune deletes table.name for each name from m, then the tables of the path
-// that are left empty.
-func prune(m map[string]any, table []string, names []string) {
-	maps := []map[string]any{m}
-	cur := m
-	for _, k := range table {
-		next, ok := cur[k].(map[string]any)
-		if !ok {
-			return
+// pruned returns m without table.name for each name, and without the
+// tables of the path that this leaves empty. It copies the maps it changes,
+// the path's, and leaves m as it is. When the path does not lead to a table,
+// it returns m.
+func pruned(m map[string]any, table []string, names []string) map[string]any {
+	p, _ := prunedPath(m, table, names)
+	return p
+}
+
+// prunedPath is pruned; ok is false when the path does not lead to a
+// table.
+func prunedPath(m map[string]any, table []string, names []string) (map[string]any, bool) {
+	c := make(map[string]any, len(m))
+	if len(table) == 0 {
+		for k, v := range m {
+			c[k] = v
 		}
-		cur = next
-		maps = append(maps, cur)
-	}
-	for _, name := range names {
-		delete(cur, name)
-	}
-	for i := len(table) - 1; i >= 0; i-- {
-		if len(maps[i+1]) != 0 {
-			return
+		for _, name := range names {
+			delete(c, name)
 		}
-		delete(maps[i], table[i])
+		return c, true
 	}
+	sub, ok := m[table[0]].(map[string]any)
+	if !ok {
+		return m, false
+	}
+	p, ok := prunedPath(sub, table[1:], names)
+	if !ok {
+		return m, false
+	}
+	for k, v := range m {
+		c[k] = v
+	}
+	if len(p) == 0 {
+		delete(c, table[0])
+	} else {
+		c[table[0]] = p
+	}
+	return c, true
 }
 
 // tomlEqual compares values decoded by go-toml; NaN equals NaN.
