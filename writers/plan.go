@@ -450,6 +450,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			}
 		}
 	}
+	var gone []string // deleted together after the loop
 	for _, name := range sortedKeys(owned) {
 		if _, still := next[name]; still {
 			continue
@@ -464,9 +465,19 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			continue
 		}
 		change(ActionRemove, name, ReasonGone)
+		gone = append(gone, name)
+	}
+	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
+		var err error
+		if doc, err = bd.DeleteAll(t.Key, t.shape(), gone); err != nil {
+			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
+		}
+		gone = nil
+	}
+	for _, name := range gone {
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
-			return nil, fileErr(lineOf(doc, t, cur), fmt.Errorf("removing entry %q: %w", name, err))
+			return nil, fileErr(lineOf(doc, t, current[name]), fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
 	if len(updates) > 0 {
@@ -483,6 +494,13 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next})
 	return doc, nil
+}
+
+// batchDeleter is a Document that removes many entries in one edit, as
+// the others Delete them one at a time: a removed folder of extensions
+// takes all their servers out of each file.
+type batchDeleter interface {
+	DeleteAll(key []string, shape Shape, names []string) (Document, error)
 }
 
 // lineOf is the line of an entry, for a message. An editor whose Entries
