@@ -251,3 +251,81 @@ func mustParse(t *testing.T, s string) *Doc {
 	}
 	return d
 }
+
+// TestDecodeParts: a document decoded a server at a time gives go-toml's
+// data for the whole, and documents whose servers interfere with the rest
+// are decoded whole.
+func TestDecodeParts(t *testing.T) {
+	tests := []struct {
+		doc   string
+		parts bool // decoded in parts
+	}{
+		{"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n", true},
+		{"# c\nmodel = 1\n[mcp_servers.a]\nx = 1\n\n[other]\nk = 1\n[mcp_servers.b.env]\ny = 2\n[mcp_servers]\nz = 3\n[mcp_servers.a.t]\nq = 1", true},
+		{"mcp_servers.u.c = 1\n[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n[mcp_servers.c]\n", true},
+		{"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n[[mcp_servers.c]]\n[[mcp_servers.c]]\n[mcp_servers.d]\n", true},
+		// Only one server can be decoded apart: the others are dotted keys.
+		{"[mcp_servers]\na.x = 1\nb.y = 2\n[mcp_servers.c]\n", false},
+		// Not a table: decoded whole.
+		{"mcp_servers = { a = { x = 1 }, b = {} }\n", false},
+		{"[[mcp_servers]]\na = 1\n[[mcp_servers]]\nb = 1\n", false},
+	}
+	for _, tc := range tests {
+		d, err := Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.doc, err)
+		}
+		parts, ok := d.decodeParts(1)
+		if ok != tc.parts {
+			t.Errorf("%q: decoded in parts: %v", tc.doc, ok)
+		}
+		whole, err := validate(d.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && !tomlEqual(parts, whole) {
+			t.Errorf("%q: parts %v, whole %v", tc.doc, parts, whole)
+		}
+		if !tomlEqual(d.decoded, whole) {
+			t.Errorf("%q: Parse decoded %v, go-toml %v", tc.doc, d.decoded, whole)
+		}
+	}
+	// Documents go-toml refuses, although every part and the rest decode:
+	// refused with go-toml's error and position.
+	for _, doc := range []string{
+		"[mcp_servers.a]\nx = 1\n[[mcp_servers]]\n",
+		"mcp_servers = 1\n[mcp_servers.a]\nx = 1\n[mcp_servers.b]\n",
+		"mcp_servers = {}\n[mcp_servers.a]\nx = 1\n[mcp_servers.b]\n",
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\n[mcp_servers.a]\ny = 1\n",
+		"[mcp_servers]\na = 1\n[mcp_servers.a]\n[mcp_servers.b]\n",
+	} {
+		_, werr := validate([]byte(doc))
+		if werr == nil {
+			t.Fatalf("%q: go-toml accepts it", doc)
+		}
+		d, err := scanned([]byte(doc))
+		if err == nil {
+			if _, ok := d.decodeParts(1); ok {
+				t.Errorf("%q: decoded in parts", doc)
+			}
+		}
+		if _, err := Parse([]byte(doc)); err == nil || err.Error() != werr.Error() {
+			t.Errorf("%q: Parse: %v, want go-toml's %v", doc, err, werr)
+		}
+	}
+	// A large table is decoded in parts by Parse, to go-toml's data.
+	var b strings.Builder
+	b.WriteString("model = \"o3\"\n\n[mcp_servers]\n")
+	for i := range 3*chunkServers + 7 {
+		fmt.Fprintf(&b, "[mcp_servers.\"s%d\"]\ncommand = \"c\"\n[mcp_servers.\"s%d\".env]\nK = %d\n", i, i, i)
+	}
+	b.WriteString("[features]\nx = true\n")
+	d := mustParse(t, b.String())
+	if _, ok := d.decodeParts(chunkServers); !ok {
+		t.Fatal("a large table is not decoded in parts")
+	}
+	whole, err := validate(d.data)
+	if err != nil || !tomlEqual(d.decoded, whole) {
+		t.Fatalf("decoded in parts: %v, whole: %v", err, tomlEqual(d.decoded, whole))
+	}
+}

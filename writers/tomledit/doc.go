@@ -6,12 +6,14 @@
 //
 // go-toml has no document model, so the package works on lines:
 //
-//  1. Parse validates the whole file with go-toml (toml.Unmarshal), then walks
-//     it with the comment-aware unstable.Parser{KeepComments: true}. Every
-//     top-level expression (comment, key/value, [table], [[array table]])
-//     becomes a run of whole lines with its decoded key path, and an ordered
-//     tree of the document is built from the same walk, so entries are read
-//     in file order with their keys in file order.
+//  1. Parse walks the file with go-toml's comment-aware
+//     unstable.Parser{KeepComments: true}: every top-level expression
+//     (comment, key/value, [table], [[array table]]) becomes a run of whole
+//     lines with its decoded key path, and an ordered tree of the document is
+//     built from the same walk, so entries are read in file order with their
+//     keys in file order. Then it validates the whole file with go-toml
+//     (toml.Unmarshal; a table of many servers a part at a time, see
+//     decode.go).
 //  2. An entry [<table>."<name>"] is the set of table sections whose header
 //     path starts with <table>.<name>: its own header, its sub-tables and
 //     arrays of tables, wherever they are in the file and however the header
@@ -126,20 +128,15 @@ func (d *Doc) Bytes() []byte { return bytes.Clone(d.data) }
 
 // parse is Parse without the defensive copy: the Doc takes ownership of data.
 func parse(data []byte) (*Doc, error) {
-	bom := 0
-	if bytes.HasPrefix(data, utf8BOM) {
-		bom = len(utf8BOM)
-	}
-	body := data[bom:]
-	decoded, err := validate(body)
+	d, err := scanned(data)
 	if err != nil {
+		// go-toml has the last word on what is valid TOML, and says where.
+		if _, verr := validate(data[d.bom:]); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
-	d := &Doc{data: data, bom: bom, nl: "\n", start: -1, end: -1, decoded: decoded}
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		d.nl = "\r\n"
-	}
-	if err := d.scan(body); err != nil {
+	if d.decoded, err = d.decode(chunkServers); err != nil {
 		return nil, err
 	}
 	d.findBlock()
@@ -147,6 +144,19 @@ func parse(data []byte) (*Doc, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// scanned returns the document as scan reads it, not validated yet; on an
+// error, the Doc still has its BOM length.
+func scanned(data []byte) (*Doc, error) {
+	d := &Doc{data: data, nl: "\n", start: -1, end: -1}
+	if bytes.HasPrefix(data, utf8BOM) {
+		d.bom = len(utf8BOM)
+	}
+	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
+		d.nl = "\r\n"
+	}
+	return d, d.scan(data[d.bom:])
 }
 
 // validate decodes body with go-toml and turns its error into a *SyntaxError.

@@ -79,6 +79,39 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// FuzzDecodeParts: decoding a document a server at a time (decodeParts,
+// which Parse does by 128 servers in large tables) accepts only what
+// go-toml accepts of the whole document, and gives the same data.
+func FuzzDecodeParts(f *testing.F) {
+	addSeeds(f, false)
+	for _, doc := range []string{
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n",
+		"mcp_servers.u.c = 1\n[mcp_servers.a]\nx = 1\n[mcp_servers.b.env]\nK = 1\n[mcp_servers]\nz = 3\n",
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n[[mcp_servers]]\n",
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.a]\ny = 2\n[mcp_servers.b]",
+		"[mcp_servers]\na.x = 1\n[mcp_servers.a.y]\n[mcp_servers.b]\n[[mcp_servers.c]]\n[[mcp_servers.c]]\n",
+	} {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := scanned(data)
+		if err != nil {
+			return
+		}
+		parts, ok := d.decodeParts(1)
+		whole, err := validate(data[d.bom:])
+		if !ok {
+			return
+		}
+		if err != nil {
+			t.Fatalf("the parts decode, but go-toml refuses the whole document: %v", err)
+		}
+		if !tomlEqual(parts, whole) {
+			t.Fatalf("the parts decode to %v, the whole document to %v", parts, whole)
+		}
+	})
+}
+
 // checkCoverage checks that the expressions are ordered, whole lines, and
 // that only whitespace lies between them.
 func checkCoverage(t *testing.T, d *Doc) {
