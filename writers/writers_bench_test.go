@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/repo-manager/repo/bench/workload"
@@ -18,30 +16,12 @@ import (
 
 // benchSizes are the workspace sizes (extensions) of the planning
 // benchmarks; REPO_BENCH_SIZES=1000,2000 overrides them.
-var benchSizes = sizes("REPO_BENCH_SIZES", 10, 100, 300)
+var benchSizes = workload.Sizes("REPO_BENCH_SIZES", 10, 100, 300)
 
 // codexSizes are the workspace sizes of the Codex user-scope benchmarks,
 // those of issue 10 (a first sync of 2,000 servers took a minute, 10,000
 // did not finish); REPO_BENCH_CODEX_SIZES overrides them.
-var codexSizes = sizes("REPO_BENCH_CODEX_SIZES", 1000, 2000, 10000)
-
-// sizes reads a comma-separated list of sizes from the environment
-// variable env, with def when it is not set.
-func sizes(env string, def ...int) []int {
-	v := os.Getenv(env)
-	if v == "" {
-		return def
-	}
-	var out []int
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			panic(env + ": " + v)
-		}
-		out = append(out, n)
-	}
-	return out
-}
+var codexSizes = workload.Sizes("REPO_BENCH_CODEX_SIZES", 1000, 2000, 10000)
 
 // timed runs f under the pprof label bench=timed, so that a profile can be
 // cut to the timed work with -tagfocus=bench=timed (setup excluded).

@@ -44,9 +44,9 @@ func codexEntries(n int, version string) []tomledit.KeyValue {
 // (insert/empty) and into a user's own config (insert/user,
 // workload.CodexConfig), then a new value for every server (replace) and
 // the removal of all of them (delete), each one edit of the whole file.
-// Part of the time is go-toml's decoding of the result, which grows as N².
+// The sizes are those of issue 10; REPO_BENCH_CODEX_SIZES overrides them.
 func BenchmarkBatch(b *testing.B) {
-	for _, n := range []int{1000, 2000, 10000} {
+	for _, n := range workload.Sizes("REPO_BENCH_CODEX_SIZES", 1000, 2000, 10000) {
 		v1, v2 := codexEntries(n, "v1"), codexEntries(n, "v2")
 		names := make([]string, n)
 		for i, kv := range v1 {
