@@ -496,9 +496,9 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	return doc, nil
 }
 
-// batchDeleter is a Document that removes many entries in one edit, as
-// the others Delete them one at a time: a removed folder of extensions
-// takes all their servers out of each file.
+// batchDeleter is a Document that removes many entries in one edit (from
+// the others, entries are deleted one at a time): a removed folder of
+// extensions takes all their servers out of each file at once.
 type batchDeleter interface {
 	DeleteAll(key []string, shape Shape, names []string) (Document, error)
 }
