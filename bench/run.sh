@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # bench/run.sh — whole-command benchmarks of issue 5, written to bench/RESULTS.md.
 #
-#   bash bench/run.sh            # full run (≥ 10 runs per case, 100 MB ~/.claude.json, 1,000/2,000 extensions)
-#   QUICK=1 bash bench/run.sh    # smoke test: 3 runs, 10 MB, 100/200 extensions
+#   bash bench/run.sh            # full run (≥ 10 runs per case, 100 MB ~/.claude.json, 1,000/2,000 extensions,
+#                                # 1,000/2,000/10,000 servers in user scope)
+#   QUICK=1 bash bench/run.sh    # smoke test: 3 runs, 10 MB, 100/200 extensions, 100/200/1,000 servers
 #
 # Times with hyperfine (Debian package), each timed run on a fresh copy of its workload
 # (hyperfine --prepare) unless the case is a no-op; peak RSS with /usr/bin/time -v.
 # ruler and rulesync are installed with npm into $BENCH_CACHE/npm (pinned versions).
 #
 # Knobs (environment): QUICK, RUNS, SLOW_RUNS, SLOW_SECS, RSS_RUNS, RACE_N, LOCAL_N, CLAUDE_MB,
-# BIG_NS, SEED, BENCH_CACHE, BENCH_WORK (kept when set), BENCH_OUT, RULER_VERSION,
-# RULESYNC_VERSION, WAIT_IDLE (seconds to wait for a 1-minute load average below IDLE_LOAD
-# before starting; 0 = do not wait).
+# BIG_NS, USER_NS (three sizes: the stand-ins for 1,000, 2,000 and 10,000 servers), USER_TOOLS
+# (the user-scope tools: codex writes TOML, goose and continue YAML), SEED, BENCH_CACHE,
+# BENCH_WORK (kept when set), BENCH_OUT, RULER_VERSION, RULESYNC_VERSION, WAIT_IDLE (seconds to
+# wait for a 1-minute load average below IDLE_LOAD before starting; 0 = do not wait).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,15 +30,18 @@ WAIT_IDLE=${WAIT_IDLE:-900}
 IDLE_LOAD=${IDLE_LOAD:-1.0}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${RUNS:-3}; SLOW_RUNS=${SLOW_RUNS:-2}; RSS_RUNS=${RSS_RUNS:-2}
-	CLAUDE_MB=${CLAUDE_MB:-10}; BIG_NS=${BIG_NS:-"100 200"}; WAIT_IDLE=0
+	CLAUDE_MB=${CLAUDE_MB:-10}; BIG_NS=${BIG_NS:-"100 200"}; USER_NS=${USER_NS:-"100 200 1000"}; WAIT_IDLE=0
 else
 	RUNS=${RUNS:-10}; SLOW_RUNS=${SLOW_RUNS:-3}; RSS_RUNS=${RSS_RUNS:-5}
-	CLAUDE_MB=${CLAUDE_MB:-100}; BIG_NS=${BIG_NS:-"1000 2000"}
+	CLAUDE_MB=${CLAUDE_MB:-100}; BIG_NS=${BIG_NS:-"1000 2000"}; USER_NS=${USER_NS:-"1000 2000 10000"}
 fi
+USER_TOOLS=${USER_TOOLS:-"codex goose continue"}
 SLOW_SECS=${SLOW_SECS:-20} # a case whose single run takes longer gets SLOW_RUNS runs
 RACE_N=${RACE_N:-20}       # servers in the race with the peers (and in the local-scope case)
 LOCAL_N=${LOCAL_N:-$RACE_N}
 read -r -a BIG <<<"$BIG_NS"
+read -r -a UNS <<<"$USER_NS"
+read -r -a UTOOLS <<<"$USER_TOOLS"
 
 REPORT_ONLY=${REPORT_ONLY:-0} # 1: rebuild RESULTS.md from a kept BENCH_WORK, measuring nothing
 if [ -n "${BENCH_WORK:-}" ]; then
@@ -271,6 +276,11 @@ done
 BIG_TOOLS=$(sed -n 's/.* extensions, \([0-9]*\) tools, \([0-9]*\) user configs/\1/p' "$WORK/gen-big${BIG[0]}.txt")
 BIG_FILES=$(sed -n 's/.* extensions, \([0-9]*\) tools, \([0-9]*\) user configs/\2/p' "$WORK/gen-big${BIG[0]}.txt")
 
+# U. N extensions, no project tool: synced in user scope, one tool at a time, into an empty HOME
+for n in "${UNS[@]}"; do
+	"$GEN" -out "$WORK/user$n/ws" -n "$n" -seed "$SEED" -tools none
+done
+
 # ---------------------------------------------------------------- cases
 # Write the generated workloads (hundreds of MB) out before timing anything: the kernel's
 # background writeback of them otherwise holds up the fsyncs of the first cases (race-repo-sync
@@ -342,6 +352,19 @@ for n in "${BIG[@]}"; do
 	HOME=$WORK/big$n/home bench "big$n-check" "" "no-op --check" "$REPO" sync --check --root "$W"
 	HOME=$WORK/big$n/home second_sync "big$n" "$W $WORK/big$n/home" "$REPO" sync --root "$W"
 done
+
+# U. user scope: N servers into one user file per tool (issue 10: TOML and YAML were quadratic).
+# The user files' paths follow these variables when set: they must not leave the HOME.
+unset XDG_CONFIG_HOME XDG_STATE_HOME CODEX_HOME CONTINUE_GLOBAL_DIR
+for n in "${UNS[@]}"; do
+	for tool in "${UTOOLS[@]}"; do
+		log "U: $n servers, user scope, --tool $tool"
+		UH=$WORK/user$n/home-$tool
+		HOME=$UH bench "user-$tool-$n" "rm -rf $UH && mkdir -p $UH" "first sync into an empty HOME, --scope user --tool $tool" \
+			"$REPO" sync --root "$WORK/user$n/ws" --scope user --tool "$tool"
+		HOME=$UH second_sync "user-$tool-$n" "$UH $WORK/user$n/ws" "$REPO" sync --root "$WORK/user$n/ws" --scope user --tool "$tool"
+	done
+done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # E. Go benchmarks and profiles (after the whole-command cases, which they would disturb)
@@ -354,7 +377,7 @@ fi
 # what the report needs, so that REPORT_ONLY=1 can rebuild it
 {
 	for v in TREE LOAD_START LOAD_END CLAUDE_BYTES EX_TOOLS PEERS_REPO PEERS_RULER PEERS_RULESYNC PROJECT_TOOLS NPEERS \
-		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS H0; do
+		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS USER_NS USER_TOOLS H0; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
 	printf 'RUN_DATE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -365,6 +388,8 @@ fi
 # shellcheck disable=SC1091
 . "$WORK/meta.env"
 read -r -a BIG <<<"$BIG_NS"
+read -r -a UNS <<<"$USER_NS"
+read -r -a UTOOLS <<<"$USER_TOOLS"
 
 # ---------------------------------------------------------------- report
 log "writing $OUT"
@@ -386,7 +411,7 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 	echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at end: $LOAD_END (the VM is shared: other jobs ran during the benchmark, see the load column)"
 	echo "- Versions: $VERSIONS"
 	echo "- Runs: median of the timed runs with hyperfine (range = min–max); $RUNS runs per case, $SLOW_RUNS for a case whose single run takes more than ${SLOW_SECS} s; peak RSS = median \"Maximum resident set size\" of /usr/bin/time -v (MB = MiB)"
-	echo "- Workloads (\`go run -tags repodev ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed)"
+	echo "- Workloads (\`go run -tags repodev ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed); user-T-N = N extensions synced with \`--scope user --tool T\` into an empty HOME (codex: \`~/.codex/config.toml\`, TOML; goose: \`~/.config/goose/config.yaml\` and continue: \`~/.continue/config.yaml\`, YAML)"
 	echo
 	echo "| case | runs | median wall | range | CPU user+sys (mean) | peak RSS | load | notes |"
 	echo "|---|---|---|---|---|---|---|---|"
@@ -427,6 +452,23 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 		rc=$(ratio "$(cpu "big$n2-sync")" "$(cpu "big$n1-sync")")
 		echo "| $n2 extensions ≤ 2.2× the time of $n1 | $(fmt_t "$(value "big$n2-sync" 3)") = ${r}× (CPU time: $(fmt_t "$(cpu "big$n2-sync")") / $(fmt_t "$(cpu "big$n1-sync")") = ${rc}×) | $(verdict "$r <= 2.2") |"
 	fi
+	# per user-scope tool (format): the sizes stand for 1,000, 2,000 and 10,000 servers
+	u1=${UNS[0]}; u2=${UNS[1]:-}; u3=${UNS[2]:-}
+	stand() { [ "$QUICK" = 1 ] && echo " (QUICK stand-in for $2)"; }
+	for tool in "${UTOOLS[@]}"; do
+		case $tool in codex) f=TOML ;; goose | continue) f=YAML ;; *) f=$tool ;; esac
+		m=$(value "user-$tool-$u1" 3)
+		echo "| $f, \`--scope user --tool $tool\`: $u1 servers$(stand "$u1" 1,000), first sync ≤ 1 s | $(fmt_t "$m") | $(verdict "$m <= 1") |"
+		if [ -n "$u2" ]; then
+			r=$(ratio "$(value "user-$tool-$u2" 3)" "$m")
+			rc=$(ratio "$(cpu "user-$tool-$u2")" "$(cpu "user-$tool-$u1")")
+			echo "| $f, \`--tool $tool\`: $u2 servers ≤ 2.2× the time of $u1 | $(fmt_t "$(value "user-$tool-$u2" 3)") = ${r}× (CPU time: ${rc}×) | $(verdict "$r <= 2.2") |"
+		fi
+		if [ -n "$u3" ]; then
+			m3=$(value "user-$tool-$u3" 3)
+			echo "| $f, \`--tool $tool\`: $u3 servers$(stand "$u3" 10,000), first sync ≤ 10 s | $(fmt_t "$m3") | $(verdict "$m3 <= 10") |"
+		fi
+	done
 	bad=$(awk -F'\t' '$3!=0' "$SECOND" | wc -l)
 	echo "| second sync writes zero bytes (no mtime change) | $(awk -F'\t' '{printf "%s%s: %s of %s files changed", (NR>1?"; ":""), $1, $3, $2}' "$SECOND") | $(verdict "$bad == 0") |"
 	echo

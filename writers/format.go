@@ -188,16 +188,47 @@ func (t tomlDoc) Set(key []string, _ Shape, name string, value ordered.Object) (
 	return tomlDoc{d}, nil
 }
 
-func (t tomlDoc) Insert(key []string, s Shape, entries []Desired) (Document, error) {
-	return insertEach(t, key, s, entries)
+// tomlKeyValues is a target's entries as tomledit servers.
+func tomlKeyValues(es []Desired) []tomledit.KeyValue {
+	kvs := make([]tomledit.KeyValue, len(es))
+	for i, e := range es {
+		kvs[i] = tomledit.KeyValue{Name: e.Name, Value: ordered.JSON(e.Value)}
+	}
+	return kvs
 }
 
-func (t tomlDoc) Replace(key []string, s Shape, entries []Desired) (Document, error) {
-	return insertEach(t, key, s, entries)
+// Insert writes all new entries with one parse and one verification of
+// the file (the bytes of a Set of each), which keeps a first sync linear
+// in the number of servers.
+func (t tomlDoc) Insert(key []string, _ Shape, entries []Desired) (Document, error) {
+	d, err := t.d.Insert(key, tomlKeyValues(entries))
+	if err != nil {
+		return nil, err
+	}
+	return tomlDoc{d}, nil
+}
+
+// Replace is Insert for entries the file has.
+func (t tomlDoc) Replace(key []string, _ Shape, entries []Desired) (Document, error) {
+	d, err := t.d.Replace(key, tomlKeyValues(entries))
+	if err != nil {
+		return nil, err
+	}
+	return tomlDoc{d}, nil
 }
 
 func (t tomlDoc) Delete(key []string, _ Shape, name string) (Document, error) {
 	d, err := t.d.Delete(key, name)
+	if err != nil {
+		return nil, err
+	}
+	return tomlDoc{d}, nil
+}
+
+// DeleteAll removes entries with one parse and one verification of the
+// file (the bytes of a Delete of each; see deleteEntries).
+func (t tomlDoc) DeleteAll(key []string, _ Shape, names []string) (Document, error) {
+	d, err := t.d.DeleteAll(key, names)
 	if err != nil {
 		return nil, err
 	}

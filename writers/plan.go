@@ -517,6 +517,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 			}
 		}
 	}
+	var gone []string // deleted together after the loop
 	for _, name := range sortedKeys(owned) {
 		if _, still := next[name]; still {
 			continue
@@ -532,9 +533,19 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		change(ActionRemove, name, t.goneReason())
 		intent[name] = owned[name]
+		gone = append(gone, name)
+	}
+	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
+		var err error
+		if doc, err = bd.DeleteAll(t.Key, t.shape(), gone); err != nil {
+			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
+		}
+		gone = nil
+	}
+	for _, name := range gone {
 		var err error
 		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
-			return nil, fileErr(lineOf(doc, t, cur), fmt.Errorf("removing entry %q: %w", name, err))
+			return nil, fileErr(lineOf(doc, t, current[name]), fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
 	if len(updates) > 0 {
@@ -551,6 +562,13 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next, intent: intent})
 	return doc, nil
+}
+
+// batchDeleter is a Document that removes many entries in one edit (from
+// the others, entries are deleted one at a time): a removed folder of
+// extensions takes all their servers out of each file at once.
+type batchDeleter interface {
+	DeleteAll(key []string, shape Shape, names []string) (Document, error)
 }
 
 // lineOf is the line of an entry, for a message. An editor whose Entries

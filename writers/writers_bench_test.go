@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/repo-manager/repo/bench/workload"
@@ -18,21 +16,12 @@ import (
 
 // benchSizes are the workspace sizes (extensions) of the planning
 // benchmarks; REPO_BENCH_SIZES=1000,2000 overrides them.
-var benchSizes = func() []int {
-	env := os.Getenv("REPO_BENCH_SIZES")
-	if env == "" {
-		return []int{10, 100, 300}
-	}
-	var out []int
-	for _, f := range strings.Split(env, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			panic("REPO_BENCH_SIZES: " + env)
-		}
-		out = append(out, n)
-	}
-	return out
-}()
+var benchSizes = workload.Sizes("REPO_BENCH_SIZES", 10, 100, 300)
+
+// codexSizes are the workspace sizes of the Codex user-scope benchmarks,
+// those of issue 10 (a first sync of 2,000 servers took a minute, 10,000
+// did not finish); REPO_BENCH_CODEX_SIZES overrides them.
+var codexSizes = workload.Sizes("REPO_BENCH_CODEX_SIZES", 1000, 2000, 10000)
 
 // timed runs f under the pprof label bench=timed, so that a profile can be
 // cut to the timed work with -tagfocus=bench=timed (setup excluded).
@@ -401,5 +390,77 @@ func BenchmarkPlanChangeAll(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkPlanCodex plans `repo sync --scope user --tool codex` on a
+// workspace of N extensions, whose servers all go into one
+// ~/.codex/config.toml:
+//   - first/empty: the file does not exist yet;
+//   - first/user: it is a user's own config (workload.CodexConfig: settings,
+//     40 trusted projects, two servers of the user's);
+//   - update: the user file after a first sync, every server given one more
+//     argument (an upgrade of every extension);
+//   - remove: the same, with no server declared any more (every entry goes).
+//
+// Each case is linear in N when the TOML editor edits all entries at once.
+func BenchmarkPlanCodex(b *testing.B) {
+	codex, err := workload.Profile("codex")
+	if err != nil {
+		b.Fatal(err)
+	}
+	profiles := []*toolprofiles.Profile{codex}
+	for _, n := range codexSizes {
+		f, err := workload.NewFixture(b.TempDir(), workload.Options{N: n, Seed: 1, Tools: []string{"claude"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		config := filepath.Join(f.Home, ".codex", "config.toml")
+		plan := func(b *testing.B, servers []extensions.Server) {
+			b.Helper()
+			b.ReportAllocs()
+			for b.Loop() {
+				timed(func() {
+					p, err := workload.Plan(f.Env, servers, profiles, toolprofiles.ScopeUser)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if len(p.Stale()) == 0 {
+						b.Fatal("nothing to write")
+					}
+				})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/server")
+		}
+		b.Run(fmt.Sprintf("first/empty/n=%d", n), func(b *testing.B) {
+			if err := os.RemoveAll(filepath.Dir(config)); err != nil {
+				b.Fatal(err)
+			}
+			plan(b, f.Servers)
+		})
+		if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(config, workload.CodexConfig(40, 1), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("first/user/n=%d", n), func(b *testing.B) { plan(b, f.Servers) })
+		p, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := writers.Apply(p); err != nil {
+			b.Fatal(err)
+		}
+		updated := make([]extensions.Server, len(f.Servers))
+		for i, s := range f.Servers {
+			s.Args = append(append([]string(nil), s.Args...), "--bench-v2")
+			if s.Remote() {
+				s.URL += "?v=2"
+			}
+			updated[i] = s
+		}
+		b.Run(fmt.Sprintf("update/n=%d", n), func(b *testing.B) { plan(b, updated) })
+		b.Run(fmt.Sprintf("remove/n=%d", n), func(b *testing.B) { plan(b, nil) })
 	}
 }

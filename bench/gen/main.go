@@ -5,7 +5,9 @@
 //	go run -tags repodev ./bench/gen -out DIR -n 100 [-seed 1] [-tools claude,cursor] [-comments=false] [-peers]
 //	                   [-claude-json-mb 100 -home HOME]
 //
-// -out is the workspace root to create. -claude-json-mb writes HOME/.claude.json
+// -out is the workspace root to create. -tools none writes no project tool
+// and no user config (for user-scope runs, which name their tool with
+// --tool). -claude-json-mb writes HOME/.claude.json
 // of that size with projects[<abs DIR>] in the middle. -servers-json FILE
 // also writes the workspace's servers as Claude Code local-scope entries
 // (what `repo sync --scope local --tool claude` adds), for jq to merge.
@@ -31,7 +33,7 @@ func main() {
 	out := flag.String("out", "", "workspace root to create (required)")
 	n := flag.Int("n", 20, "number of extensions (one server each)")
 	seed := flag.Uint64("seed", 1, "random seed")
-	tools := flag.String("tools", "", "comma-separated project tools (repo ids); default: every project-scope JSON tool")
+	tools := flag.String("tools", "", "comma-separated project tools (repo ids), or none; default: every project-scope JSON tool")
 	comments := flag.Bool("comments", true, "comments and trailing commas in user configs where the format allows")
 	peers := flag.Bool("peers", false, "also write .ruler/ruler.toml and .rulesync/mcp.json with the same servers")
 	mb := flag.Float64("claude-json-mb", 0, "write HOME/.claude.json of this many MB (0: none)")
@@ -67,7 +69,11 @@ func main() {
 		*home = os.Getenv("HOME")
 	}
 	var toolList []string
-	if *tools != "" {
+	switch *tools {
+	case "":
+	case "none":
+		toolList = []string{}
+	default:
 		toolList = strings.Split(*tools, ",")
 	}
 	res, err := workload.Generate(root, workload.Options{N: *n, Seed: *seed, Tools: toolList, Comments: *comments, Peers: *peers, Home: *home})

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -133,4 +135,22 @@ func CopyTree(src, dst string) error {
 		}
 		return out.Close()
 	})
+}
+
+// Sizes reads the sizes of a benchmark from the environment variable env,
+// a comma-separated list (REPO_BENCH_SIZES=1000,2000), or returns def.
+func Sizes(env string, def ...int) []int {
+	v := os.Getenv(env)
+	if v == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			panic(env + ": " + v)
+		}
+		out = append(out, n)
+	}
+	return out
 }

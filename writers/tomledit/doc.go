@@ -6,12 +6,14 @@
 //
 // go-toml has no document model, so the package works on lines:
 //
-//  1. Parse validates the whole file with go-toml (toml.Unmarshal), then walks
-//     it with the comment-aware unstable.Parser{KeepComments: true}. Every
-//     top-level expression (comment, key/value, [table], [[array table]])
-//     becomes a run of whole lines with its decoded key path, and an ordered
-//     tree of the document is built from the same walk, so entries are read
-//     in file order with their keys in file order.
+//  1. Parse walks the file with go-toml's comment-aware
+//     unstable.Parser{KeepComments: true}: every top-level expression
+//     (comment, key/value, [table], [[array table]]) becomes a run of whole
+//     lines with its decoded key path, and an ordered tree of the document is
+//     built from the same walk, so entries are read in file order with their
+//     keys in file order. Then it validates the whole file with go-toml
+//     (toml.Unmarshal; a table of many servers a part at a time, see
+//     decode.go).
 //  2. An entry [<table>."<name>"] is the set of table sections whose header
 //     path starts with <table>.<name>: its own header, its sub-tables and
 //     arrays of tables, wherever they are in the file and however the header
@@ -29,6 +31,9 @@
 //     the result, re-read the entry and compare it semantically with what was
 //     meant, and check that the rest of the document decodes exactly as
 //     before. A mismatch is an error: a broken document is never returned.
+//  5. Insert, Replace and DeleteAll edit many servers with the bytes of a Set
+//     or Delete of each in turn, but parse and verify the result once, so
+//     that a sync of N servers costs N, not N² (see batch.go).
 //
 // A Doc is immutable: Set and Delete return a new Doc.
 package tomledit
@@ -85,6 +90,10 @@ type Doc struct {
 	nl    string // the newline of the file: "\r\n" if its first line break is CRLF, else "\n"
 	exprs []expr
 	root  *tnode
+	// decoded is what go-toml decodes the document to, kept for the check
+	// of an edit's result (verifyRest): go-toml's decoding takes time
+	// quadratic in the number of tables of one parent table.
+	decoded map[string]any
 
 	// start and end are the indexes in exprs of the managed block's markers,
 	// -1 when the file has no well-formed block (exactly one start marker
@@ -119,19 +128,15 @@ func (d *Doc) Bytes() []byte { return bytes.Clone(d.data) }
 
 // parse is Parse without the defensive copy: the Doc takes ownership of data.
 func parse(data []byte) (*Doc, error) {
-	bom := 0
-	if bytes.HasPrefix(data, utf8BOM) {
-		bom = len(utf8BOM)
-	}
-	body := data[bom:]
-	if err := validate(body); err != nil {
+	d, err := scanned(data)
+	if err != nil {
+		// go-toml has the last word on what is valid TOML, and says where.
+		if _, verr := validate(data[d.bom:]); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
-	d := &Doc{data: data, bom: bom, nl: "\n", start: -1, end: -1}
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		d.nl = "\r\n"
-	}
-	if err := d.scan(body); err != nil {
+	if d.decoded, err = d.decode(chunkServers); err != nil {
 		return nil, err
 	}
 	d.findBlock()
@@ -141,19 +146,32 @@ func parse(data []byte) (*Doc, error) {
 	return d, nil
 }
 
+// scanned returns the document as scan reads it, not validated yet; on an
+// error, the Doc still has its BOM length.
+func scanned(data []byte) (*Doc, error) {
+	d := &Doc{data: data, nl: "\n", start: -1, end: -1}
+	if bytes.HasPrefix(data, utf8BOM) {
+		d.bom = len(utf8BOM)
+	}
+	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
+		d.nl = "\r\n"
+	}
+	return d, d.scan(data[d.bom:])
+}
+
 // validate decodes body with go-toml and turns its error into a *SyntaxError.
-func validate(body []byte) error {
+func validate(body []byte) (map[string]any, error) {
 	var m map[string]any
 	err := toml.Unmarshal(body, &m)
 	if err == nil {
-		return nil
+		return m, nil
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		line, col := de.Position()
-		return &SyntaxError{Line: line, Col: runeColumn(body, line, col), Msg: strings.TrimPrefix(de.Error(), "toml: ")}
+		return nil, &SyntaxError{Line: line, Col: runeColumn(body, line, col), Msg: strings.TrimPrefix(de.Error(), "toml: ")}
 	}
-	return &SyntaxError{Line: 1, Col: 1, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	return nil, &SyntaxError{Line: 1, Col: 1, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 }
 
 // scan walks the top-level expressions of body with the comment-aware parser

@@ -80,8 +80,9 @@ type span struct{ start, end int }
 
 // entry is what the file holds of one server.
 type entry struct {
-	node   *tnode // nil when absent
-	groups []span // the entry's table sections, consecutive sections merged
+	node     *tnode // nil when absent
+	sections []int  // indexes in Doc.exprs of the entry's table headers, in file order
+	groups   []span // the entry's table sections, consecutive sections merged
 	// notTables is set, with the line, when part of the entry is written
 	// otherwise than as [table.name…] sections: dotted keys, an inline
 	// value, or an array of tables [[table.name]].
@@ -95,39 +96,67 @@ func (d *Doc) lookupEntry(table []string, name string) (*entry, error) {
 	if !utf8.ValidString(name) {
 		return nil, fmt.Errorf("tomledit: server name %q is not valid UTF-8", name)
 	}
+	es, err := d.lookupEntries(table, []string{name})
+	if err != nil {
+		return nil, err
+	}
+	return es[name], nil
+}
+
+// lookupEntries finds the servers under the table path in one pass over the
+// document; every name gets an entry, with a nil node when it is absent.
+// The names are valid UTF-8.
+func (d *Doc) lookupEntries(table []string, names []string) (map[string]*entry, error) {
 	t, err := d.lookupTable(table)
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{}
-	if t != nil {
-		e.node = t.kids[name]
+	es := make(map[string]*entry, len(names))
+	for _, name := range names {
+		e := &entry{}
+		if t != nil {
+			e.node = t.kids[name]
+		}
+		es[name] = e
 	}
-	if e.node == nil {
-		return e, nil
+	if t == nil {
+		return es, nil
 	}
-	prefix := append(table[:len(table):len(table)], name)
-	open := false
-	for _, x := range d.exprs {
+	// of returns the entry a table or key path belongs to, if it is one of
+	// the servers looked up.
+	of := func(path []string) *entry {
+		if len(path) <= len(table) || !hasPrefix(path, table) {
+			return nil
+		}
+		if e := es[path[len(table)]]; e != nil && e.node != nil {
+			return e
+		}
+		return nil
+	}
+	var open *entry // the entry whose run of sections the last header continued
+	for i, x := range d.exprs {
 		switch x.kind {
 		case kTable, kArrayTable:
-			if !hasPrefix(x.path, prefix) {
-				open = false
+			e := of(x.path)
+			if e == nil {
+				open = nil
 				continue
 			}
-			if x.kind == kArrayTable && len(x.path) == len(prefix) && !e.notTables {
+			if x.kind == kArrayTable && len(x.path) == len(table)+1 && !e.notTables {
 				e.notTables, e.notTablesLine, e.notTablesWhat = true, x.line, "an array of tables ("+headerText(x)+")"
 			}
-			if open {
+			e.sections = append(e.sections, i)
+			if open == e {
 				e.groups[len(e.groups)-1].end = x.secEnd
 			} else {
 				e.groups = append(e.groups, span{x.start, x.secEnd})
-				open = true
+				open = e
 			}
 		case kKeyVal:
-			if hasPrefix(x.path, prefix) && (x.hdr < 0 || !hasPrefix(d.exprs[x.hdr].path, prefix)) && !e.notTables {
+			e := of(x.path)
+			if e != nil && (x.hdr < 0 || of(d.exprs[x.hdr].path) != e) && !e.notTables {
 				e.notTables, e.notTablesLine = true, x.line
-				if len(x.path) == len(prefix) {
+				if len(x.path) == len(table)+1 {
 					e.notTablesWhat = "a key/value (" + excerpt(d.data[x.start:x.end]) + ")"
 				} else {
 					e.notTablesWhat = "dotted keys (" + excerpt(d.data[x.start:x.end]) + ")"
@@ -135,11 +164,11 @@ func (d *Doc) lookupEntry(table []string, name string) (*entry, error) {
 			}
 		case kComment:
 			if x.marker != notMarker {
-				open = false
+				open = nil
 			}
 		}
 	}
-	return e, nil
+	return es, nil
 }
 
 func (e *entry) editError(table []string, name string) error {

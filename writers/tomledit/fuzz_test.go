@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,6 +75,39 @@ func FuzzParse(f *testing.F) {
 		d.Entries(servers)
 		for _, k := range d.root.keys {
 			d.Entries([]string{k})
+		}
+	})
+}
+
+// FuzzDecodeParts: decoding a document a server at a time (decodeParts,
+// which Parse does by 128 servers in large tables) accepts only what
+// go-toml accepts of the whole document, and gives the same data.
+func FuzzDecodeParts(f *testing.F) {
+	addSeeds(f, false)
+	for _, doc := range []string{
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n",
+		"mcp_servers.u.c = 1\n[mcp_servers.a]\nx = 1\n[mcp_servers.b.env]\nK = 1\n[mcp_servers]\nz = 3\n",
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.b]\ny = 2\n[[mcp_servers]]\n",
+		"[mcp_servers.a]\nx = 1\n[mcp_servers.a]\ny = 2\n[mcp_servers.b]",
+		"[mcp_servers]\na.x = 1\n[mcp_servers.a.y]\n[mcp_servers.b]\n[[mcp_servers.c]]\n[[mcp_servers.c]]\n",
+	} {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := scanned(data)
+		if err != nil {
+			return
+		}
+		parts, ok := d.decodeParts(1)
+		whole, err := validate(data[d.bom:])
+		if !ok {
+			return
+		}
+		if err != nil {
+			t.Fatalf("the parts decode, but go-toml refuses the whole document: %v", err)
+		}
+		if !tomlEqual(parts, whole) {
+			t.Fatalf("the parts decode to %v, the whole document to %v", parts, whole)
 		}
 	})
 }
@@ -153,7 +187,9 @@ func sameAsTOML(ours, theirs any) bool {
 //   - a second identical Set is a no-op (same bytes);
 //   - a Set with another value replaces the entry in place;
 //   - Delete gives back exactly the original bytes (unless the document held
-//     a malformed or empty managed block, which Set repairs).
+//     a malformed or empty managed block, which Set repairs);
+//   - the batch edits of one server (Insert or Replace, DeleteAll) give the
+//     bytes of Set and Delete, and fail where they fail.
 //
 // Nothing may panic.
 func FuzzEdit(f *testing.F) {
@@ -175,12 +211,23 @@ func FuzzEdit(f *testing.F) {
 			present = present || m.Key == name
 		}
 		nd, err := d.Set(servers, name, value)
+		batch := d.Insert
+		if present {
+			batch = d.Replace
+		}
+		bd, berr := batch(servers, []KeyValue{{name, value}})
+		if (err == nil) != (berr == nil) {
+			t.Fatalf("Set: %v, but the batch edit of the same server: %v", err, berr)
+		}
 		if err != nil {
 			_, rerr := renderEntry(servers, name, value, "\n")
 			if !present && rerr == nil && json.Valid(value) && utf8.Valid(value) && utf8.ValidString(name) {
 				t.Fatalf("Set failed on a renderable value: %v", err)
 			}
 			return
+		}
+		if !bytes.Equal(bd.Bytes(), nd.Bytes()) {
+			t.Fatalf("the batch edit of one server differs from Set:\n%q\n%q", bd.Bytes(), nd.Bytes())
 		}
 		if _, err := Parse(nd.Bytes()); err != nil {
 			t.Fatalf("result does not parse: %v\n%s", err, nd.Bytes())
@@ -212,6 +259,9 @@ func FuzzEdit(f *testing.F) {
 		back, err := nd.Delete(servers, name)
 		if err != nil {
 			t.Fatalf("Delete: %v\n%s", err, nd.Bytes())
+		}
+		if bback, err := nd.DeleteAll(servers, []string{name}); err != nil || !bytes.Equal(bback.Bytes(), back.Bytes()) {
+			t.Fatalf("DeleteAll of one server differs from Delete (%v):\n%q\n%q", err, bback.Bytes(), back.Bytes())
 		}
 		exact := len(d.strays) == 0 && (d.start < 0 || !d.blockEmpty())
 		if exact && !bytes.Equal(back.Bytes(), doc) {
@@ -257,4 +307,131 @@ func checkEntries(t *testing.T, before, after []Member, name string, value []byt
 	if len(after) != n {
 		t.Fatalf("%d entries, want %d", len(after), n)
 	}
+}
+
+// FuzzBatch holds Insert, Replace and DeleteAll to the entry-by-entry edits
+// on any document: every server the document holds is replaced (some with
+// the value they have) and deleted, in an order the fuzzer picks, and the
+// servers named in names are inserted and deleted again. The batch edit
+// fails exactly when the edits one by one fail, and otherwise gives their
+// bytes; its result parses; replacing again with the same values returns
+// the same document; deleting what was inserted gives back the original
+// bytes (unless the document held a malformed or empty managed block).
+func FuzzBatch(f *testing.F) {
+	for _, doc := range append(realDocs(), func() []string {
+		var ds []string
+		for _, d := range batchDocs {
+			ds = append(ds, d.text)
+		}
+		return ds
+	}()...) {
+		for order := range uint8(5) {
+			f.Add([]byte(doc), "github,fs.local,a b,0042", order)
+		}
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, names string, order uint8) {
+		d, err := Parse(doc)
+		if err != nil {
+			return
+		}
+		ms, _, err := d.Entries(servers)
+		if err != nil {
+			if _, err := d.Insert(servers, []KeyValue{{"x", []byte(`{}`)}}); err == nil {
+				t.Fatal("Insert succeeded on a document whose server table cannot be read")
+			}
+			return
+		}
+		present := map[string][]byte{}
+		var editable []string
+		for _, m := range ms {
+			present[m.Key] = m.Value
+			if e, err := d.lookupEntry(servers, m.Key); err == nil && !e.notTables && len(e.groups) > 0 {
+				editable = append(editable, m.Key)
+			}
+		}
+		switch order % 5 {
+		case 1:
+			slices.Reverse(editable)
+		case 2:
+			slices.Sort(editable)
+		case 3:
+			if len(editable) > 0 {
+				k := int(order/5) % len(editable)
+				editable = append(editable[k:], editable[:k]...)
+			}
+		case 4: // every other one, then the rest
+			var a, b []string
+			for i, n := range editable {
+				if i%2 == 0 {
+					a = append(a, n)
+				} else {
+					b = append(b, n)
+				}
+			}
+			editable = append(a, b...)
+		}
+
+		var kvs []KeyValue
+		for i, n := range editable {
+			v := batchValue(n, 1+int(order)%2)
+			if i%3 == 2 {
+				v = present[n] // the value it has: a no-op among the edits
+			}
+			kvs = append(kvs, KeyValue{n, v})
+		}
+		if rep := sameOrBothFail(t, "Replace", func() (*Doc, error) { return d.Replace(servers, kvs) },
+			func() (*Doc, error) { return setEach(d, kvs) }); rep != nil {
+			if again, err := rep.Replace(servers, kvs); err != nil || again != rep {
+				t.Fatalf("Replace again: %v, same document: %v", err, again == rep)
+			}
+		}
+		sameOrBothFail(t, "DeleteAll", func() (*Doc, error) { return d.DeleteAll(servers, editable) },
+			func() (*Doc, error) { return deleteEach(d, editable) })
+
+		var adds []KeyValue
+		var added []string
+		for _, n := range strings.Split(names, ",") {
+			if _, ok := present[n]; ok || !utf8.ValidString(n) || slices.Contains(added, n) || len(added) == 6 {
+				continue
+			}
+			adds = append(adds, KeyValue{n, batchValue(n, int(order))})
+			added = append(added, n)
+		}
+		ins := sameOrBothFail(t, "Insert", func() (*Doc, error) { return d.Insert(servers, adds) },
+			func() (*Doc, error) { return setEach(d, adds) })
+		if ins == nil {
+			return
+		}
+		back := sameOrBothFail(t, "DeleteAll of the inserted", func() (*Doc, error) { return ins.DeleteAll(servers, added) },
+			func() (*Doc, error) { return deleteEach(ins, added) })
+		exact := len(d.strays) == 0 && (d.start < 0 || !d.blockEmpty())
+		if back == nil || exact && !bytes.Equal(back.Bytes(), doc) {
+			t.Fatalf("deleting the inserted servers did not restore the original:\n%q\n%q", doc, ins.Bytes())
+		}
+		all := append(slices.Clone(added), editable...)
+		sameOrBothFail(t, "DeleteAll of all", func() (*Doc, error) { return ins.DeleteAll(servers, all) },
+			func() (*Doc, error) { return deleteEach(ins, all) })
+	})
+}
+
+// sameOrBothFail runs a batch edit and the same edits one by one: both fail,
+// or both give the same bytes, which parse. It returns the result, nil when
+// both failed.
+func sameOrBothFail(t *testing.T, what string, batch, each func() (*Doc, error)) *Doc {
+	t.Helper()
+	want, werr := each()
+	got, gerr := batch()
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("%s: the batch edit: %v; one by one: %v", what, gerr, werr)
+	}
+	if werr != nil {
+		return nil
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("%s: the batch edit gave\n%q\none by one gave\n%q", what, got.Bytes(), want.Bytes())
+	}
+	if _, err := Parse(got.Bytes()); err != nil {
+		t.Fatalf("%s: the result does not parse: %v", what, err)
+	}
+	return got
 }

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
@@ -27,7 +26,7 @@ func (d *Doc) verifySet(old *Doc, table []string, name string, value []byte) err
 	if got := e.node.appendJSON(nil); !jsonEqual(got, value) {
 		return fmt.Errorf("tomledit: Set: server %s reads back as %s, want %s", quoteForMessage(name), got, value)
 	}
-	return d.verifyRest(old, table, name, "Set")
+	return d.verifyRest(old, table, []string{name}, "Set of server "+quoteForMessage(name))
 }
 
 // verifyDelete checks a document produced by Delete on old.
@@ -39,47 +38,58 @@ func (d *Doc) verifyDelete(old *Doc, table []string, name string) error {
 	if e.node != nil {
 		return fmt.Errorf("tomledit: Delete: server %s is still in the result", quoteForMessage(name))
 	}
-	return d.verifyRest(old, table, name, "Delete")
+	return d.verifyRest(old, table, []string{name}, "Delete of server "+quoteForMessage(name))
 }
 
 // verifyRest checks with go-toml that d and old decode to the same data once
-// server name is taken out of both.
-func (d *Doc) verifyRest(old *Doc, table []string, name, op string) error {
-	var a, b map[string]any
-	if err := toml.Unmarshal(old.data[old.bom:], &a); err != nil {
-		return fmt.Errorf("tomledit: %s: decoding the original: %w", op, err)
-	}
-	if err := toml.Unmarshal(d.data[d.bom:], &b); err != nil {
-		return fmt.Errorf("tomledit: %s: decoding the result: %w", op, err)
-	}
-	prune(a, table, name)
-	prune(b, table, name)
-	if !tomlEqual(a, b) {
-		return fmt.Errorf("tomledit: %s of server %s changed other parts of the document; nothing was changed", op, quoteForMessage(name))
+// the servers edited (names) are taken out of both. what names the edit for
+// the message.
+func (d *Doc) verifyRest(old *Doc, table []string, names []string, what string) error {
+	if !tomlEqual(pruned(old.decoded, table, names), pruned(d.decoded, table, names)) {
+		return fmt.Errorf("tomledit: %s changed other parts of the document; nothing was changed", what)
 	}
 	return nil
 }
 
-// prune deletes table.name from m, then the tables of the path that are left
-// empty.
-func prune(m map[string]any, table []string, name string) {
-	maps := []map[string]any{m}
-	cur := m
-	for _, k := range table {
-		next, ok := cur[k].(map[string]any)
-		if !ok {
-			return
+// pruned returns m without table.name for each name, and without the
+// tables of the path that this leaves empty. It copies the maps it changes,
+// the path's, and leaves m as it is. When the path does not lead to a table,
+// it returns m.
+func pruned(m map[string]any, table []string, names []string) map[string]any {
+	p, _ := prunedPath(m, table, names)
+	return p
+}
+
+// prunedPath is pruned; ok is false when the path does not lead to a
+// table.
+func prunedPath(m map[string]any, table []string, names []string) (map[string]any, bool) {
+	c := make(map[string]any, len(m))
+	if len(table) == 0 {
+		for k, v := range m {
+			c[k] = v
 		}
-		cur = next
-		maps = append(maps, cur)
-	}
-	delete(cur, name)
-	for i := len(table) - 1; i >= 0; i-- {
-		if len(maps[i+1]) != 0 {
-			return
+		for _, name := range names {
+			delete(c, name)
 		}
-		delete(maps[i], table[i])
+		return c, true
 	}
+	sub, ok := m[table[0]].(map[string]any)
+	if !ok {
+		return m, false
+	}
+	p, ok := prunedPath(sub, table[1:], names)
+	if !ok {
+		return m, false
+	}
+	for k, v := range m {
+		c[k] = v
+	}
+	if len(p) == 0 {
+		delete(c, table[0])
+	} else {
+		c[table[0]] = p
+	}
+	return c, true
 }
 
 // tomlEqual compares values decoded by go-toml; NaN equals NaN.
