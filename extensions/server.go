@@ -42,6 +42,8 @@ type Server struct {
 	Source    string // the MCP file, relative to the root (slash-separated)
 	Line      int    // line of the declaration in Source
 	Spec
+	// Settings are the author's, as declared: nothing in them is resolved.
+	Settings Settings
 	// Resolved marks the text resolution wrote into the values above.
 	Resolved Resolved
 }
