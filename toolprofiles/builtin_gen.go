@@ -66,6 +66,17 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:amazonq.toml",
 		},
@@ -230,6 +241,12 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					ToolTimeout: &SettingField{
+						Field: "timeout",
+						Unit:  "ms",
+					},
+				},
 			},
 			origin: "builtin:claude.toml",
 		},
@@ -300,6 +317,20 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					AutoApprove: &SettingField{
+						Field: "autoApprove",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "s",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:cline.toml",
 		},
@@ -341,6 +372,31 @@ func builtinProfiles() []*Profile {
 					HeadersField:    "http_headers",
 					BearerEnvField:  "bearer_token_env_var",
 					EnvHeadersField: "env_http_headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					IncludeTools: &SettingField{
+						Field: "enabled_tools",
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabled_tools",
+					},
+					AutoApprove: &SettingField{
+						Field: "tools",
+						Each: map[string]any{
+							"approval_mode": "approve",
+						},
+					},
+					StartupTimeout: &SettingField{
+						Field: "startup_timeout_sec",
+						Unit:  "s",
+					},
+					ToolTimeout: &SettingField{
+						Field: "tool_timeout_sec",
+						Unit:  "s",
+					},
 				},
 			},
 			origin: "builtin:codex.toml",
@@ -411,6 +467,12 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					StartupTimeout: &SettingField{
+						Field: "connectionTimeout",
+						Unit:  "ms",
+					},
+				},
 			},
 			origin: "builtin:continue.toml",
 		},
@@ -462,6 +524,16 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					IncludeTools: &SettingField{
+						Field: "tools",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
 				},
 			},
 			origin: "builtin:copilot.toml",
@@ -518,6 +590,15 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabled_tools",
+					},
 				},
 			},
 			origin: "builtin:crush.toml",
@@ -685,6 +766,19 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					IncludeTools: &SettingField{
+						Field: "includeTools",
+					},
+					ExcludeTools: &SettingField{
+						Field: "excludeTools",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:gemini.toml",
 		},
@@ -730,6 +824,16 @@ func builtinProfiles() []*Profile {
 						URLField: "uri",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "s",
+						EveryRequest: true,
+					},
 				},
 			},
 			origin: "builtin:goose.toml",
@@ -829,6 +933,16 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:kilo.toml",
 		},
@@ -883,6 +997,23 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabledTools",
+					},
+					AutoApprove: &SettingField{
+						Field: "alwaysAllow",
+					},
+					ToolTimeout: &SettingField{
+						Field: "timeout",
+						Unit:  "s",
+						Max:   3600,
+					},
+				},
 			},
 			origin: "builtin:kilo-legacy.toml",
 		},
@@ -926,6 +1057,18 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabledTools",
+					},
+					AutoApprove: &SettingField{
+						Field: "autoApprove",
+					},
 				},
 			},
 			origin: "builtin:kiro.toml",
@@ -1026,6 +1169,16 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:opencode.toml",
 		},
@@ -1072,6 +1225,24 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					IncludeTools: &SettingField{
+						Field: "includeTools",
+					},
+					ExcludeTools: &SettingField{
+						Field: "excludeTools",
+					},
+					StartupTimeout: &SettingField{
+						Field: "discoveryTimeoutMs",
+						Unit:  "ms",
+						Max:   300000,
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
 				},
 			},
 			origin: "builtin:qwen.toml",
@@ -1131,6 +1302,23 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabledTools",
+					},
+					AutoApprove: &SettingField{
+						Field: "alwaysAllow",
+					},
+					ToolTimeout: &SettingField{
+						Field: "timeout",
+						Unit:  "s",
+						Max:   3600,
+					},
 				},
 			},
 			origin: "builtin:roo.toml",
@@ -1380,6 +1568,11 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
 				},
 			},
 			origin: "builtin:zed.toml",
