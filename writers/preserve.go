@@ -33,22 +33,16 @@ import (
 type keptMember struct {
 	member string
 	file   []byte // the value in the file; nil: removed
-	offer  []byte // the new offer; nil: none
+	offer  []byte // the new offer
 }
 
 func (k keptMember) warning(display, entry string) string {
-	show := func(v []byte) string {
-		if v == nil {
-			return "no " + k.member
-		}
-		return string(v)
-	}
-	state := "holds " + show(k.file)
+	state := fmt.Sprintf("%s %s", k.member, k.file)
 	if k.file == nil {
-		state = "has no " + k.member
+		state = "no " + k.member
 	}
-	return fmt.Sprintf("%s: entry %q %s, set outside repo since repo wrote it, and keeps it; the extension now asks for %s (delete the entry to take the extension's values)",
-		display, entry, state, show(k.offer))
+	return fmt.Sprintf("%s: entry %q keeps %s, set outside repo since repo wrote it; the extension now asks for %s %s (delete the entry to take the extension's values)",
+		display, entry, state, k.member, k.offer)
 }
 
 // mergePreserved decides each preserved member of want, the entry repo
@@ -88,11 +82,9 @@ func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed or
 		} else {
 			out = out.Without(m)
 		}
-		offerDigest := ""
-		if isOffered {
-			offerDigest = Digest(offerText)
-		}
-		if offerDigest != base && offerDigest != fileDigest {
+		// Worth a word only when the author asks for another value now; an
+		// author who stopped setting the member has no wish left to miss.
+		if isOffered && Digest(offerText) != base && Digest(offerText) != fileDigest {
 			k := keptMember{member: m, offer: offerText}
 			if inFile {
 				k.file = canonical(fileValue)

@@ -141,7 +141,7 @@ func TestAuthorChangesMeetUserChanges(t *testing.T) {
 	if _, ok := got["alwaysAllow"]; ok {
 		t.Errorf("the dropped autoApprove is still written: %v", got)
 	}
-	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], `.roo/mcp.json: entry "s" holds 30, set outside repo since repo wrote it, and keeps it; the extension now asks for 120`) {
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], `.roo/mcp.json: entry "s" keeps timeout 30, set outside repo since repo wrote it; the extension now asks for timeout 120 (delete the entry to take the extension's values)`) {
 		t.Fatalf("warnings: %q", p.Warnings)
 	}
 	if p = mustSync(t, env, []extensions.Server{s}, "roo"); len(p.Warnings) != 0 || len(p.Stale()) != 0 {
