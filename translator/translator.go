@@ -29,7 +29,7 @@ func (w Warning) String() string {
 
 // Result is a server in a tool's dialect.
 type Result struct {
-	Entry    ordered.Object // nil when the tool cannot take the server at all
+	Entry ordered.Object // nil when the tool cannot take the server at all
 	// Settings are the members of Entry written from the server's
 	// settings (extensions.Settings), in the order written.
 	Settings []string
