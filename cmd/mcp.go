@@ -83,14 +83,27 @@ func mcpListRun(opts *MCPListOptions) error {
 		}
 		return nil
 	}
+	// The SETTINGS column is there when some server has settings.
+	withSettings := false
+	for _, s := range ws.Servers {
+		withSettings = withSettings || !s.Settings.IsZero()
+	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXTENSION\tSERVER\tTRANSPORT\tCOMMAND / URL")
+	if withSettings {
+		fmt.Fprintln(tw, "EXTENSION\tSERVER\tTRANSPORT\tSETTINGS\tCOMMAND / URL")
+	} else {
+		fmt.Fprintln(tw, "EXTENSION\tSERVER\tTRANSPORT\tCOMMAND / URL")
+	}
 	for _, s := range ws.Servers {
 		what := s.URL
 		if !s.Remote() {
 			what = shellJoin(append([]string{s.Command}, s.Args...))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, what)
+		if withSettings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, settingsText(s.Settings), what)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, what)
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -112,6 +125,59 @@ func mcpListRun(opts *MCPListOptions) error {
 	return nil
 }
 
+// settingsText is a server's settings in one cell: "off", the tool lists
+// and the timeouts; "-" for none.
+func settingsText(s extensions.Settings) string {
+	var parts []string
+	if s.Enabled != nil {
+		if *s.Enabled {
+			parts = append(parts, "on")
+		} else {
+			parts = append(parts, "off")
+		}
+	}
+	lists := []struct {
+		name  string
+		value []string
+	}{{"includeTools", s.IncludeTools}, {"excludeTools", s.ExcludeTools}, {"autoApprove", s.AutoApprove}}
+	for _, l := range lists {
+		if l.value != nil {
+			parts = append(parts, l.name+"="+strings.Join(l.value, ","))
+		}
+	}
+	if s.StartupTimeout != 0 {
+		parts = append(parts, fmt.Sprintf("startupTimeout=%ds", s.StartupTimeout))
+	}
+	if s.ToolTimeout != 0 {
+		parts = append(parts, fmt.Sprintf("toolTimeout=%ds", s.ToolTimeout))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
+
+// settingsJSON is a server's settings as the MCP file spells them, or nil
+// for none.
+func settingsJSON(s extensions.Settings) ordered.Object {
+	var o ordered.Object
+	if s.Enabled != nil {
+		o = append(o, ordered.Member{Key: "enabled", Value: *s.Enabled})
+	}
+	for _, m := range []ordered.Member{{Key: "includeTools", Value: s.IncludeTools}, {Key: "excludeTools", Value: s.ExcludeTools}, {Key: "autoApprove", Value: s.AutoApprove}} {
+		if m.Value.([]string) != nil {
+			o = append(o, m)
+		}
+	}
+	if s.StartupTimeout != 0 {
+		o = append(o, ordered.Member{Key: "startupTimeout", Value: s.StartupTimeout})
+	}
+	if s.ToolTimeout != 0 {
+		o = append(o, ordered.Member{Key: "toolTimeout", Value: s.ToolTimeout})
+	}
+	return o
+}
+
 func serverJSON(s extensions.Server) ordered.Object {
 	o := ordered.Object{
 		{Key: "extension", Value: s.Extension},
@@ -121,19 +187,22 @@ func serverJSON(s extensions.Server) ordered.Object {
 	}
 	if s.Remote() {
 		o = append(o, ordered.Member{Key: "url", Value: s.URL}, ordered.Member{Key: "headers", Value: kvObject(s.Headers)})
-		return o
+	} else {
+		args := s.Args
+		if args == nil {
+			args = []string{}
+		}
+		o = append(o,
+			ordered.Member{Key: "command", Value: s.Command},
+			ordered.Member{Key: "args", Value: args},
+			ordered.Member{Key: "env", Value: kvObject(s.Env)},
+		)
+		if s.Cwd != "" {
+			o = append(o, ordered.Member{Key: "cwd", Value: s.Cwd})
+		}
 	}
-	args := s.Args
-	if args == nil {
-		args = []string{}
-	}
-	o = append(o,
-		ordered.Member{Key: "command", Value: s.Command},
-		ordered.Member{Key: "args", Value: args},
-		ordered.Member{Key: "env", Value: kvObject(s.Env)},
-	)
-	if s.Cwd != "" {
-		o = append(o, ordered.Member{Key: "cwd", Value: s.Cwd})
+	if settings := settingsJSON(s.Settings); settings != nil {
+		o = append(o, ordered.Member{Key: "settings", Value: settings})
 	}
 	return o
 }

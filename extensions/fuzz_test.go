@@ -42,6 +42,8 @@ var mcpSeeds = []string{
 	`{"mcpServers": {"s": {"command": "x", "args": "a"}}}`,
 	`{"mcpServers": {"s": {"command": "x", "env": []}}}`,
 	`{"mcpServers": {"s": {"command": "x", "timeout": 5}}}`,
+	`{"mcpServers": {"s": {"command": "x", "enabled": false, "includeTools": ["a"], "excludeTools": ["b"], "autoApprove": ["a"], "startupTimeout": 30, "toolTimeout": 1e2}}}`,
+	`{"mcpServers": {"s": {"command": "x", "enabled": 0, "includeTools": [], "autoApprove": ["a", "a"], "toolTimeout": 1.5, "startupTimeout": 86401}}}`,
 	`{"mcpServers": {"s": 1}}`,
 	`{"mcpServers": {"a.b": {"command": "x"}, "a*b?": {"command": "x"}, "#x": {"command": "x"}, "@p": {"command": "x"}, "a|b": {"command": "x"}, ":x": {"command": "x"}, "\\": {"command": "x"}, "\"": {"command": "x"}, "42": {"command": "x"}, "ünï": {"command": "x"}}}`,
 	`{"mcpServers": {"` + strings.Repeat("n", 300) + `": {"command": "x"}}}`,
@@ -114,6 +116,24 @@ func FuzzParseMCPFile(f *testing.F) {
 				}
 			default:
 				t.Fatalf("server %q has transport %q", d.Name, d.Transport)
+			}
+			st := d.Settings
+			for _, n := range []int64{st.StartupTimeout, st.ToolTimeout} {
+				if n < 0 || n > MaxTimeout {
+					t.Fatalf("server %q: accepted a timeout of %d s in %q", d.Name, n, data)
+				}
+			}
+			if st.IncludeTools != nil && len(st.IncludeTools) == 0 {
+				t.Fatalf("server %q: accepted an empty includeTools in %q", d.Name, data)
+			}
+			for _, list := range [][]string{st.IncludeTools, st.ExcludeTools, st.AutoApprove} {
+				names := map[string]bool{}
+				for _, n := range list {
+					if strings.TrimSpace(n) == "" || names[n] {
+						t.Fatalf("server %q: accepted tool name %q (empty or repeated) in %q", d.Name, n, data)
+					}
+					names[n] = true
+				}
 			}
 		}
 		// What encoding/json sees as the server map has the same number of

@@ -15,9 +15,10 @@ type Declaration struct {
 	Name      string
 	Line, Col int
 	Spec
+	Settings Settings
 }
 
-var knownFields = "command, args, env, cwd, type, url, headers"
+var knownFields = "command, args, env, cwd, type, url, headers, " + strings.Join(settingFields, ", ")
 
 // parseMCPFile reads the mcpServers map of an MCP file, keeping the order in
 // which the author wrote servers, env and headers (it is kept in output).
@@ -132,7 +133,10 @@ func parseDeclaration(name string, v gjson.Result, fail failFunc) (Declaration, 
 		case "headers":
 			d.Headers, err = stringMap(f, name, field, fail)
 		default:
-			err = fail(k.Index, name, field, "unknown field (known: "+knownFields+")")
+			var ok bool
+			if ok, err = parseSetting(&d.Settings, name, field, f, fail); !ok {
+				err = fail(k.Index, name, field, "unknown field (known: "+knownFields+")")
+			}
 		}
 		return err == nil
 	})

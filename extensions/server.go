@@ -45,6 +45,8 @@ type Server struct {
 	// Dir is the folder the server's relative paths are relative to: its
 	// cwd, else the root; empty when cwd holds an environment reference.
 	Dir string
+	// Settings are the author's, as declared: nothing in them is resolved.
+	Settings Settings
 	// Resolved marks the text resolution wrote into the values above.
 	Resolved Resolved
 }

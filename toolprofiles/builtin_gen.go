@@ -103,6 +103,17 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:amazonq.toml",
 		},
@@ -295,6 +306,12 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					ToolTimeout: &SettingField{
+						Field: "timeout",
+						Unit:  "ms",
+					},
+				},
 			},
 			Advice: []Advice{Advice{
 				Check:       "name",
@@ -378,6 +395,20 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					AutoApprove: &SettingField{
+						Field: "autoApprove",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "s",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:cline.toml",
 		},
@@ -419,6 +450,31 @@ func builtinProfiles() []*Profile {
 					HeadersField:    "http_headers",
 					BearerEnvField:  "bearer_token_env_var",
 					EnvHeadersField: "env_http_headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					IncludeTools: &SettingField{
+						Field: "enabled_tools",
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabled_tools",
+					},
+					AutoApprove: &SettingField{
+						Field: "tools",
+						Each: map[string]any{
+							"approval_mode": "approve",
+						},
+					},
+					StartupTimeout: &SettingField{
+						Field: "startup_timeout_sec",
+						Unit:  "s",
+					},
+					ToolTimeout: &SettingField{
+						Field: "tool_timeout_sec",
+						Unit:  "s",
+					},
 				},
 			},
 			origin: "builtin:codex.toml",
@@ -489,6 +545,12 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					StartupTimeout: &SettingField{
+						Field: "connectionTimeout",
+						Unit:  "ms",
+					},
+				},
 			},
 			origin: "builtin:continue.toml",
 		},
@@ -545,6 +607,16 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					IncludeTools: &SettingField{
+						Field: "tools",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:copilot.toml",
 		},
@@ -600,6 +672,15 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabled_tools",
+					},
 				},
 			},
 			origin: "builtin:crush.toml",
@@ -826,6 +907,19 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					IncludeTools: &SettingField{
+						Field: "includeTools",
+					},
+					ExcludeTools: &SettingField{
+						Field: "excludeTools",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:gemini.toml",
 		},
@@ -871,6 +965,16 @@ func builtinProfiles() []*Profile {
 						URLField: "uri",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "s",
+						EveryRequest: true,
+					},
 				},
 			},
 			origin: "builtin:goose.toml",
@@ -994,6 +1098,16 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:kilo.toml",
 		},
@@ -1047,6 +1161,23 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabledTools",
+					},
+					AutoApprove: &SettingField{
+						Field: "alwaysAllow",
+					},
+					ToolTimeout: &SettingField{
+						Field: "timeout",
+						Unit:  "s",
+						Max:   3600,
+					},
 				},
 			},
 			origin: "builtin:kilo-legacy.toml",
@@ -1140,6 +1271,18 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabledTools",
+					},
+					AutoApprove: &SettingField{
+						Field: "autoApprove",
+					},
 				},
 			},
 			origin: "builtin:kiro.toml",
@@ -1239,6 +1382,16 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
 				},
 			},
 			origin: "builtin:opencode.toml",
@@ -1343,6 +1496,24 @@ func builtinProfiles() []*Profile {
 					},
 					HeadersField: "headers",
 				},
+				Settings: Settings{
+					IncludeTools: &SettingField{
+						Field: "includeTools",
+					},
+					ExcludeTools: &SettingField{
+						Field: "excludeTools",
+					},
+					StartupTimeout: &SettingField{
+						Field: "discoveryTimeoutMs",
+						Unit:  "ms",
+						Max:   300000,
+					},
+					ToolTimeout: &SettingField{
+						Field:        "timeout",
+						Unit:         "ms",
+						EveryRequest: true,
+					},
+				},
 			},
 			origin: "builtin:qwen.toml",
 		},
@@ -1401,6 +1572,23 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field:  "disabled",
+						Negate: true,
+					},
+					ExcludeTools: &SettingField{
+						Field: "disabledTools",
+					},
+					AutoApprove: &SettingField{
+						Field: "alwaysAllow",
+					},
+					ToolTimeout: &SettingField{
+						Field: "timeout",
+						Unit:  "s",
+						Max:   3600,
+					},
 				},
 			},
 			origin: "builtin:roo.toml",
@@ -1736,6 +1924,11 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+				},
+				Settings: Settings{
+					Enabled: &SettingField{
+						Field: "enabled",
+					},
 				},
 			},
 			origin: "builtin:zed.toml",

@@ -5,4 +5,4 @@ package toolprofiles
 // TestBuiltinMatchesTOML and TestSupportedToolsDoc fail when either is out
 // of date.
 //go:generate go run -tags repodev ./internal/genprofiles -o builtin_gen.go
-//go:generate go run -tags repodev ./internal/gendocs -o ../docs/supported-tools.md
+//go:generate go run -tags repodev ./internal/gendocs -o ../docs/supported-tools.md -authors ../docs/extension-authors.md

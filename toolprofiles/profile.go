@@ -236,6 +236,11 @@ type EntryFormat struct {
 	BlockedEnv []string `toml:"blocked_env"`
 	// Remote is nil for stdio-only tools.
 	Remote *RemoteFormat `toml:"remote"`
+	// Settings are where the per-server settings of an MCP file go
+	// (settings.go). A setting's member may also be in Set, which gives its
+	// value when the author sets nothing, and in Preserve (see
+	// docs/tool-profiles.md for how an author's value meets the user's).
+	Settings Settings `toml:"settings"`
 }
 
 // ValueFields are the values of a server that a profile's reference rules
@@ -464,6 +469,9 @@ func (p *Profile) validate() error {
 		return fmt.Errorf("profile %s: entry.expands: at most one rule may have an escape (escapes do not compose)", p.ID)
 	}
 	written := e.writtenFields()
+	if err := e.Settings.validate(written); err != nil {
+		return fmt.Errorf("profile %s: %w", p.ID, err)
+	}
 	for _, f := range e.Preserve {
 		if slices.Contains(written, f) {
 			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field itself", p.ID, f)

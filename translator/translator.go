@@ -29,7 +29,10 @@ func (w Warning) String() string {
 
 // Result is a server in a tool's dialect.
 type Result struct {
-	Entry    ordered.Object // nil when the tool cannot take the server at all
+	Entry ordered.Object // nil when the tool cannot take the server at all
+	// Settings are the members of Entry written from the server's
+	// settings (extensions.Settings), in the order written.
+	Settings []string
 	Warnings []Warning
 	// Err is a *Refusal when literal text of the server would be expanded by
 	// the tool, which has no escape for it: writing the entry would start
@@ -63,6 +66,11 @@ func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
 
 // TranslateWith renders s for profile p with options.
 func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Result {
+	if s.Settings.Off() && p.Entry.Settings.Enabled == nil {
+		// Switched off by its author, and the tool has no toggle to say so:
+		// the server is not the tool's at all, nor is anything about it.
+		return Result{}
+	}
 	t := &translation{server: s, profile: p, goos: o.GOOS}
 	if o.Portable && p.Entry.RootVar != "" && o.Root != "" {
 		t.root, t.rootVar = o.Root, p.Entry.RootVar
@@ -91,7 +99,11 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 			entry = entry.Set(k, p.Entry.Set[k])
 		}
 	}
-	return Result{Entry: entry, Warnings: t.warnings}
+	var members []string
+	if entry != nil {
+		entry, members = t.settings(entry)
+	}
+	return Result{Entry: entry, Settings: members, Warnings: t.warnings}
 }
 
 type translation struct {

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
@@ -256,6 +254,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		if !ok {
 			continue
 		}
+		rs.rec.Version, rs.intent.Version = rs.rec.minVersion(), rs.intent.minVersion()
 		after := rs.rec.Bytes()
 		if rs.before == nil && len(rs.rec.Targets) == 0 {
 			continue // nothing owned, nothing to remember
@@ -444,6 +443,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if o.Previous == o.Digest {
 			o.Previous = ""
 		}
+		o.Defaults = intent[name].Defaults // the offers the file's values still reflect
 		intent[name] = o
 	}
 	change := func(action, entry, reason string) {
@@ -460,13 +460,28 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	for _, d := range t.Entries {
 		want := d.Value
 		cur, present := current[d.Name]
+		rec, isOwned := owned[d.Name]
+		var offered map[string]string
 		if present {
-			want = withPreserved(want, cur.Value, t.Preserve)
+			var kept []keptMember
+			want, offered, kept = mergePreserved(want, cur.Value, t.Preserve, d.Fixed, rec.Defaults)
+			for _, k := range kept {
+				out.warnings = append(out.warnings, k.warning(t.Display, d.Name))
+			}
+		} else {
+			offered = offers(want, t.Preserve, d.Fixed)
 		}
 		digest := entryDigest(want.Without(t.Preserve...), env.Root)
-		next[d.Name] = Owned{Extension: d.Extension, Digest: digest}
+		next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 		intent[d.Name] = next[d.Name]
-		rec, isOwned := owned[d.Name]
+		if present && isOwned {
+			// Until the file is written it holds the values the old offers
+			// describe: a run killed before then must still read them as
+			// repo's (see FilePlan.Intent).
+			o := intent[d.Name]
+			o.Defaults = rec.Defaults
+			intent[d.Name] = o
+		}
 		switch {
 		case !present:
 			change(ActionAdd, d.Name, ReasonMissing)
@@ -584,36 +599,6 @@ func lineOf(doc Document, t *Target, m Member) int {
 		return n.EntryLine(t.Key, t.shape(), m.Key)
 	}
 	return 0
-}
-
-// withPreserved copies the members the tool or user owns from the current
-// entry into the wanted one, so a sync never resets an approval list or an
-// enable toggle. It reads the entry with gjson rather than decoding it into
-// a map: it runs for every entry of most tools on every sync. As decoding
-// would, it takes the last of repeated members, and nothing from a current
-// entry that is not a valid JSON object.
-func withPreserved(want ordered.Object, cur []byte, preserve []string) ordered.Object {
-	if len(preserve) == 0 || !gjson.ValidBytes(cur) {
-		return want
-	}
-	r := gjson.ParseBytes(cur)
-	if !r.IsObject() {
-		return want
-	}
-	found := make(map[string][]byte, len(preserve))
-	r.ForEach(func(k, v gjson.Result) bool {
-		if name := k.String(); slices.Contains(preserve, name) {
-			found[name] = []byte(v.Raw)
-		}
-		return true
-	})
-	out := slices.Clone(want)
-	for _, k := range preserve {
-		if v, ok := found[k]; ok {
-			out = out.Set(k, json.RawMessage(v))
-		}
-	}
-	return out
 }
 
 func withoutMembers(raw []byte, keys []string) []byte {

@@ -8,8 +8,9 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 )
 
-// preservedByDecoding is how withPreserved read the current entry before
-// it used gjson: decoded into a map.
+// preservedByDecoding is how the preserved members of the current entry
+// were read before gjson: decoded into a map. With no recorded offer and no
+// fixed value, mergePreserved keeps every member the file holds, as it did.
 func preservedByDecoding(want ordered.Object, cur []byte, preserve []string) ordered.Object {
 	var curObj map[string]json.RawMessage
 	if json.Unmarshal(cur, &curObj) != nil {
@@ -24,7 +25,12 @@ func preservedByDecoding(want ordered.Object, cur []byte, preserve []string) ord
 	return out
 }
 
-func TestWithPreservedReadsAsDecoding(t *testing.T) {
+func merged(want ordered.Object, cur string, preserve []string) ordered.Object {
+	out, _, _ := mergePreserved(want, []byte(cur), preserve, nil, nil)
+	return out
+}
+
+func TestMergePreservedReadsAsDecoding(t *testing.T) {
 	want := ordered.Object{{Key: "command", Value: "x"}, {Key: "enabled", Value: true}}
 	preserve := []string{"enabled", "alwaysAllow", "a.b"}
 	for _, cur := range []string{
@@ -45,24 +51,24 @@ func TestWithPreservedReadsAsDecoding(t *testing.T) {
 		"{\"enabled\":\"ctl \x01\"}",
 		``,
 	} {
-		got, ref := withPreserved(want, []byte(cur), preserve), preservedByDecoding(want, []byte(cur), preserve)
+		got, ref := merged(want, cur, preserve), preservedByDecoding(want, []byte(cur), preserve)
 		if g, r := string(ordered.JSON(got)), string(ordered.JSON(ref)); g != r {
 			t.Errorf("current entry %s:\n got  %s\n want %s", cur, g, r)
 		}
 	}
-	if got := withPreserved(want, []byte(`{"enabled":false}`), preserve); len(want) != 2 || want[1].Value != true || len(got) != 2 {
-		t.Errorf("withPreserved changed the wanted entry: %v, got %v", want, got)
+	if got := merged(want, `{"enabled":false}`, preserve); len(want) != 2 || want[1].Value != true || len(got) != 2 {
+		t.Errorf("mergePreserved changed the wanted entry: %v, got %v", want, got)
 	}
 }
 
-func FuzzWithPreserved(f *testing.F) {
+func FuzzMergePreserved(f *testing.F) {
 	f.Add(`{"command":"x","enabled":false,"alwaysAllow":["t1"]}`)
 	f.Add(`{"enabled":1,"enabled":2}`)
 	f.Add(`[1, {"enabled":false}]`)
 	f.Fuzz(func(t *testing.T, cur string) {
 		want := ordered.Object{{Key: "command", Value: "x"}}
 		preserve := []string{"enabled", "alwaysAllow"}
-		got, ref := withPreserved(want, []byte(cur), preserve), preservedByDecoding(want, []byte(cur), preserve)
+		got, ref := merged(want, cur, preserve), preservedByDecoding(want, []byte(cur), preserve)
 		if g, r := string(ordered.JSON(got)), string(ordered.JSON(ref)); g != r {
 			t.Errorf("current entry %q:\n got  %s\n want %s", cur, g, r)
 		}

@@ -21,8 +21,12 @@ import (
 	"github.com/repo-manager/repo/internal/regfile"
 )
 
-// RecordVersion is the format version of ownership records.
-const RecordVersion = 1
+// RecordVersion is the newest format version of ownership records. A
+// record is written with the lowest version that holds what it records
+// (Record.minVersion): version 2 added Owned.Defaults, so a workspace
+// whose extensions use no settings keeps a record that earlier releases
+// of repo read.
+const RecordVersion = 2
 
 // Record is repo's memory of the entries it wrote: per target, each name
 // with a digest of the value written — never the value, which can hold a
@@ -52,6 +56,26 @@ type Owned struct {
 	// the next run then knows the entry as repo's whichever of the two
 	// versions the file holds.
 	Previous string `json:"previous,omitempty"`
+	// Defaults remembers, per member the tool or user owns (a profile's
+	// preserve), the digest of the value repo last offered for it — the
+	// author's setting — where that differs from the profile's own default
+	// (entry.set, else no member). A member whose value in the file still
+	// has that digest was not changed by the user, so a new offer replaces
+	// it; any other value is the user's, and stays. "" is an offer of no
+	// member. Values are digests, like Digest: never the values.
+	Defaults map[string]string `json:"defaults,omitempty"`
+}
+
+// minVersion is the lowest record format version that holds r.
+func (r *Record) minVersion() int {
+	for _, t := range r.Targets {
+		for _, o := range t.Entries {
+			if len(o.Defaults) > 0 {
+				return 2
+			}
+		}
+	}
+	return 1
 }
 
 // owns reports whether an entry found in a file is the one recorded (or
@@ -125,8 +149,8 @@ func ReadRecord(path, display string) (*Record, []byte, error) {
 			return nil, nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
 		}
 	}
-	if r.Version != RecordVersion {
-		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads version %d)", display, r.Version, RecordVersion)
+	if r.Version < 1 || r.Version > RecordVersion {
+		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads versions 1 to %d)", display, r.Version, RecordVersion)
 	}
 	return r, data, nil
 }
@@ -202,6 +226,13 @@ func parseRecordEntry(t gjson.Result) (*RecordEntry, bool) {
 						// encoding/json leaves an empty one out: not the form Bytes writes.
 						owned.Previous, ok = recordString(v)
 						ok = ok && owned.Previous != ""
+					case "defaults":
+						owned.Defaults = map[string]string{}
+						ok = eachMember(v, func(member string, d gjson.Result) bool {
+							digest, plain := recordString(d)
+							owned.Defaults[member] = digest
+							return plain
+						})
 					}
 					return ok
 				})
@@ -349,6 +380,19 @@ func (r *Record) Bytes() []byte {
 				if o.Previous != "" {
 					b = append(b, ",\n          \"previous\": "...)
 					b = ordered.AppendString(b, o.Previous)
+				}
+				if len(o.Defaults) > 0 {
+					b = append(b, ",\n          \"defaults\": {"...)
+					for k, member := range slices.Sorted(maps.Keys(o.Defaults)) {
+						if k > 0 {
+							b = append(b, ',')
+						}
+						b = append(b, "\n            "...)
+						b = ordered.AppendString(b, member)
+						b = append(b, ": "...)
+						b = ordered.AppendString(b, o.Defaults[member])
+					}
+					b = append(b, "\n          }"...)
 				}
 				b = append(b, "\n        }"...)
 			}

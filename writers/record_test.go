@@ -44,9 +44,19 @@ func sampleRecords() []*Record {
 		"srv-a": {Extension: "ext-a", Digest: "sha256:fedcba9876543210fedcba9876543210", Previous: "sha256:0123456789abcdef0123456789abcdef"},
 		"srv-b": {Extension: "ext-b", Digest: "sha256:0123456789abcdef0123456789abcdef"},
 	}
+	withDefaults := map[string]Owned{ // an author's settings in preserved members
+		"srv-a": {Extension: "ext-a", Digest: "sha256:fedcba9876543210fedcba9876543210",
+			Defaults: map[string]string{"enabled": "sha256:0123456789abcdef0123456789abcdef", "alwaysAllow": "", "a\"b": "x"}},
+		"srv-b": {Extension: "ext-b", Digest: "sha256:0123456789abcdef0123456789abcdef", Previous: "sha256:fedcba9876543210fedcba9876543210",
+			Defaults: map[string]string{"timeout": "sha256:00000000000000000000000000000000"}},
+		"srv-c": {Extension: "ext-c", Digest: "sha256:0123456789abcdef0123456789abcdef", Defaults: map[string]string{}},
+	}
 	return []*Record{
 		{Version: 1, Targets: []*RecordEntry{
 			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: interrupted},
+		}},
+		{Version: 2, Targets: []*RecordEntry{
+			{File: ".roo/mcp.json", Key: []string{"mcpServers"}, Entries: withDefaults},
 		}},
 		{Version: 1, Targets: []*RecordEntry{
 			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: plain},
@@ -106,6 +116,12 @@ func TestParseRecordAsEncodingJSON(t *testing.T) {
 		`{"version":1,"extra":true}`,
 		`{"version":1,"targets":[{"file":"f","other":1}]}`,
 		`{"version":1,"targets":[{"file":"f","entries":{"s":{"extension":"e","other":1}}}]}`,
+		`{"version":2,"targets":[{"file":"f","entries":{"s":{"extension":"e","defaults":{"enabled":"d","x":""}}}}]}`,
+		`{"version":2,"targets":[{"file":"f","entries":{"s":{"extension":"e","defaults":{"enabled":"d","enabled":"e"}}}}]}`,
+		`{"version":2,"targets":[{"file":"f","entries":{"s":{"extension":"e","defaults":{"enabled":1}}}}]}`,
+		`{"version":2,"targets":[{"file":"f","entries":{"s":{"extension":"e","defaults":null}}}]}`,
+		`{"version":2,"targets":[{"file":"f","entries":{"s":{"extension":"e","defaults":{}}}}]}`,
+		`{"version":2,"targets":[{"file":"f","entries":{"s":{"defaults":{"a\u0062":"d"}}}}]}`,
 		`{"version":1,"targets":[{"file":"a\u00e9\/b","key":["\ud800"]}]}`,
 		"{\"version\":1,\"root\":\"bad \xff\"}",
 		`{"version":1} trailing`, `{"version":1}`+"\n\n", `  {"version":1}`, `[]`, `null`, `{"version":1`, ``,

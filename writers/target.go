@@ -6,6 +6,7 @@ package writers
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,11 @@ type Desired struct {
 	Name      string
 	Extension string
 	Value     ordered.Object
+	// Fixed are the members the tool's profile writes into every entry
+	// (entry.set): what a preserved member is when the author sets
+	// nothing, so that a record which remembers no offer for it reads as
+	// having offered this (see Owned.Defaults).
+	Fixed ordered.Object
 }
 
 // Env is where per-user paths come from, and how paths are written.
@@ -81,10 +87,13 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 	var warnings []translator.Warning
 	byKey := map[string]*Target{}
 	var order []string
-	// per target: server name -> which tool produced which entry, to check agreement
+	// per target: server name -> which tool produced which entry, to check
+	// agreement, and where it is in the target's entries
 	type produced struct {
-		tool  string
-		entry ordered.Object
+		tool     string
+		entry    ordered.Object
+		settings []string
+		index    int
 	}
 	seen := map[string]map[string]produced{}
 	for _, p := range profiles {
@@ -132,16 +141,30 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 			warnings = append(warnings, res.Warnings...)
 			prev, had := seen[id][s.Name]
 			if !first {
-				if had != (res.Entry != nil) || (had && !bytes.Equal(ordered.JSON(prev.entry), ordered.JSON(res.Entry))) {
+				if had != (res.Entry != nil) {
 					return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
+				}
+				if had {
+					merged, ok := mergeSettings(prev.entry, prev.settings, res.Entry, res.Settings)
+					if !ok {
+						return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
+					}
+					tg.Entries[prev.index].Value = merged
+					prev.entry = merged
+					for _, k := range res.Settings {
+						if !slices.Contains(prev.settings, k) {
+							prev.settings = append(prev.settings, k)
+						}
+					}
+					seen[id][s.Name] = prev
 				}
 				continue
 			}
 			if res.Entry == nil {
 				continue
 			}
-			seen[id][s.Name] = produced{tool: p.ID, entry: res.Entry}
-			tg.Entries = append(tg.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry})
+			seen[id][s.Name] = produced{tool: p.ID, entry: res.Entry, settings: res.Settings, index: len(tg.Entries)}
+			tg.Entries = append(tg.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(p)})
 		}
 	}
 	if scope == toolprofiles.ScopeProject && len(order) > 0 {
@@ -160,6 +183,38 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		out = append(out, tg)
 	}
 	return out, warnings, nil
+}
+
+// mergeSettings is the entry two tools reading one file agree on: the same
+// entry apart from the members their settings wrote, where each keeps the
+// other's (a tool ignores a member it does not know: Claude Code and
+// Copilot CLI share .mcp.json, and only Copilot reads "tools"). A member
+// both write must have one value. ok is false when they disagree.
+func mergeSettings(a ordered.Object, aSettings []string, b ordered.Object, bSettings []string) (ordered.Object, bool) {
+	if !bytes.Equal(ordered.JSON(a.Without(aSettings...)), ordered.JSON(b.Without(bSettings...))) {
+		return nil, false
+	}
+	out := a
+	for _, k := range bSettings {
+		v, _ := b.Get(k)
+		if prev, ok := a.Get(k); ok {
+			if !bytes.Equal(ordered.JSON(prev), ordered.JSON(v)) {
+				return nil, false
+			}
+			continue
+		}
+		out = append(out[:len(out):len(out)], ordered.Member{Key: k, Value: v})
+	}
+	return out, true
+}
+
+// fixedMembers are a profile's entry.set members, sorted by key.
+func fixedMembers(p *toolprofiles.Profile) ordered.Object {
+	var out ordered.Object
+	for _, k := range slices.Sorted(maps.Keys(p.Entry.Set)) {
+		out = append(out, ordered.Member{Key: k, Value: p.Entry.Set[k]})
+	}
+	return out
 }
 
 func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {

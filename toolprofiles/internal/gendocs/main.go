@@ -1,7 +1,9 @@
 //go:build repodev
 
 // Command gendocs writes docs/supported-tools.md from the built-in tool
-// profiles. It runs through go generate ./toolprofiles (make generate).
+// profiles, and the settings table between its markers in
+// docs/extension-authors.md. It runs through go generate ./toolprofiles
+// (make generate).
 package main
 
 import (
@@ -15,9 +17,10 @@ import (
 
 func main() {
 	out := flag.String("o", "", "output file")
+	authors := flag.String("authors", "", "the page whose settings table to rewrite")
 	flag.Parse()
-	if *out == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gendocs -o FILE")
+	if *out == "" || *authors == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: gendocs -o FILE -authors FILE")
 		os.Exit(2)
 	}
 	set, err := toolprofiles.Builtin()
@@ -26,6 +29,20 @@ func main() {
 		os.Exit(1)
 	}
 	if err := os.WriteFile(*out, supportedtools.Render(set), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
+	}
+	page, err := os.ReadFile(*authors)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
+	}
+	page, ok := supportedtools.ReplaceSettings(page, supportedtools.SettingsTable(set))
+	if !ok {
+		fmt.Fprintf(os.Stderr, "gendocs: %s: the settings table markers are missing or repeated\n", *authors)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*authors, page, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
 		os.Exit(1)
 	}

@@ -161,6 +161,21 @@ Code, Copilot CLI — are reported as satisfied or not.)
 		}
 	}
 
+	b.WriteString(`
+## Per-server settings
+
+What each tool gets for the settings of an MCP file's server (` + "`enabled`" + `, tool filters, approvals,
+timeouts; see [extension-authors.md](extension-authors.md#settings)): the member it is written to,
+*negated* where the tool's toggle says the opposite (` + "`disabled`" + `), the unit of a timeout (the MCP file
+gives seconds), the largest value the tool accepts, and whether the tool's timeout *bounds every
+request* — starting the server as well as each call — in which case it gets ` + "`toolTimeout`" + ` only. A
+dash: the tool has no such field, so the setting is not written, with a warning; a server switched
+off is then not written for that tool at all. The profile fields behind this table are described in
+[tool-profiles.md](tool-profiles.md#per-server-settings-entrysettings).
+
+`)
+	b.Write(SettingsTable(set))
+
 	b.WriteString("\n## Sources\n")
 	for _, p := range profiles {
 		fmt.Fprintf(&b, "\n**%s** (`%s`, evidence `%s`)\n\n", p.Name, p.ID, p.Evidence)
