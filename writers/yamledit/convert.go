@@ -180,6 +180,17 @@ func (c *converter) object(buf *bytes.Buffer, m *ast.MappingNode, skip string, s
 	return nil
 }
 
+// hasKey reports whether m has a member with the key k (keys that are not
+// scalars are no match; object reports them).
+func (c *converter) hasKey(m *ast.MappingNode, k string) bool {
+	for _, mv := range m.Values {
+		if s, err := c.key(mv.Key); err == nil && s == k {
+			return true
+		}
+	}
+	return false
+}
+
 // key returns the text of a mapping key, which must be a scalar.
 func (c *converter) key(n ast.Node) (string, error) {
 	if mk, ok := n.(*ast.MappingKeyNode); ok {

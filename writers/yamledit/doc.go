@@ -38,7 +38,10 @@
 // Delete never depend on them (Goose rewrites its file and drops every
 // comment), but they remove them together with the entry when present.
 //
-// Limits: Set and Delete refuse, with a *ShapeError naming the line, a
+// Insert and Replace write many entries in one edit, with one parse and
+// one verification of the result; Set is either of them for one entry.
+//
+// Limits: the edits refuse, with a *ShapeError naming the line, a
 // non-empty flow-style container (`mcpServers: [{...}]`), a container or
 // parent carrying an anchor, a tag or an alias, an explicit ("? ") key on
 // the path, an entry that does not start its own line, an entry defining an
@@ -48,7 +51,7 @@
 // multi-document streams and bare carriage returns. Entries reads all of
 // these.
 //
-// A Doc is immutable: Set and Delete return a new Doc.
+// A Doc is immutable: the edits return a new Doc.
 package yamledit
 
 import (
@@ -109,7 +112,14 @@ type Doc struct {
 	// less indented key after an empty "-" as the item's content).
 	dangling []bool
 	tokens   []bool // tokens[l]: a token other than a comment starts on line l
-	nodes    *ast.DocumentNode
+	// inScalar[l]: line l is in the body of a block scalar that keeps its
+	// final line break ("|", ">", "|+", ">+"): removing the line break
+	// after it, or adding one at the end of the file, changes its value.
+	inScalar []bool
+	// eofScalar: the file ends inside such a block scalar, without a final
+	// line break. Whatever is added after it would give it one.
+	eofScalar bool
+	nodes     *ast.DocumentNode
 
 	// origins remember the containers that Set made (or turned from null
 	// or flow-empty into block style) in this chain of edits, so that
@@ -223,10 +233,35 @@ func parse(bom bool, body []byte) (*Doc, error) {
 		}
 		d.tokens[l] = true
 	}
+	d.markScalars(toks)
 	if err := d.setRoot(f); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// markScalars fills inScalar and eofScalar. goccy/go-yaml gives a block
+// scalar as its header token followed by one token for its text (whose
+// position is not that of the text); the text takes the lines up to the
+// next token's.
+func (d *Doc) markScalars(toks token.Tokens) {
+	d.inScalar = make([]bool, len(d.lines)+2)
+	for i, tk := range toks {
+		if tk.Type != token.LiteralType && tk.Type != token.FoldedType || tk.Position == nil || strings.Contains(tk.Value, "-") {
+			continue
+		}
+		if i+1 >= len(toks) {
+			continue // a header at the very end: no text
+		}
+		end := len(d.lines)
+		if i+2 < len(toks) && toks[i+2].Position != nil {
+			end = toks[i+2].Position.Line - 1
+		}
+		for l := max(tk.Position.Line+1, 1); l <= min(end, len(d.lines)); l++ {
+			d.inScalar[l] = true
+		}
+	}
+	d.eofScalar = len(d.body) > 0 && d.body[len(d.body)-1] != '\n' && d.inScalar[len(d.lines)]
 }
 
 // goccyParse tokenizes and parses src, turning a panic of the parser into
