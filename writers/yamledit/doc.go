@@ -144,9 +144,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // A UTF-8 BOM and CRLF line endings are accepted and preserved. Empty data,
 // or data holding only blank lines and comments, is an empty document. The
 // errors are:
-//   - *SyntaxError: invalid UTF-8, a carriage return not followed by a line
-//     feed, anything goccy/go-yaml rejects (with its position), or a stream
-//     of more than one document;
+//   - *SyntaxError: a file larger than 16 MiB or nested more than 1,000
+//     levels deep (see checkLimits; checked before anything else reads
+//     it), invalid UTF-8, a carriage return not followed by a line feed,
+//     anything goccy/go-yaml rejects (with its position), or a stream of
+//     more than one document;
 //   - *ShapeError: a top-level value that is not a mapping.
 //
 // Duplicate keys are not checked here but by Entries, Set and Delete, in
@@ -156,6 +158,9 @@ func Parse(data []byte) (*Doc, error) {
 	bom := bytes.HasPrefix(data, utf8BOM)
 	if bom {
 		data = data[len(utf8BOM):]
+	}
+	if err := checkLimits(data); err != nil {
+		return nil, err
 	}
 	return parse(bom, data)
 }
@@ -273,6 +278,9 @@ func goccyParse(src string) (toks token.Tokens, f *ast.File, err error) {
 		}
 	}()
 	toks = lexer.Tokenize(src)
+	if err := checkTokenDepth(toks, maxNesting); err != nil {
+		return nil, nil, err
+	}
 	f, err = parser.Parse(toks, parser.ParseComments, parser.AllowDuplicateMapKey())
 	if err != nil {
 		return nil, nil, fromGoccy(err)
