@@ -19,7 +19,10 @@
 //     keys, sequence entries and comment lines through token positions. It is
 //     given a copy with CRLF turned into LF (goccy miscounts lines after a
 //     CRLF blank line) and without the BOM, so its line numbers are the lines
-//     of the original file.
+//     of the original file. goccy/go-yaml's parser grows with the square of
+//     a document's nesting and of the number of keys in one mapping: the
+//     nesting is checked before it parses (limits.go), and a mapping with
+//     many keys is parsed in pieces (wide.go).
 //  2. An entry is a run of whole lines: from its key (or its "-") to its last
 //     line that is neither blank nor a comment, found by looking at where the
 //     next entry or the next key of the enclosing mapping starts. Edits are
@@ -270,7 +273,8 @@ func (d *Doc) markScalars(toks token.Tokens) {
 }
 
 // goccyParse tokenizes and parses src, turning a panic of the parser into
-// a *SyntaxError.
+// a *SyntaxError. The tokens are checked for nesting and wide mappings
+// before the parser sees them (see limits.go and wide.go).
 func goccyParse(src string) (toks token.Tokens, f *ast.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -278,8 +282,12 @@ func goccyParse(src string) (toks token.Tokens, f *ast.File, err error) {
 		}
 	}()
 	toks = lexer.Tokenize(src)
-	if err := checkTokenDepth(toks, maxNesting); err != nil {
+	wide, err := scanTokens(toks, maxNesting)
+	if err != nil {
 		return nil, nil, err
+	}
+	if len(wide) > 0 {
+		return parseWide(src, toks, wide)
 	}
 	f, err = parser.Parse(toks, parser.ParseComments, parser.AllowDuplicateMapKey())
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/goccy/go-yaml/token"
 )
 
 // Limits on what Parse reads. goccy/go-yaml's parser takes time and memory
@@ -15,7 +13,7 @@ import (
 // file at once, before goccy/go-yaml's lexer allocates some fifty bytes
 // for each of its bytes; then the lexer's tokens, which say exactly what
 // is a quoted or block scalar, are counted the same way
-// (checkTokenDepth), so that nothing the scan took for text gets through.
+// (scanTokens), so that nothing the scan took for text gets through.
 // The lexer takes time and memory in proportion to its input. JSON and
 // TOML files are refused past 10,000 levels (encoding/json's and
 // go-toml's limits); YAML stops at 1,000, where goccy/go-yaml still parses
@@ -44,7 +42,7 @@ const (
 //
 // A block sequence flush with its parent key shares that key's column, so
 // the parser may find up to twice as many levels as the count (FuzzLimits
-// holds checkTokenDepth to that).
+// holds scanTokens to that).
 type limitScanner struct {
 	limit int
 	line  int    // 1-based number of the current line
@@ -317,53 +315,4 @@ func (s *limitScanner) inFlowOrQuote(i int) {
 func nestingError(line, col, limit int) *SyntaxError {
 	return &SyntaxError{Line: line, Col: col,
 		Msg: fmt.Sprintf("collections are nested more than %d levels deep here; repo does not read YAML nested this deep (flatten this part of the file)", limit)}
-}
-
-// checkTokenDepth counts the nesting of a document as limitScanner does,
-// on the tokens of goccy/go-yaml's lexer: one level for each "-" or "?"
-// and each key at a column deeper than the open block nodes', and one for
-// each open "[" or "{".
-func checkTokenDepth(toks token.Tokens, limit int) error {
-	var stack []int
-	flow := 0
-	for i, tk := range toks {
-		if tk.Position == nil {
-			continue
-		}
-		switch tk.Type {
-		case token.DocumentHeaderType, token.DocumentEndType:
-			stack, flow = stack[:0], 0
-			continue
-		case token.SequenceStartType, token.MappingStartType:
-			flow++
-		case token.SequenceEndType, token.MappingEndType:
-			flow = max(flow-1, 0)
-			continue
-		case token.SequenceEntryType, token.MappingKeyType:
-			if flow > 0 {
-				continue
-			}
-			stack = pushColumn(stack, tk.Position.Column)
-		default:
-			if flow > 0 || i+1 >= len(toks) || toks[i+1].Type != token.MappingValueType {
-				continue
-			}
-			stack = pushColumn(stack, tk.Position.Column) // a key
-		}
-		if len(stack)+flow > limit {
-			return nestingError(max(tk.Position.Line, 1), max(tk.Position.Column, 1), limit)
-		}
-	}
-	return nil
-}
-
-// pushColumn closes the block nodes deeper than col and opens one at col.
-func pushColumn(stack []int, col int) []int {
-	for len(stack) > 0 && stack[len(stack)-1] > col {
-		stack = stack[:len(stack)-1]
-	}
-	if len(stack) == 0 || stack[len(stack)-1] < col {
-		stack = append(stack, col)
-	}
-	return stack
 }

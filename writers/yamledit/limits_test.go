@@ -193,7 +193,7 @@ func collectionDepth(n ast.Node) int {
 }
 
 // FuzzLimits checks the token count against the parser: with a limit of
-// 6, a document checkTokenDepth lets through nests at most twice as deep
+// 6, a document scanTokens lets through nests at most twice as deep
 // (plus one) in goccy/go-yaml's tree. The byte scan must not panic.
 func FuzzLimits(f *testing.F) {
 	for _, style := range nestedStyles {
@@ -216,7 +216,7 @@ func FuzzLimits(f *testing.F) {
 		const limit = 6
 		_ = scanLimits([]byte(doc), limit) // must not panic
 		src := strings.ReplaceAll(doc, "\r\n", "\n")
-		if checkTokenDepth(lexer.Tokenize(src), limit) != nil {
+		if _, err := scanTokens(lexer.Tokenize(src), limit); err != nil {
 			return
 		}
 		_, file, err := goccyParse(src)
