@@ -221,10 +221,12 @@ func TestForeignItems(t *testing.T) {
 	}
 }
 
-// TestBlockScalarAtEOF checks files that end inside a block scalar without
-// a final line break: a line break added after the scalar would change its
-// value, so what is added goes before the item holding it.
-func TestBlockScalarAtEOF(t *testing.T) {
+// TestAddBeforeLastItem checks files that end inside a block scalar
+// without a final line break: a line break added after the scalar would
+// change its value, so what is added goes before the item holding it. The
+// same goes for an item ending in a tag, an anchor, a "-" or a block scalar
+// header that waits for its node.
+func TestAddBeforeLastItem(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		path     []string
@@ -245,10 +247,29 @@ func TestBlockScalarAtEOF(t *testing.T) {
 			"mcpServers:\n- name: a\n  d: |-\n    t\n# >>> repo managed: s\n- name: s\n  command: x\n# <<< repo managed: s"},
 		{"final line break", "mcpServers:\n- name: a\n  d: |\n    t\n", mcpServers, List,
 			"mcpServers:\n- name: a\n  d: |\n    t\n# >>> repo managed: s\n- name: s\n  command: x\n# <<< repo managed: s\n"},
+		// A tag waiting for its node would take the new lines for it.
+		{"tag at the end", "mcpServers:\n- name: a\n  x: !!str\n", mcpServers, List,
+			"mcpServers:\n# >>> repo managed: s\n- name: s\n  command: x\n# <<< repo managed: s\n- name: a\n  x: !!str\n"},
+		{"tag at the end, missing key", "a: 1\nb: !!str\n", mcpServers, List,
+			"a: 1\nmcpServers:\n  # >>> repo managed: s\n  - name: s\n    command: x\n  # <<< repo managed: s\nb: !!str\n"},
+		// Constructs goccy/go-yaml takes at the very end of a file only.
+		{"bad block scalar header at the end", "a: |0", mcpServers, List,
+			"mcpServers:\n  # >>> repo managed: s\n  - name: s\n    command: x\n  # <<< repo managed: s\na: |0"},
+		{"tag without value at the end", "a:\n!", mcpServers, List,
+			"mcpServers:\n  # >>> repo managed: s\n  - name: s\n    command: x\n  # <<< repo managed: s\na:\n!"},
+		{"empty flush item at the end", "a:\n-", mcpServers, List,
+			"mcpServers:\n# >>> repo managed: s\n- name: s\n  command: x\n# <<< repo managed: s\na:\n-"},
+		{"empty block scalar at the end", "a:\n>", mcpServers, List,
+			"mcpServers:\n  # >>> repo managed: s\n  - name: s\n    command: x\n  # <<< repo managed: s\na:\n>"},
+		{"empty item in the last entry", "extensions:\n  a:\n  -\n", extensions, Map,
+			"extensions:\n  # >>> repo managed: s\n  s:\n    command: x\n  # <<< repo managed: s\n  a:\n  -\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, nl := range []bool{false, true} {
 				in, want := tc.in, tc.want
+				if nl && !strings.Contains(in, "\n") {
+					continue // no line break to copy
+				}
 				if nl {
 					in, want = crlf(in), crlf(want)
 				}

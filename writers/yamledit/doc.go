@@ -48,11 +48,13 @@
 // non-empty flow-style container (`mcpServers: [{...}]`), a container or
 // parent carrying an anchor, a tag or an alias, an explicit ("? ") key on
 // the path, an entry that does not start its own line, an entry defining an
-// anchor used elsewhere, and adding lines after a construct waiting for its
-// node (a trailing tag, anchor, empty "-" or empty block scalar) or that
-// goccy/go-yaml only accepts at the very end of a file. Parse refuses
-// multi-document streams and bare carriage returns. Entries reads all of
-// these.
+// anchor used elsewhere, and adding lines where the line before them ends
+// with a construct waiting for its node (a trailing tag, anchor, empty "-"
+// or empty block scalar) or one that goccy/go-yaml only accepts at the very
+// end of a file, both after the container's last item and before it (new
+// lines go before the last item when they cannot go after it). Parse
+// refuses multi-document streams, bare carriage returns, and files too
+// large or too deep (limits.go). Entries reads all of these.
 //
 // A Doc is immutable: the edits return a new Doc.
 package yamledit

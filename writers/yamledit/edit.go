@@ -40,8 +40,10 @@ import (
 //     line when blank lines surround it, so no double gap is left).
 //   - A file that ends inside a block scalar ("|" or ">", not "|-") without
 //     a final line break would give the scalar a line break, and so change
-//     its value, if lines were added after it: new entries then go before
-//     the container's last item, a new key before the host's last member.
+//     its value, if lines were added after it; lines added after a tag or
+//     an anchor that waits for its node would become that node. New entries
+//     then go before the container's last item, a new key before the
+//     host's last member.
 //     Deleting the lines that end such a file keeps the line break that
 //     ends a block scalar before them.
 //
@@ -495,9 +497,11 @@ func (d *Doc) prepare(l loc, path []string, kind Kind) (*Doc, error) {
 				kl, _ := nodePos(last.Key)
 				after = d.lastContent(kl, l.hostBound, hasKeepChomping(last))
 			}
-			if d.endsScalarAtEOF(after) {
+			if d.endsScalarAtEOF(after) || d.checkAppend(after) != nil {
 				// After the block scalar that ends the file, the key would
-				// give it a line break: it goes before the last member.
+				// give it a line break; after a tag or an anchor waiting
+				// for its node, it would become that node: it goes before
+				// the last member.
 				after = d.beforeLastMember(l)
 			}
 			lines, err := renderKeyChain(missing, kc-1, st.unit)
@@ -818,9 +822,10 @@ func (d *Doc) insertEntries(l loc, path []string, kind Kind, nameField string, e
 			return edit{}, 0, err
 		}
 		col, after = items[0].col, d.itemEnd(l, items, len(items)-1)
-		if d.endsScalarAtEOF(after) {
+		if d.endsScalarAtEOF(after) || d.checkAppend(after) != nil {
 			// Lines after it would give the block scalar ending the file a
-			// line break it does not have: the entries go before the last
+			// line break it does not have, or become the node a tag or an
+			// anchor at its end waits for: the entries go before the last
 			// item instead.
 			after, _ = nodePos(l.mv.Key)
 			if len(items) > 1 {
