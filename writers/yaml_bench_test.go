@@ -10,6 +10,7 @@ import (
 
 	"github.com/repo-manager/repo/bench/workload"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
 )
 
 // yamlSizes are the server counts of BenchmarkYAMLFirstSync;
@@ -150,6 +151,49 @@ func BenchmarkYAMLFirstSync(b *testing.B) {
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/server")
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkYAMLNoopCheck is `repo sync --check` on the user files of
+// BenchmarkYAMLFirstSync once synced: N managed entries to read and
+// compare, nothing to write.
+func BenchmarkYAMLNoopCheck(b *testing.B) {
+	base := b.TempDir()
+	for _, n := range yamlSizes {
+		for _, id := range []string{"goose", "continue"} {
+			b.Run(fmt.Sprintf("%s/n=%d", id, n), func(b *testing.B) {
+				f, err := workload.NewFixture(filepath.Join(base, fmt.Sprintf("%s-%d", id, n)), workload.Options{N: n, Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := workload.Profile(id)
+				if err != nil {
+					b.Fatal(err)
+				}
+				profiles := []*toolprofiles.Profile{p}
+				plan, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := writers.Apply(plan); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					timed(func() {
+						plan, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeUser, writers.Options{ReadOnly: true})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if s := plan.Stale(); len(s) != 0 {
+							b.Fatalf("%d stale files after a sync", len(s))
+						}
+						plan.Close()
+					})
+				}
+			})
 		}
 	}
 }
