@@ -63,7 +63,9 @@ type wideMapping struct {
 	pieces   [][2]int
 }
 
-// scanTokens checks the nesting of the tokens (see checkTokenDepth) and
+// scanTokens checks the nesting of the tokens, counted as limitScanner
+// counts it on the bytes (one level for each "-", "?" or key at a column
+// deeper than the open block nodes', one for each open "[" or "{"), and
 // finds the mappings to parse in pieces.
 func scanTokens(toks token.Tokens, limit int) ([]wideMapping, error) {
 	var stack []blockLevel
