@@ -149,7 +149,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // A UTF-8 BOM and CRLF line endings are accepted and preserved. Empty data,
 // or data holding only blank lines and comments, is an empty document. The
 // errors are:
-//   - *SyntaxError: a file larger than 16 MiB or nested more than 1,000
+//   - *SyntaxError: a file larger than 8 MiB or nested more than 1,000
 //     levels deep (see checkLimits; checked before anything else reads
 //     it), invalid UTF-8, a carriage return not followed by a line feed,
 //     anything goccy/go-yaml rejects (with its position), or a stream of

@@ -119,7 +119,7 @@ func TestLimitsSize(t *testing.T) {
 	}
 	_, err := Parse(big)
 	var se *SyntaxError
-	if !errors.As(err, &se) || se.Line != 1 || !strings.Contains(se.Msg, "up to 16 MiB") {
+	if !errors.As(err, &se) || se.Line != 1 || !strings.Contains(se.Msg, "up to 8 MiB") {
 		t.Fatalf("got %v", err)
 	}
 }
