@@ -152,6 +152,9 @@ func TestBatchErrors(t *testing.T) {
 		{"bad value", func() (*Doc, error) {
 			return d.Insert(mcpServers, List, "name", []Entry{{Name: "b", Value: []byte(`[1]`)}})
 		}, "not a JSON object"},
+		{"bad value among others", func() (*Doc, error) {
+			return d.Insert(mcpServers, List, "name", []Entry{{Name: "b", Value: []byte(`{}`)}, {Name: "c", Value: []byte(`{"t":1e999}`)}})
+		}, `entry "c": the number 1e999 is out of range`},
 	} {
 		nd, err := tc.run()
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), tc.msg) || nd != nil {

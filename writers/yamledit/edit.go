@@ -154,6 +154,10 @@ func checkEntries(path []string, kind Kind, nameField string, es []Entry) ([]gjs
 		seen[e.Name] = true
 		v, err := checkValue(e.Value, kind, nameField)
 		if err != nil {
+			var ve *ValueError
+			if len(es) > 1 && errors.As(err, &ve) {
+				return nil, &ValueError{Msg: fmt.Sprintf("entry %q: %s", e.Name, ve.Msg)}
+			}
 			return nil, err
 		}
 		vals[i] = v
