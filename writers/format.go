@@ -141,12 +141,33 @@ func (y yamlDoc) Set(key []string, s Shape, name string, value ordered.Object) (
 	return yamlDoc{d}, nil
 }
 
+// Insert writes all new entries of a target in one edit, parsed and
+// verified once, which keeps a first sync linear in the number of servers.
 func (y yamlDoc) Insert(key []string, s Shape, entries []Desired) (Document, error) {
-	return insertEach(y, key, s, entries)
+	kind, nameField := yamlKind(s)
+	d, err := y.d.Insert(key, kind, nameField, yamlEntries(entries))
+	if err != nil {
+		return nil, err
+	}
+	return yamlDoc{d}, nil
 }
 
+// Replace is Insert for entries the file has.
 func (y yamlDoc) Replace(key []string, s Shape, entries []Desired) (Document, error) {
-	return insertEach(y, key, s, entries)
+	kind, nameField := yamlKind(s)
+	d, err := y.d.Replace(key, kind, nameField, yamlEntries(entries))
+	if err != nil {
+		return nil, err
+	}
+	return yamlDoc{d}, nil
+}
+
+func yamlEntries(es []Desired) []yamledit.Entry {
+	out := make([]yamledit.Entry, len(es))
+	for i, e := range es {
+		out[i] = yamledit.Entry{Name: e.Name, Value: ordered.JSON(e.Value)}
+	}
+	return out
 }
 
 func (y yamlDoc) Delete(key []string, s Shape, name string) (Document, error) {

@@ -2,9 +2,11 @@ package yamledit
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,11 +14,13 @@ import (
 )
 
 const (
-	// maxDepth bounds the nesting the converter follows.
+	// maxDepth bounds the nesting the converter follows (and that Parse
+	// reads, see maxNesting).
 	maxDepth = 1000
-	// maxNodes bounds the nodes one conversion visits, aliases expanded
-	// (a "billion laughs" document would otherwise never finish).
-	maxNodes = 1 << 20
+	// maxExpanded bounds the nodes one converter visits again through
+	// aliases: ten anchors of ten aliases each (a "billion laughs"
+	// document) would otherwise expand to 10^10 nodes.
+	maxExpanded = 1 << 20
 )
 
 // converter turns YAML nodes into compact JSON. Scalars are resolved the way
@@ -26,9 +30,12 @@ const (
 // key is a *ShapeError.
 type converter struct {
 	d       *Doc
-	anchors map[string][]anchorDef // built on first use
-	nodes   int
-	active  map[ast.Node]bool // anchors being expanded (cycle guard)
+	anchors map[string][]anchorDef // built on first use, each list in document order
+	// expanded counts the nodes visited through aliases; alias is the
+	// outermost alias being expanded.
+	expanded int
+	alias    *ast.AliasNode
+	active   map[ast.Node]bool // anchors being expanded (cycle guard)
 }
 
 type anchorDef struct {
@@ -55,9 +62,10 @@ func shapeAt(n ast.Node, format string, args ...any) *ShapeError {
 }
 
 func (c *converter) value(buf *bytes.Buffer, n ast.Node, depth int) error {
-	c.nodes++
-	if c.nodes > maxNodes {
-		return shapeAt(n, "too many nodes to convert (aliases expanding without bound?)")
+	if c.alias != nil {
+		if c.expanded++; c.expanded > maxExpanded {
+			return shapeAt(c.alias, "aliases here expand to more than %d values (a \"billion laughs\" document?); repo does not read it (write the values out, or use fewer aliases)", maxExpanded)
+		}
 	}
 	if depth > maxDepth {
 		return shapeAt(n, "values nested too deeply")
@@ -126,6 +134,10 @@ func (c *converter) value(buf *bytes.Buffer, n ast.Node, depth int) error {
 		}
 		c.active[target] = true
 		defer delete(c.active, target)
+		if c.alias == nil {
+			c.alias = x
+			defer func() { c.alias = nil }()
+		}
 		return c.value(buf, target, depth+1)
 	case *ast.TagNode:
 		if x.Start != nil && x.Start.Value == "!!str" {
@@ -178,6 +190,17 @@ func (c *converter) object(buf *bytes.Buffer, m *ast.MappingNode, skip string, s
 	}
 	buf.WriteByte('}')
 	return nil
+}
+
+// hasKey reports whether m has a member with the key k (keys that are not
+// scalars are no match; object reports them).
+func (c *converter) hasKey(m *ast.MappingNode, k string) bool {
+	for _, mv := range m.Values {
+		if s, err := c.key(mv.Key); err == nil && s == k {
+			return true
+		}
+	}
+	return false
 }
 
 // key returns the text of a mapping key, which must be a scalar.
@@ -252,16 +275,15 @@ func (c *converter) resolveAlias(a *ast.AliasNode) (ast.Node, error) {
 	}
 	name := aliasName(a)
 	line, col := nodePos(a)
-	var found ast.Node
-	for _, def := range c.anchors[name] {
-		if def.line < line || (def.line == line && def.col < col) {
-			found = def.node
-		}
-	}
-	if found == nil {
+	defs := c.anchors[name]
+	// The last definition before the alias.
+	i, _ := slices.BinarySearchFunc(defs, [2]int{line, col}, func(d anchorDef, at [2]int) int {
+		return cmp.Or(cmp.Compare(d.line, at[0]), cmp.Compare(d.col, at[1]))
+	})
+	if i == 0 {
 		return nil, shapeAt(a, "alias *%s has no anchor before it", name)
 	}
-	return found, nil
+	return defs[i-1].node, nil
 }
 
 // anchorDefs lists the anchors of the document by name, in document order.
@@ -277,6 +299,11 @@ func (d *Doc) anchorDefs() map[string][]anchorDef {
 			defs[name] = append(defs[name], anchorDef{line: line, col: col, node: a.Value})
 		}
 	})
+	for _, ds := range defs {
+		slices.SortStableFunc(ds, func(a, b anchorDef) int {
+			return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+		})
+	}
 	return defs
 }
 

@@ -19,7 +19,10 @@
 //     keys, sequence entries and comment lines through token positions. It is
 //     given a copy with CRLF turned into LF (goccy miscounts lines after a
 //     CRLF blank line) and without the BOM, so its line numbers are the lines
-//     of the original file.
+//     of the original file. goccy/go-yaml's parser grows with the square of
+//     a document's nesting and of the number of keys in one mapping: the
+//     nesting is checked before it parses (limits.go), and a mapping with
+//     many keys is parsed in pieces (wide.go).
 //  2. An entry is a run of whole lines: from its key (or its "-") to its last
 //     line that is neither blank nor a comment, found by looking at where the
 //     next entry or the next key of the enclosing mapping starts. Edits are
@@ -38,17 +41,22 @@
 // Delete never depend on them (Goose rewrites its file and drops every
 // comment), but they remove them together with the entry when present.
 //
-// Limits: Set and Delete refuse, with a *ShapeError naming the line, a
+// Insert and Replace write many entries in one edit, with one parse and
+// one verification of the result; Set is either of them for one entry.
+//
+// Limits: the edits refuse, with a *ShapeError naming the line, a
 // non-empty flow-style container (`mcpServers: [{...}]`), a container or
 // parent carrying an anchor, a tag or an alias, an explicit ("? ") key on
 // the path, an entry that does not start its own line, an entry defining an
-// anchor used elsewhere, and adding lines after a construct waiting for its
-// node (a trailing tag, anchor, empty "-" or empty block scalar) or that
-// goccy/go-yaml only accepts at the very end of a file. Parse refuses
-// multi-document streams and bare carriage returns. Entries reads all of
-// these.
+// anchor used elsewhere, and adding lines where the line before them ends
+// with a construct waiting for its node (a trailing tag, anchor, empty "-"
+// or empty block scalar) or one that goccy/go-yaml only accepts at the very
+// end of a file, both after the container's last item and before it (new
+// lines go before the last item when they cannot go after it). Parse
+// refuses multi-document streams, bare carriage returns, and files too
+// large or too deep (limits.go). Entries reads all of these.
 //
-// A Doc is immutable: Set and Delete return a new Doc.
+// A Doc is immutable: the edits return a new Doc.
 package yamledit
 
 import (
@@ -109,7 +117,14 @@ type Doc struct {
 	// less indented key after an empty "-" as the item's content).
 	dangling []bool
 	tokens   []bool // tokens[l]: a token other than a comment starts on line l
-	nodes    *ast.DocumentNode
+	// inScalar[l]: line l is in the body of a block scalar that keeps its
+	// final line break ("|", ">", "|+", ">+"): removing the line break
+	// after it, or adding one at the end of the file, changes its value.
+	inScalar []bool
+	// eofScalar: the file ends inside such a block scalar, without a final
+	// line break. Whatever is added after it would give it one.
+	eofScalar bool
+	nodes     *ast.DocumentNode
 
 	// origins remember the containers that Set made (or turned from null
 	// or flow-empty into block style) in this chain of edits, so that
@@ -134,9 +149,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // A UTF-8 BOM and CRLF line endings are accepted and preserved. Empty data,
 // or data holding only blank lines and comments, is an empty document. The
 // errors are:
-//   - *SyntaxError: invalid UTF-8, a carriage return not followed by a line
-//     feed, anything goccy/go-yaml rejects (with its position), or a stream
-//     of more than one document;
+//   - *SyntaxError: a file larger than 8 MiB or nested more than 1,000
+//     levels deep (see checkLimits; checked before anything else reads
+//     it), invalid UTF-8, a carriage return not followed by a line feed,
+//     anything goccy/go-yaml rejects (with its position), or a stream of
+//     more than one document;
 //   - *ShapeError: a top-level value that is not a mapping.
 //
 // Duplicate keys are not checked here but by Entries, Set and Delete, in
@@ -146,6 +163,9 @@ func Parse(data []byte) (*Doc, error) {
 	bom := bytes.HasPrefix(data, utf8BOM)
 	if bom {
 		data = data[len(utf8BOM):]
+	}
+	if err := checkLimits(data); err != nil {
+		return nil, err
 	}
 	return parse(bom, data)
 }
@@ -223,14 +243,40 @@ func parse(bom bool, body []byte) (*Doc, error) {
 		}
 		d.tokens[l] = true
 	}
+	d.markScalars(toks)
 	if err := d.setRoot(f); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
+// markScalars fills inScalar and eofScalar. goccy/go-yaml gives a block
+// scalar as its header token followed by one token for its text (whose
+// position is not that of the text); the text takes the lines up to the
+// next token's.
+func (d *Doc) markScalars(toks token.Tokens) {
+	d.inScalar = make([]bool, len(d.lines)+2)
+	for i, tk := range toks {
+		if tk.Type != token.LiteralType && tk.Type != token.FoldedType || tk.Position == nil || strings.Contains(tk.Value, "-") {
+			continue
+		}
+		if i+1 >= len(toks) {
+			continue // a header at the very end: no text
+		}
+		end := len(d.lines)
+		if i+2 < len(toks) && toks[i+2].Position != nil {
+			end = toks[i+2].Position.Line - 1
+		}
+		for l := max(tk.Position.Line+1, 1); l <= min(end, len(d.lines)); l++ {
+			d.inScalar[l] = true
+		}
+	}
+	d.eofScalar = len(d.body) > 0 && d.body[len(d.body)-1] != '\n' && d.inScalar[len(d.lines)]
+}
+
 // goccyParse tokenizes and parses src, turning a panic of the parser into
-// a *SyntaxError.
+// a *SyntaxError. The tokens are checked for nesting and wide mappings
+// before the parser sees them (see limits.go and wide.go).
 func goccyParse(src string) (toks token.Tokens, f *ast.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -238,6 +284,13 @@ func goccyParse(src string) (toks token.Tokens, f *ast.File, err error) {
 		}
 	}()
 	toks = lexer.Tokenize(src)
+	wide, err := scanTokens(toks, maxNesting)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(wide) > 0 {
+		return parseWide(src, toks, wide)
+	}
 	f, err = parser.Parse(toks, parser.ParseComments, parser.AllowDuplicateMapKey())
 	if err != nil {
 		return nil, nil, fromGoccy(err)

@@ -20,10 +20,14 @@ import (
 //   - An entry is its lines, from its key or "-" to its last line that is
 //     not blank or a comment, plus the marker comments naming it in the
 //     comment lines around it (only those lines: other comments stay).
-//   - Set replaces an existing entry's lines with the rendered entry between
-//     markers, at the same column. A new entry goes after the last entry of
-//     the container (after that entry's closing marker when there is one),
-//     at the column of the entries.
+//   - Set (Replace) replaces an existing entry's lines with the rendered
+//     entry between markers, at the same column. A new entry (Insert) goes
+//     after the last item of the container (after that item's closing
+//     marker when there is one), at the column of the items; several new
+//     entries go there together, in order.
+//   - A List item that is a mapping without the name field (Continue's
+//     `- uses: org/block` hub references) is no entry: Entries leaves it
+//     out, and no edit changes its lines.
 //   - A missing container is created as `key:` lines (nested keys for a
 //     longer path) after the last member of the host mapping; at top level,
 //     at the end of the file (before a "..." document end). A null value
@@ -34,6 +38,14 @@ import (
 //     sequence indentation (List) or unit (Map).
 //   - Delete removes the entry's lines and its marker lines (and one blank
 //     line when blank lines surround it, so no double gap is left).
+//   - A file that ends inside a block scalar ("|" or ">", not "|-") without
+//     a final line break would give the scalar a line break, and so change
+//     its value, if lines were added after it; lines added after a tag or
+//     an anchor that waits for its node would become that node. New entries
+//     then go before the container's last item, a new key before the
+//     host's last member.
+//     Deleting the lines that end such a file keeps the line break that
+//     ends a block scalar before them.
 //
 // Removing the last entry of a container: if this Doc was made by Set from
 // a document where the container was missing, null or flow-empty (an edit
@@ -48,16 +60,21 @@ import (
 // back with the new value (or without the deleted entry) and every other
 // entry unchanged.
 
+// Entry is one entry to write: its name and its value, a JSON object.
+type Entry struct {
+	Name  string
+	Value []byte
+}
+
 // Set inserts the entry name with value (a JSON object) into the container
-// at path, or replaces it. For a List the item is written as
-// `- <nameField>: <name>` followed by the members of value, in their order;
-// value must not contain nameField itself. Missing or empty containers
-// are created (see the rules above). Set returns a new Doc; d is unchanged.
+// at path, or replaces it: it is Insert or Replace of one entry. For a List
+// the item is written as `- <nameField>: <name>` followed by the members of
+// value, in their order; value must not contain nameField itself. Missing
+// or empty containers are created (see the rules above). Set returns a new
+// Doc; d is unchanged.
 func (d *Doc) Set(path []string, kind Kind, nameField, name string, value []byte) (*Doc, error) {
-	if err := checkArgs(path, kind, nameField, name); err != nil {
-		return nil, err
-	}
-	v, err := checkValue(value, kind, nameField)
+	es := []Entry{{Name: name, Value: value}}
+	vals, err := checkEntries(path, kind, nameField, es)
 	if err != nil {
 		return nil, err
 	}
@@ -65,56 +82,111 @@ func (d *Doc) Set(path []string, kind Kind, nameField, name string, value []byte
 	if err != nil {
 		return nil, err
 	}
-
-	// Bring the container into a state entries can be written into: a
-	// block container, or a bare `key:`.
-	cur, changed := d, false
-	var l loc
-	for step := 0; ; step++ {
-		if step > 2*len(path)+4 {
-			return nil, errors.New("yamledit: internal error: could not create the container")
-		}
-		l, err = cur.locate(path)
-		if err != nil {
-			return nil, err
-		}
-		next, err := cur.prepare(l, path, kind)
-		if err != nil {
-			return nil, err
-		}
-		if next == nil {
-			break
-		}
-		// Each step must bring the container closer: more of the path
-		// present, or the value at the same depth now a bare `key:`.
-		nl, err := next.locate(path)
-		if err != nil {
-			return nil, fmt.Errorf("yamledit: internal error: re-reading after creating the container: %w", err)
-		}
-		if nl.depth < l.depth || nl.depth == l.depth && (isImplicitNull(l.val) || !isImplicitNull(nl.val)) {
-			line, col := 1, 1
-			if l.mv != nil {
-				line, col = nodePos(l.mv.Key)
-			}
-			return nil, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("the YAML parser does not read %s where repo would add it; the lines before that place confuse it (an empty \"-\" item?)", formatPath(path[:min(l.depth+1, len(path))]))}
-		}
-		cur, changed = next, true
+	if slices.ContainsFunc(before, func(m Member) bool { return m.Key == name }) {
+		return d.replace(path, kind, nameField, es, vals)
 	}
+	return d.insert(path, kind, nameField, es, vals, before)
+}
 
-	e, err := cur.writeEntry(l, path, kind, nameField, name, v)
+// Insert adds entries that the container at path does not hold yet, in
+// order, in one edit: the bytes are those of a Set of each in turn, but
+// the document is parsed and verified once, not once per entry (a first
+// sync writes hundreds of entries into one file). Missing or empty
+// containers are created as for Set.
+func (d *Doc) Insert(path []string, kind Kind, nameField string, es []Entry) (*Doc, error) {
+	if len(es) == 0 {
+		return d, nil
+	}
+	vals, err := checkEntries(path, kind, nameField, es)
 	if err != nil {
 		return nil, err
 	}
-	want := slices.Clone(before)
-	found := false
-	for i := range want {
-		if want[i].Key == name {
-			want[i].Value, found = value, true
+	before, _, err := d.Entries(path, kind, nameField)
+	if err != nil {
+		return nil, err
+	}
+	if len(before) > 0 {
+		have := make(map[string]bool, len(before))
+		for _, m := range before {
+			have[m.Key] = true
+		}
+		for _, e := range es {
+			if have[e.Name] {
+				return nil, &ValueError{Msg: fmt.Sprintf("Insert: entry %q is already in %s", e.Name, formatPath(path))}
+			}
 		}
 	}
-	if !found {
-		want = append(want, Member{Key: name, Value: value})
+	return d.insert(path, kind, nameField, es, vals, before)
+}
+
+// Replace writes new values of entries that the container at path holds,
+// in one edit, parsed and verified once. Each entry is rewritten where it
+// stands, at its column, as Set would. The indentation copied into them
+// is the document's before the edit (a Set of each in turn would look at
+// the entries already rewritten first; the two differ only when those
+// were the document's only example of some indentation).
+func (d *Doc) Replace(path []string, kind Kind, nameField string, es []Entry) (*Doc, error) {
+	if len(es) == 0 {
+		return d, nil
 	}
+	vals, err := checkEntries(path, kind, nameField, es)
+	if err != nil {
+		return nil, err
+	}
+	return d.replace(path, kind, nameField, es, vals)
+}
+
+// checkEntries checks the arguments of an edit and the entries to write,
+// and returns their values parsed.
+func checkEntries(path []string, kind Kind, nameField string, es []Entry) ([]gjson.Result, error) {
+	if err := checkArgs(path, kind, nameField, ""); err != nil {
+		return nil, err
+	}
+	vals := make([]gjson.Result, len(es))
+	seen := make(map[string]bool, len(es))
+	for i, e := range es {
+		if err := checkArgs(path, kind, nameField, e.Name); err != nil {
+			return nil, err
+		}
+		if seen[e.Name] {
+			return nil, &ValueError{Msg: fmt.Sprintf("entry %q is given twice", e.Name)}
+		}
+		seen[e.Name] = true
+		v, err := checkValue(e.Value, kind, nameField)
+		if err != nil {
+			var ve *ValueError
+			if len(es) > 1 && errors.As(err, &ve) {
+				return nil, &ValueError{Msg: fmt.Sprintf("entry %q: %s", e.Name, ve.Msg)}
+			}
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// insert is Insert once the entries are checked; before is what the
+// container holds.
+func (d *Doc) insert(path []string, kind Kind, nameField string, es []Entry, vals []gjson.Result, before []Member) (*Doc, error) {
+	cur, l, changed, err := d.readyContainer(path, kind)
+	if err != nil {
+		return nil, err
+	}
+	e, after, err := cur.insertEntries(l, path, kind, nameField, es, vals)
+	if err != nil {
+		return nil, err
+	}
+	// The new entries go after the line after; a container that had to be
+	// made ready had no entries.
+	want := make([]Member, 0, len(before)+len(es))
+	i := 0
+	for ; i < len(before) && (changed || before[i].Line <= after); i++ {
+		want = append(want, before[i])
+	}
+	for _, x := range es {
+		want = append(want, Member{Key: x.Name, Value: x.Value})
+	}
+	want = append(want, before[i:]...)
 	nd, err := d.verify(cur, e, path, kind, nameField, want)
 	if err != nil {
 		return nil, err
@@ -124,6 +196,120 @@ func (d *Doc) Set(path []string, kind Kind, nameField, name string, value []byte
 		nd.origins = append(nd.origins, origin{path: slices.Clone(path), kind: kind, original: d.body, emptied: cur.body})
 	}
 	return nd, nil
+}
+
+// readyContainer brings the container at path into a state entries can be
+// written into: a block container, or a bare `key:`. It returns the
+// document (d itself when nothing had to change) and where the container
+// is in it.
+func (d *Doc) readyContainer(path []string, kind Kind) (cur *Doc, l loc, changed bool, err error) {
+	cur = d
+	for step := 0; ; step++ {
+		if step > 2*len(path)+4 {
+			return nil, l, false, errors.New("yamledit: internal error: could not create the container")
+		}
+		l, err = cur.locate(path)
+		if err != nil {
+			return nil, l, false, err
+		}
+		next, err := cur.prepare(l, path, kind)
+		if err != nil {
+			return nil, l, false, err
+		}
+		if next == nil {
+			return cur, l, changed, nil
+		}
+		// Each step must bring the container closer: more of the path
+		// present, or the value at the same depth now a bare `key:`.
+		nl, err := next.locate(path)
+		if err != nil {
+			return nil, l, false, fmt.Errorf("yamledit: internal error: re-reading after creating the container: %w", err)
+		}
+		if nl.depth < l.depth || nl.depth == l.depth && (isImplicitNull(l.val) || !isImplicitNull(nl.val)) {
+			line, col := 1, 1
+			if l.mv != nil {
+				line, col = nodePos(l.mv.Key)
+			}
+			return nil, l, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("the YAML parser does not read %s where repo would add it; the lines before that place confuse it (an empty \"-\" item?)", formatPath(path[:min(l.depth+1, len(path))]))}
+		}
+		cur, changed = next, true
+	}
+}
+
+// replace is Replace once the entries are checked.
+func (d *Doc) replace(path []string, kind Kind, nameField string, es []Entry, vals []gjson.Result) (*Doc, error) {
+	l, err := d.locate(path)
+	if err != nil {
+		return nil, err
+	}
+	if l.depth < len(path) || isNull(l.val) {
+		return nil, &ValueError{Msg: fmt.Sprintf("Replace: %s has no entries", formatPath(path))}
+	}
+	items, block, err := d.entries(l, path, kind, nameField)
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[string]int, len(items))
+	for i, it := range items {
+		if !it.foreign {
+			index[it.key] = i
+		}
+	}
+	st := d.detectStyle(l.mv)
+	newValue := make(map[string][]byte, len(es))
+	var ss []textedit.Splice
+	for i, x := range es {
+		idx, ok := index[x.Name]
+		if !ok {
+			return nil, &ValueError{Msg: fmt.Sprintf("Replace: %s has no entry %q", formatPath(path), x.Name)}
+		}
+		it := items[idx]
+		if err := d.checkEditable(l, path, block, it); err != nil {
+			return nil, err
+		}
+		lines, err := renderEntry(kind, nameField, x.Name, vals[i], it.col, st)
+		if err != nil {
+			return nil, err
+		}
+		a, b, extra := d.entrySpan(l, items, idx)
+		ss = append(ss, textedit.Splice{At: d.lineStart(a), Del: d.lineEnd(b) - d.lineStart(a), Ins: []byte(joinLines(lines, d.nl))})
+		for _, m := range extra {
+			ss = append(ss, d.cutLines(m, m))
+		}
+		newValue[x.Name] = x.Value
+	}
+	if err := checkDisjoint(ss); err != nil {
+		return nil, err
+	}
+	var want []Member
+	for _, it := range items {
+		if it.foreign {
+			continue
+		}
+		v, ok := newValue[it.key]
+		if !ok {
+			v = it.json
+		}
+		want = append(want, Member{Key: it.key, Value: v})
+	}
+	nd, err := d.verify(d, edit{ss: ss}, path, kind, nameField, want)
+	if err != nil {
+		return nil, err
+	}
+	nd.origins = slices.Clone(d.origins)
+	return nd, nil
+}
+
+// checkDisjoint checks that no two splices touch the same bytes.
+func checkDisjoint(ss []textedit.Splice) error {
+	sorted := slices.Clone(ss)
+	slices.SortFunc(sorted, func(a, b textedit.Splice) int { return a.At - b.At })
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i-1].At+sorted[i-1].Del > sorted[i].At {
+			return errors.New("yamledit: internal error: two edits overlap")
+		}
+	}
+	return nil
 }
 
 // Delete removes the entry name from the container at path. If the entry
@@ -144,7 +330,7 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 	if err != nil {
 		return nil, err
 	}
-	idx := slices.IndexFunc(es, func(e entry) bool { return e.key == name })
+	idx := findEntry(es, name)
 	if idx < 0 {
 		return d, nil
 	}
@@ -161,20 +347,20 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 	if a-1 > prevEnd && d.isBlank(a-1) && b+1 <= d.lastRow && d.isBlank(b+1) {
 		b++
 	}
-	ss := []textedit.Splice{d.deleteLines(a, b)}
+	ss := []textedit.Splice{d.cutLines(a, b)}
 	for _, x := range extra {
-		ss = append(ss, d.deleteLines(x, x))
+		ss = append(ss, d.cutLines(x, x))
 	}
 	var want []Member
 	for _, e := range es {
-		if e.key != name {
+		if !e.foreign && e.key != name {
 			want = append(want, Member{Key: e.key, Value: e.json})
 		}
 	}
 
 	origins := slices.Clone(d.origins)
 	restored := false
-	if len(es) == 1 {
+	if len(es) == 1 { // the container is left empty
 		emptied := textedit.Apply(d.body, ss)
 		for i := len(origins) - 1; i >= 0 && !restored; i-- {
 			o := origins[i]
@@ -221,14 +407,24 @@ func (d *Doc) Entries(path []string, kind Kind, nameField string) ([]Member, boo
 		return nil, false, nil
 	}
 	es, _, err := d.entries(l, path, kind, nameField)
-	if err != nil || len(es) == 0 {
+	if err != nil {
 		return nil, false, err
 	}
-	ms := make([]Member, len(es))
-	for i, e := range es {
-		ms[i] = Member{Key: e.key, Value: e.json, Line: e.line}
+	ms := make([]Member, 0, len(es))
+	for _, e := range es {
+		if !e.foreign {
+			ms = append(ms, Member{Key: e.key, Value: e.json, Line: e.line})
+		}
+	}
+	if len(ms) == 0 {
+		return nil, false, nil
 	}
 	return ms, true, nil
+}
+
+// findEntry returns the index of the entry name in es, or -1.
+func findEntry(es []entry, name string) int {
+	return slices.IndexFunc(es, func(e entry) bool { return !e.foreign && e.key == name })
 }
 
 func checkArgs(path []string, kind Kind, nameField, name string) error {
@@ -305,6 +501,13 @@ func (d *Doc) prepare(l loc, path []string, kind Kind) (*Doc, error) {
 				kl, _ := nodePos(last.Key)
 				after = d.lastContent(kl, l.hostBound, hasKeepChomping(last))
 			}
+			if d.endsScalarAtEOF(after) || d.checkAppend(after) != nil {
+				// After the block scalar that ends the file, the key would
+				// give it a line break; after a tag or an anchor waiting
+				// for its node, it would become that node: it goes before
+				// the last member.
+				after = d.beforeLastMember(l)
+			}
 			lines, err := renderKeyChain(missing, kc-1, st.unit)
 			if err != nil {
 				return nil, err
@@ -366,6 +569,25 @@ func (d *Doc) prepare(l loc, path []string, kind Kind) (*Doc, error) {
 		return d.step(edit{ss: ss})
 	}
 	return nil, nil
+}
+
+// beforeLastMember returns the line after which a key goes to come before
+// the last member of l.host: the end of the member before it, or the line
+// before the last member's key when it is the only one (for a nested host,
+// the line of its own key).
+func (d *Doc) beforeLastMember(l loc) int {
+	vs := l.host.Values
+	lastLine, _ := nodePos(vs[len(vs)-1].Key)
+	if len(vs) > 1 {
+		prev := vs[len(vs)-2]
+		pl, _ := nodePos(prev.Key)
+		return d.lastContent(pl, lastLine-1, hasKeepChomping(prev))
+	}
+	if l.depth > 0 && l.mv != nil {
+		kl, _ := nodePos(l.mv.Key)
+		return kl
+	}
+	return lastLine - 1
 }
 
 func isImplicitNull(n ast.Node) bool {
@@ -574,65 +796,73 @@ func (d *Doc) entrySpan(l loc, es []entry, idx int) (a, b int, extra []int) {
 	return a, b, append(opens, closes...)
 }
 
-// writeEntry returns the splices that write the entry into the container at
-// l, which is a block container of the right kind or a bare `key:`.
-func (d *Doc) writeEntry(l loc, path []string, kind Kind, nameField, name string, v gjson.Result) (edit, error) {
+// insertEntries returns the edit that adds the entries to the container at
+// l, which is a block container of the right kind or a bare `key:`, and
+// the line they go after. They go after the last item, at the column of
+// the items; into a bare `key:`, on the lines after the key, indented by
+// the file's unit (Map) or sequence indentation (List).
+func (d *Doc) insertEntries(l loc, path []string, kind Kind, nameField string, es []Entry, vals []gjson.Result) (edit, int, error) {
 	st := d.detectStyle(l.mv)
+	var col, after int
 	if isNull(l.val) {
 		if err := d.checkKeyLine(l, path); err != nil {
-			return edit{}, err
+			return edit{}, 0, err
 		}
 		kl, kc := nodePos(l.mv.Key)
-		col := kc - 1 + st.unit
+		col, after = kc-1+st.unit, kl
 		if kind == List {
 			col = kc - 1 + st.seqIndent
 		}
-		lines, err := renderEntry(kind, nameField, name, v, col, st)
+	} else {
+		items, block, err := d.entries(l, path, kind, nameField)
 		if err != nil {
-			return edit{}, err
+			return edit{}, 0, err
 		}
-		return d.insertion(kl, lines, probeEntry(kind, nameField, col, st)), nil
-	}
-	es, block, err := d.entries(l, path, kind, nameField)
-	if err != nil {
-		return edit{}, err
-	}
-	if len(es) == 0 {
-		return edit{}, errors.New("yamledit: internal error: empty block container")
-	}
-	idx := slices.IndexFunc(es, func(e entry) bool { return e.key == name })
-	if idx >= 0 {
-		e := es[idx]
-		if err := d.checkEditable(l, path, block, e); err != nil {
-			return edit{}, err
+		if len(items) == 0 {
+			return edit{}, 0, errors.New("yamledit: internal error: empty block container")
 		}
-		lines, err := renderEntry(kind, nameField, name, v, e.col, st)
+		last := items[len(items)-1]
+		if err := d.checkEditable(l, path, block, last); err != nil {
+			return edit{}, 0, err
+		}
+		col, after = items[0].col, d.itemEnd(l, items, len(items)-1)
+		if d.endsScalarAtEOF(after) || d.checkAppend(after) != nil {
+			// Lines after it would give the block scalar ending the file a
+			// line break it does not have, or become the node a tag or an
+			// anchor at its end waits for: the entries go before the last
+			// item instead.
+			after, _ = nodePos(l.mv.Key)
+			if len(items) > 1 {
+				after = d.itemEnd(l, items, len(items)-2)
+			}
+		}
+		if err := d.checkAppend(after); err != nil {
+			return edit{}, 0, err
+		}
+	}
+	var lines []string
+	for i, x := range es {
+		r, err := renderEntry(kind, nameField, x.Name, vals[i], col, st)
 		if err != nil {
-			return edit{}, err
+			return edit{}, 0, err
 		}
-		a, b, extra := d.entrySpan(l, es, idx)
-		ss := []textedit.Splice{{At: d.lineStart(a), Del: d.lineEnd(b) - d.lineStart(a), Ins: []byte(joinLines(lines, d.nl))}}
-		for _, x := range extra {
-			ss = append(ss, d.deleteLines(x, x))
-		}
-		return edit{ss: ss}, nil
+		lines = append(lines, r...)
 	}
-	last := es[len(es)-1]
-	if err := d.checkEditable(l, path, block, last); err != nil {
-		return edit{}, err
+	return d.insertion(after, lines, probeEntry(kind, nameField, col, st)), after, nil
+}
+
+// itemEnd is the last line of es[i] together with its closing marker, if
+// the marker follows it.
+func (d *Doc) itemEnd(l loc, es []entry, i int) int {
+	e := es[i]
+	bound := l.bound
+	if i+1 < len(es) {
+		bound = es[i+1].line - 1
 	}
-	after := last.end
-	if closes := d.markerLines(last.end+1, l.bound, closeMarker(last.key)); len(closes) > 0 {
-		after = closes[0]
+	if closes := d.markerLines(e.end+1, bound, closeMarker(e.key)); len(closes) > 0 && !e.foreign {
+		return closes[0]
 	}
-	lines, err := renderEntry(kind, nameField, name, v, es[0].col, st)
-	if err != nil {
-		return edit{}, err
-	}
-	if err := d.checkAppend(after); err != nil {
-		return edit{}, err
-	}
-	return d.insertion(after, lines, probeEntry(kind, nameField, es[0].col, st)), nil
+	return e.end
 }
 
 // verify applies splices to base (d or a document derived from it by

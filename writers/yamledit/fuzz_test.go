@@ -74,6 +74,177 @@ func addEditSeeds(f *testing.F) {
 			f.Add([]byte(doc), "k", []byte(`{"args":[1,{"a":"b"},[]],"e":{}}`), mode)
 		}
 	}
+	for _, doc := range formSeeds {
+		for mode := uint8(0); mode < 6; mode++ {
+			f.Add([]byte(doc), "a", []byte(`{"command":"x","args":["y"]}`), mode)
+			f.Add([]byte(doc), "fresh", []byte(`{"cmd":"x","envs":{"K":"v"}}`), mode)
+		}
+	}
+}
+
+// formSeeds are valid YAML forms that once failed with an internal error,
+// or that an edit must keep: hub block references, files ending in a block
+// scalar without a final line break, null and empty containers, comments
+// in odd places, document markers, CRLF, tabs in values, quoted keys,
+// flow-style entries and anchors.
+var formSeeds = []string{
+	"mcpServers:\n  - uses: org/block\n  - name: a\n    command: x\n",
+	"mcpServers:\n- uses: org/block\n  with:\n    K: v\n- uses: org/other",
+	"mcpServers:\n- name: a\n  d: >\n    folded", "mcpServers:\n- name: a\n  d: |+\n    keep",
+	"mcpServers:\n- name: a\n  d: |-\n    strip", "extensions:\n  a:\n    d: |2\n       text",
+	"a: |\n  text", "x:\n  b: >\n    t", "mcpServers:\r\n- name: a\r\n  d: |\r\n    t",
+	"GOOSE_PROVIDER: openai\nextensions: {}\nGOOSE_MODEL: gpt-4o", "extensions:\nGOOSE: 1\n", "extensions: null\n",
+	"mcpServers: null\n", "mcpServers: ~", "extensions: {  } # none yet\n", "mcpServers: []\n",
+	"mcpServers: # the servers\n# first\n- name: a # mine\n  command: x\n  # trailing\n# after\n",
+	"---\nmcpServers:\n- name: a\n...\n", "%YAML 1.2\n---\nextensions:\n  a: {cmd: x}\n",
+	"mcpServers:\n- name: a\n  command: \"x\ty\"\n  args: [a\tb]\n", "extensions:\n  a:\n    cmd: x\t# tab\n",
+	"\"mcpServers\":\n- name: a\n", "'extensions':\n  'a': {\"cmd\": x}\n",
+	"mcpServers:\n- {name: a, command: x}\n- name: b\n", "extensions:\n  a: {cmd: x, args: [1, 2]}\n",
+	"mcpServers:\n- &a\n  name: a\n  env: &e {K: v}\n- name: b\n  env: *e\n", "extensions:\n  a: &x {cmd: y}\n  b: *x\n",
+	"mcpServers:\n  - name: a\n    x: &y\n", "extensions:\n  a:\n    t: !!str 5\n  b: !custom\n",
+}
+
+// FuzzBatch checks Insert and Replace on arbitrary documents, with
+// mappings read in pieces of three keys. For a document that parses and a
+// container that reads, with names split from names at commas:
+//   - Insert of the absent names gives the bytes of a Set of each in turn,
+//     or fails with a *ShapeError or *ValueError (as the Sets do);
+//   - the result parses, holds every value, nothing outside the container
+//     changed meaning, and every line outside the rewritten entries is
+//     the same;
+//   - a second run (Replace of every name with the same value) changes
+//     nothing, and deleting the inserted names gives back the original.
+func FuzzBatch(f *testing.F) {
+	for _, doc := range append(batchDocs(), formSeeds...) {
+		for mode := uint8(0); mode < 6; mode++ {
+			f.Add([]byte(doc), "a,new,b", mode)
+		}
+	}
+	f.Add([]byte(wideDoc(4)), "e1,e9,fresh", uint8(0))
+	f.Fuzz(func(t *testing.T, doc []byte, names string, mode uint8) {
+		saved := chunkKeys
+		chunkKeys = 3
+		defer func() { chunkKeys = saved }()
+		d, err := Parse(doc)
+		if err != nil {
+			return
+		}
+		path, kind := fuzzTarget(mode)
+		var uniq []string
+		for _, n := range strings.Split(names, ",") {
+			if utf8.ValidString(n) && !slices.Contains(uniq, n) && len(uniq) < 6 {
+				uniq = append(uniq, n)
+			}
+		}
+		if len(uniq) == 0 {
+			return
+		}
+		es := batchEntries(kind, uniq...)
+		before, _, err := d.Entries(path, kind, "name")
+		if err != nil {
+			if _, err := d.Insert(path, kind, "name", es); err == nil {
+				t.Fatal("Insert succeeded where Entries failed")
+			}
+			return
+		}
+		var adds, upds []Entry
+		for _, e := range es {
+			if slices.ContainsFunc(before, func(m Member) bool { return m.Key == e.Name }) {
+				upds = append(upds, e)
+			} else {
+				adds = append(adds, e)
+			}
+		}
+		nd, err := d.Replace(path, kind, "name", upds)
+		if err != nil {
+			if !isAcceptedError(err) {
+				t.Fatalf("Replace: %v", err)
+			}
+			return
+		}
+		checkOutsideLines(t, d, nd, path, kind, upds)
+		mid := nd
+		nd, err = nd.Insert(path, kind, "name", adds)
+		slow, serr := setEach(t, mid, path, kind, adds)
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("Insert: %v; a Set of each: %v", err, serr)
+		}
+		if err != nil {
+			if !isAcceptedError(err) {
+				t.Fatalf("Insert: %v\n%q", err, doc)
+			}
+			return
+		}
+		if !bytes.Equal(slow.Bytes(), nd.Bytes()) {
+			t.Fatalf("Insert differs from a Set of each:\n%s", diff(string(nd.Bytes()), string(slow.Bytes())))
+		}
+		again, err := Parse(nd.Bytes())
+		if err != nil {
+			t.Fatalf("the result does not parse: %v\n%s", err, nd.Bytes())
+		}
+		for _, e := range es {
+			if got := entryValue(t, again, path, kind, e.Name); got == nil || !sameJSON(got, e.Value) {
+				t.Fatalf("entry %q = %s, want %s", e.Name, got, e.Value)
+			}
+		}
+		checkRestIntact(t, d, again, path)
+		// The second run: every entry is there with its value.
+		second, err := again.Replace(path, kind, "name", es)
+		if err != nil || !bytes.Equal(second.Bytes(), nd.Bytes()) {
+			t.Fatalf("a second run changed the file (%v):\n%s", err, diff(string(second.Bytes()), string(nd.Bytes())))
+		}
+		back := nd
+		for i := len(adds) - 1; i >= 0; i-- {
+			if back, err = back.Delete(path, kind, "name", adds[i].Name); err != nil {
+				t.Fatalf("Delete: %v", err)
+			}
+		}
+		if !bytes.Equal(back.Bytes(), mid.Bytes()) {
+			t.Fatalf("deleting the inserted entries did not restore the file:\n%s", diff(string(back.Bytes()), string(mid.Bytes())))
+		}
+	})
+}
+
+// checkOutsideLines checks that Replace of es changed no line of the
+// document outside the lines of those entries (and their markers).
+func checkOutsideLines(t *testing.T, before, after *Doc, path []string, kind Kind, es []Entry) {
+	t.Helper()
+	outside := func(d *Doc) []string {
+		l, err := d.locate(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		drop := map[int]bool{}
+		if l.depth == len(path) && !isNull(l.val) {
+			items, _, err := d.entries(l, path, kind, "name")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range es {
+				idx := findEntry(items, e.Name)
+				if idx < 0 {
+					continue
+				}
+				a, b, extra := d.entrySpan(l, items, idx)
+				for x := a; x <= b; x++ {
+					drop[x] = true
+				}
+				for _, x := range extra {
+					drop[x] = true
+				}
+			}
+		}
+		var out []string
+		for x := 1; x <= len(d.lines); x++ {
+			if !drop[x] {
+				out = append(out, string(d.lineText(x)))
+			}
+		}
+		return out
+	}
+	if b, a := outside(before), outside(after); !slices.Equal(b, a) {
+		t.Fatalf("Replace changed lines outside the entries:\nbefore %q\nafter  %q", b, a)
+	}
 }
 
 // FuzzEdit checks the editing invariants on arbitrary documents, names and

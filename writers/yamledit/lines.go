@@ -89,6 +89,26 @@ func (d *Doc) deleteLines(a, b int) textedit.Splice {
 	return textedit.Splice{At: at, Del: d.lineEnd(b) - at}
 }
 
+// cutLines is deleteLines, except at the end of a file without a final line
+// break when the line before a is in a block scalar: the line break after
+// it is part of the scalar's value, so it stays (and the file now ends
+// with it).
+func (d *Doc) cutLines(a, b int) textedit.Splice {
+	s := d.deleteLines(a, b)
+	if a > 1 && s.At+s.Del == len(d.body) && d.body[len(d.body)-1] != '\n' && d.inScalar[a-1] {
+		start := d.lineStart(a)
+		return textedit.Splice{At: start, Del: len(d.body) - start}
+	}
+	return s
+}
+
+// endsScalarAtEOF reports whether line l is the end of a file that ends
+// inside a block scalar without a final line break: lines added after it
+// would change the scalar's value.
+func (d *Doc) endsScalarAtEOF(l int) bool {
+	return d.eofScalar && l >= 1 && d.lineEnd(l) == len(d.body)
+}
+
 // insertAfter returns the splice that adds lines after line l (0: at the
 // very start, before line 1).
 func (d *Doc) insertAfter(l int, lines []string) textedit.Splice {

@@ -103,10 +103,15 @@ type entry struct {
 	// ownsLine: nothing but blanks before the entry on its first line, so
 	// that its lines can be cut out as a whole.
 	ownsLine bool
+	// foreign: a List item that is a mapping without the name field (a
+	// Continue `- uses: org/block` hub reference). It is no entry: it is
+	// kept as it is, and only its lines are known.
+	foreign bool
 }
 
 // entries reads the container at l, which exists and is not null. block
 // reports a block-style container (one whose entries are whole lines).
+// For a List the result holds every item, foreign ones included.
 func (d *Doc) entries(l loc, path []string, kind Kind, nameField string) (es []entry, block bool, err error) {
 	c := d.newConverter()
 	switch kind {
@@ -154,23 +159,24 @@ func (d *Doc) entries(l loc, path []string, kind Kind, nameField string) (es []e
 			if !ok {
 				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s is %s, want a mapping with a %q", i+1, formatPath(path), describe(item), nameField)}
 			}
+			if !c.hasKey(m, nameField) {
+				// No name: not an entry (a hub block reference such as
+				// `- uses: org/block`). It is left as it is, unread.
+				es = append(es, entry{line: line, col: col - 1, node: item, foreign: true})
+				continue
+			}
 			var buf bytes.Buffer
 			var nameNode ast.Node
 			if err := c.object(&buf, m, nameField, &nameNode, 0); err != nil {
 				return nil, false, err
 			}
-			var name string
-			if nameNode != nil {
-				nj, err := c.toJSON(nameNode)
-				if err != nil {
-					return nil, false, err
-				}
-				if name, ok = jsonString(nj); !ok {
-					nameNode = nil
-				}
+			nj, err := c.toJSON(nameNode)
+			if err != nil {
+				return nil, false, err
 			}
-			if nameNode == nil {
-				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s has no string %q", i+1, formatPath(path), nameField)}
+			name, ok := jsonString(nj)
+			if !ok {
+				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s: its %q is %s, want a string", i+1, formatPath(path), nameField, describe(nameNode))}
 			}
 			if first, dup := seen[name]; dup {
 				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("duplicate %s %q in %s (first at line %d)", nameField, name, formatPath(path), first)}

@@ -1,6 +1,7 @@
 package yamledit
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -427,8 +428,9 @@ func canonicalNumber(s string) (string, bool) {
 }
 
 // sameJSON reports whether a and b decode to equal values, numbers
-// compared by value.
-func sameJSON(a, b []byte) bool { return jsonvalue.Equal(a, b, sameNumber) }
+// compared by value. Equal text is the common case (an entry read back as
+// it was written).
+func sameJSON(a, b []byte) bool { return bytes.Equal(a, b) || jsonvalue.Equal(a, b, sameNumber) }
 
 // sameNumber compares numbers by value, whatever their spelling.
 func sameNumber(x, y json.Number) bool {
