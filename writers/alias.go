@@ -137,6 +137,9 @@ func matchesDigestAt(env Env, raw []byte, digest string) bool {
 // goneReason is why an entry repo owns in t that no server wants any more
 // is removed.
 func (t *Target) goneReason() string {
+	if t.leaving != "" {
+		return t.leaving
+	}
 	if t.alias != "" {
 		return ReasonAlias
 	}
