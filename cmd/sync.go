@@ -96,6 +96,25 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
+	// What repo wrote for tools that left the selection: removed when the
+	// workspace lists its tools ([mcp] tools), only said (-v) when they are
+	// detected — a marker that disappears is no reason to touch a file —
+	// and not looked at for a run that names its tools (--tool).
+	var kept []keptResult
+	if sel.source != "--tool" {
+		lt, _, err := writers.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.profiles), sel.profiles, writers.ReasonDeselected)
+		if err != nil {
+			return err
+		}
+		if sel.source == "config" {
+			targets = append(targets, lt...)
+		} else {
+			for _, t := range lt {
+				kept = append(kept, keptResult{Path: t.Display, Scope: t.Scope, Tools: t.Tools,
+					Reason: fmt.Sprintf("not detected in the workspace; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", strings.Join(t.Tools, ","))})
+			}
+		}
+	}
 	writing := !opts.Check && !opts.DryRun
 	if writing {
 		unlock, err := lockWorkspace(f, w)
@@ -104,37 +123,12 @@ func syncRun(opts *SyncOptions) error {
 		}
 		defer unlock()
 	}
-	// A tool may rewrite its file between our read and our rename (Claude
-	// Code rewrites ~/.claude.json constantly): Apply then restores what it
-	// replaced, and the whole plan is made again from what is on disk. A
-	// file that changes while it is read (a tool saving in place) is read
-	// again the same way.
-	var plan *writers.Plan
-	var written []*writers.FilePlan
-	for attempt := 1; ; attempt++ {
-		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
-			ReadOnly: opts.Check && !opts.DryRun})
-		if err == nil {
-			defer plan.Close()
-			if !writing {
-				break
-			}
-			var applied writers.Applied
-			applied, err = writers.Apply(plan)
-			written = append(written, applied.Written...)
-			plan.Warnings = append(plan.Warnings, applied.Warnings...)
-			if err == nil {
-				break
-			}
-		}
-		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
-			return syncFailed(f, written, err)
-		}
-		if attempt == maxAttempts {
-			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
-		}
-		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
+	plan, written, err := planAndApply(f, w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
+		ReadOnly: opts.Check && !opts.DryRun}, writing)
+	if err != nil {
+		return err
 	}
+	defer plan.Close()
 	warnings := sel.notes
 	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
 		warnings = append(warnings, v.name+": "+v.message())
@@ -153,7 +147,7 @@ func syncRun(opts *SyncOptions) error {
 		warnings = appendUnique(warnings, pw)
 	}
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...)}
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: kept}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
@@ -196,15 +190,71 @@ func syncRun(opts *SyncOptions) error {
 	return nil
 }
 
+// planAndApply plans the targets and, when writing, applies the plan. A
+// tool may rewrite its file between our read and our rename (Claude Code
+// rewrites ~/.claude.json constantly): Apply then restores what it
+// replaced, and the whole plan is made again from what is on disk. A file
+// that changes while it is read (a tool saving in place) is read again the
+// same way. The caller closes the plan. written are the files written, and
+// the plan's warnings include Apply's.
+func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool) (*writers.Plan, []*writers.FilePlan, error) {
+	var written []*writers.FilePlan
+	for attempt := 1; ; attempt++ {
+		plan, err := writers.Build(env, targets, wopts)
+		if err == nil {
+			if !writing {
+				return plan, nil, nil
+			}
+			var applied writers.Applied
+			applied, err = writers.Apply(plan)
+			written = append(written, applied.Written...)
+			plan.Warnings = append(plan.Warnings, applied.Warnings...)
+			if err == nil {
+				return plan, written, nil
+			}
+			plan.Close()
+		}
+		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
+			return nil, nil, syncFailed(f, written, err)
+		}
+		if attempt == maxAttempts {
+			return nil, nil, syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
+		}
+		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
+	}
+}
+
+// leftOut are the MCP tools of set that are not in selected: those whose
+// entries a sync of an [mcp] tools list removes.
+func leftOut(set *toolprofiles.Set, selected []*toolprofiles.Profile) []*toolprofiles.Profile {
+	var out []*toolprofiles.Profile
+	for _, p := range set.All() {
+		if p.MCP && !slices.Contains(selected, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // syncFailed reports a run that stopped with an error. Apply puts back
 // what it replaced before it stops, so nothing was written; a file it
 // could not put back (another program changed it since) is named with a
 // "wrote" line, so the report never says less than what happened.
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {
-		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, "wrote"), fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}), summary(fp.Changes))
+		fr := fileResult{Scope: fp.Scope, Tools: fp.Tools, Changes: fp.Changes}
+		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), fp.Display, who(fr), summary(fp.Changes))
 	}
 	return err
+}
+
+// wroteVerb is how a file written is reported: "wrote", or "deleted" for
+// a file repo created that held nothing more.
+func wroteVerb(fr fileResult) string {
+	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == writers.ActionDelete }) {
+		return "deleted"
+	}
+	return "wrote"
 }
 
 // maxAttempts bounds re-planning when tools keep rewriting their files.
@@ -256,7 +306,13 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		if !opts.Quiet {
 			fmt.Fprintf(errOut, "repo: no tools to write: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)\n")
 		}
-		return
+		if countStatus(res.Files, "unchanged") == len(res.Files) {
+			if opts.Verbose {
+				printSelection(f, res)
+			}
+			return
+		}
+		// What the tools that left the list had is still removed.
 	}
 	if opts.DryRun {
 		color := f.colorOn(f.IO.Out)
@@ -282,7 +338,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			fmt.Fprintf(errOut, "%s\n", fixHint(opts))
 		}
 		if opts.Verbose {
-			fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
+			printSelection(f, res)
 			for _, fr := range res.Files {
 				if fr.Status == "unchanged" {
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
@@ -293,7 +349,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		return
 	}
 	if opts.Verbose {
-		fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
+		printSelection(f, res)
 	}
 	for _, fr := range res.Files {
 		if fr.Status == "unchanged" {
@@ -303,12 +359,30 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			continue
 		}
 		if fr.Status == "written" && !opts.Quiet {
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
 		}
 		printChanges(f, opts, fr)
 	}
 	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, "written") == 0 {
 		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
+	}
+}
+
+// printSelection says, with -v, which tools the run writes and where
+// from, and what it keeps of tools no longer selected.
+func printSelection(f *Factory, res syncResult) {
+	tools := strings.Join(res.Tools, ", ")
+	if tools == "" {
+		tools = "none"
+	}
+	fmt.Fprintf(f.IO.ErrOut, "tools (%s): %s; %s scope\n", res.ToolSource, tools, res.Scope)
+	switch res.ToolSource {
+	case "config":
+		fmt.Fprintf(f.IO.ErrOut, "repo's entries for tools not listed in [mcp] tools are removed\n")
+	case "detected":
+		for _, k := range res.Kept {
+			fmt.Fprintf(f.IO.ErrOut, "kept %s (%s: %s): %s\n", k.Path, k.Scope, strings.Join(k.Tools, ", "), k.Reason)
+		}
 	}
 }
 
@@ -416,6 +490,18 @@ type syncResult struct {
 	Stale      bool         `json:"stale"`
 	Files      []fileResult `json:"files"`
 	Warnings   []string     `json:"warnings"`
+	// Kept are the files where repo's entries for tools no longer
+	// detected stay (only when the tools are detected, not listed).
+	Kept []keptResult `json:"kept,omitempty"`
+}
+
+// keptResult is a file and key whose entries a run leaves in place
+// although their tools are not selected.
+type keptResult struct {
+	Path   string   `json:"path"`
+	Scope  string   `json:"scope"`
+	Tools  []string `json:"tools"`
+	Reason string   `json:"reason"`
 }
 
 type fileResult struct {
