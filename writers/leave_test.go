@@ -535,3 +535,25 @@ func meaning(format string, data []byte) (any, error) {
 	err := dec.Decode(&v)
 	return v, err
 }
+
+// A file repo created that the user has since made a symbolic link (to a
+// dotfiles copy) is not deleted, nor is what it points to: the entries go
+// from the target, through the link.
+func TestCreatedFileNowALinkStays(t *testing.T) {
+	env := testEnv(t)
+	mustSync(t, env, []extensions.Server{server}, "cursor")
+	path := filepath.Join(env.Root, ".cursor", "mcp.json")
+	dotfile := filepath.Join(env.Root, "dotfiles", "cursor-mcp.json")
+	write(t, dotfile, read(t, path))
+	os.Remove(path)
+	if err := os.Symlink(dotfile, path); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	leaveScope(t, env, toolprofiles.ScopeProject, nil, nil, []string{"cursor"})
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("the link is gone: %v", err)
+	}
+	if got := read(t, dotfile); got != "{}\n" {
+		t.Fatalf("the link's target: %q", got)
+	}
+}

@@ -429,8 +429,8 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 // (Created.File) loses its last entry in this plan, and the file holds no
 // more than a new file of its format ({} for JSON, nothing for TOML, the
 // skeleton for YAML). A file that is a symbolic link now is never deleted
-// (its target is not what repo created). The folders repo created for it
-// go too, when empty.
+// (its target is not what repo created; the folders on the way may be
+// links). The folders repo created for it go too, when empty.
 func planDelete(fp *FilePlan, t *Target, format Format, doc Document, puts []recordPut) error {
 	folders, ours := 0, false
 	for _, put := range puts {
@@ -443,8 +443,8 @@ func planDelete(fp *FilePlan, t *Target, format Format, doc Document, puts []rec
 		return nil
 	}
 	fi, err := os.Lstat(t.Path)
-	if err != nil || !fi.Mode().IsRegular() || fp.Path != filepath.Clean(t.Path) {
-		return nil
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // a link now: what it points to is not what repo created
 	}
 	fp.Delete, fp.Mode = true, fi.Mode().Perm()
 	fp.Changes = append(fp.Changes, Change{Action: ActionDelete, Reason: ReasonCreatedEmpty})
