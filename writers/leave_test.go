@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/pelletier/go-toml/v2"
@@ -422,8 +421,7 @@ func FuzzLeave(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		settleFor = 0 // the file is written by the test, not a tool saving it
-		defer func() { settleFor = 20 * time.Millisecond }()
+		withSettle(t, 0, settleMax) // the file is written by the test, not a tool saving it
 		targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ft.id), toolprofiles.ScopeProject, env)
 		if err != nil {
 			t.Fatal(err)
