@@ -37,6 +37,7 @@ const (
 const (
 	ReasonNotIgnored   = "machine-specific file not ignored"
 	ReasonNoLongerOurs = "file repo no longer writes"
+	ReasonUserLine     = "named by a line of the user's"
 	ReasonIgnoreBlock  = "ignore block out of date"
 )
 
@@ -294,7 +295,11 @@ func planIgnore(env Env, root realRoot, b *IgnoreBlock) (*FilePlan, error) {
 	}
 	for _, p := range had {
 		if p != "" && !strings.HasPrefix(p, "#") && !slices.Contains(want, p) {
-			fp.Changes = append(fp.Changes, Change{Action: ActionRemove, Entry: p, Reason: ReasonNoLongerOurs})
+			reason := ReasonNoLongerOurs
+			if slices.ContainsFunc(b.Paths, func(q string) bool { return escapeIgnorePath(q) == p }) {
+				reason = ReasonUserLine
+			}
+			fp.Changes = append(fp.Changes, Change{Action: ActionRemove, Entry: p, Reason: reason})
 		}
 	}
 	if len(fp.Changes) == 0 {

@@ -130,7 +130,7 @@ func TestIgnoreBlock(t *testing.T) {
 		{name: "the user un-ignores a file: left to the user", before: "!/.mcp.json\n",
 			paths: []string{".mcp.json", ".qwen/settings.json"}, want: "!/.mcp.json\n" + block("\n", "/.qwen/settings.json")},
 		{name: "every path is the user's: the block goes", before: "/.mcp.json\n" + b, paths: []string{".mcp.json"},
-			want: "/.mcp.json\n"},
+			want: "/.mcp.json\n", changes: []Change{{ActionRemove, "/.gemini/settings.json", ReasonNoLongerOurs}, {ActionRemove, "/.mcp.json", ReasonUserLine}}},
 		{name: "wider patterns are not the same line", before: ".gemini/\n*.json\n", paths: []string{".gemini/settings.json"},
 			want: ".gemini/\n*.json\n" + block("\n", "/.gemini/settings.json")},
 		{name: "a BOM before the user's first line", before: "\ufeff/.mcp.json\n", paths: []string{".mcp.json"},
