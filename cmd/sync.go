@@ -122,7 +122,7 @@ func syncRun(opts *SyncOptions) error {
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
 		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
-			ReadOnly: opts.Check && !opts.DryRun, SkipAbsentMachine: opts.Check, Ignore: ignore})
+			ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: ignore})
 		if err == nil {
 			defer plan.Close()
 			if !writing {
@@ -321,8 +321,8 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
 				}
 			}
-			for _, fp := range plan.Absent {
-				fmt.Fprintf(errOut, "not written here yet %s (%s): machine-specific and git-ignored; repo sync writes it\n", fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}))
+			for _, fp := range plan.Unchecked {
+				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}))
 			}
 			warn()
 		}

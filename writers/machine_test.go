@@ -132,53 +132,56 @@ func settled(t *testing.T, env Env, servers []extensions.Server, ids ...string) 
 	}
 }
 
-// A check leaves out the machine-specific files a clone has not written
-// yet (a fresh clone, a CI checkout), and checks those it has.
-func TestCheckSkipsAbsentMachineFiles(t *testing.T) {
+// A check judges what a commit holds: it leaves out the machine-specific
+// files, which a fresh clone or a CI checkout does not have and a pull can
+// make stale, and the clone's record of them.
+func TestCheckLeavesMachineFilesOut(t *testing.T) {
 	env := gitignoreEnv(t)
 	servers := []extensions.Server{rootServer(env, "s")}
 	check := func() *Plan {
 		t.Helper()
-		p, err := planWith(t, env, servers, Options{SkipAbsentMachine: true, ReadOnly: true}, "claude", "vscode")
+		p, err := planWith(t, env, servers, Options{CommittedOnly: true, ReadOnly: true}, "claude", "vscode")
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(p.Close)
 		return p
 	}
+	stale := func(p *Plan) []string {
+		var out []string
+		for _, f := range p.Stale() {
+			out = append(out, f.Display)
+		}
+		return out
+	}
 	p := check()
-	var stale []string
-	for _, f := range p.Stale() {
-		stale = append(stale, f.Display)
+	if got := stale(p); !slices.Equal(got, []string{".vscode/mcp.json", ".repository/mcp-managed.json"}) {
+		t.Errorf("fresh workspace: stale %q, want the portable file and the committed record", got)
 	}
-	if !slices.Equal(stale, []string{".vscode/mcp.json", ".repository/mcp-managed.json"}) {
-		t.Errorf("fresh workspace: stale %q, want the portable file and the committed record", stale)
-	}
-	if len(p.Absent) != 1 || p.Absent[0].Display != ".mcp.json" || !slices.Equal(p.Absent[0].Tools, []string{"claude"}) {
-		t.Errorf("absent: %+v", p.Absent)
+	if len(p.Unchecked) != 1 || p.Unchecked[0].Display != ".mcp.json" || !slices.Equal(p.Unchecked[0].Tools, []string{"claude"}) {
+		t.Errorf("unchecked: %+v", p.Unchecked)
 	}
 
 	applyWith(t, env, servers, "claude", "vscode")
-	mcp := filepath.Join(env.Root, ".mcp.json")
-	if err := os.Remove(mcp); err != nil {
-		t.Fatal(err)
+	if got := stale(check()); len(got) != 0 {
+		t.Errorf("synced: stale %q", got)
 	}
-	if p := check(); len(p.Stale()) != 0 || len(p.Absent) != 1 {
-		t.Errorf("synced, then .mcp.json deleted: stale %d, absent %d", len(p.Stale()), len(p.Absent))
+	// The server goes: the committed files are out of date; this clone's
+	// own .mcp.json (and its record) too, but a check does not stop a
+	// commit for them.
+	servers = nil
+	if got := stale(check()); !slices.Equal(got, []string{".vscode/mcp.json", ".repository/mcp-managed.json"}) {
+		t.Errorf("server gone: stale %q", got)
 	}
-	// A file this clone has is checked.
-	write(t, mcp, `{"mcpServers": {}}`)
-	p = check()
-	if got := changesOf(p, ".mcp.json"); !slices.Equal(got, []Change{{ActionAdd, "s", ReasonMissing}}) {
-		t.Errorf("an existing machine-specific file without the entry: %v", got)
-	}
+
 	// Without gitignore the option does nothing.
 	env.Gitignore = false
-	if err := os.Remove(mcp); err != nil {
+	servers = []extensions.Server{rootServer(env, "s")}
+	if err := os.Remove(filepath.Join(env.Root, ".mcp.json")); err != nil {
 		t.Fatal(err)
 	}
-	if p := check(); len(p.Absent) != 0 || changesOf(p, ".mcp.json") == nil {
-		t.Errorf("without gitignore a missing .mcp.json is out of date: absent %d, changes %v", len(p.Absent), changesOf(p, ".mcp.json"))
+	if p := check(); len(p.Unchecked) != 0 || changesOf(p, ".mcp.json") == nil {
+		t.Errorf("without gitignore a missing .mcp.json is out of date: unchecked %d, changes %v", len(p.Unchecked), changesOf(p, ".mcp.json"))
 	}
 }
 

@@ -97,11 +97,11 @@ func (f *FilePlan) Changed() bool {
 type Plan struct {
 	Files    []*FilePlan
 	Warnings []string
-	// Absent are the machine-specific files that a plan with
-	// Options.SkipAbsentMachine left out because they do not exist (only
-	// Display, Scope and Tools are set).
-	Absent []*FilePlan
-	unmap  []func() // the mappings of a ReadOnly plan
+	// Unchecked are the machine-specific files that a plan with
+	// Options.CommittedOnly left out (only Display, Scope and Tools are
+	// set).
+	Unchecked []*FilePlan
+	unmap     []func() // the mappings of a ReadOnly plan
 }
 
 // Close releases the files a ReadOnly plan mapped. After it, the Before
@@ -137,11 +137,12 @@ type Options struct {
 	// by the workspace root as up to date: configs committed by a teammate,
 	// checked out at another path (portable mode, --check).
 	AcceptRelocated bool
-	// SkipAbsentMachine leaves out of the plan the machine-specific files
-	// that do not exist, when they are git-ignored (Env.Gitignore): each
-	// clone writes its own with repo sync, and a fresh clone or a CI
-	// checkout has none, which is not out of date (--check).
-	SkipAbsentMachine bool
+	// CommittedOnly plans what a commit holds (--check): with
+	// Env.Gitignore, the machine-specific files and the clone's record of
+	// them are left out. They are each clone's own, written by repo sync:
+	// a fresh clone or a CI checkout has none, and one a pull made stale
+	// is no reason to stop a commit.
+	CommittedOnly bool
 	// Ignore, when not nil, plans the workspace's .gitignore: repo's block
 	// in it made to list the block's paths (gitignore.go).
 	Ignore *IgnoreBlock
@@ -251,21 +252,19 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 			states[i].takeOver(from, file.targets)
 		}
 	}
-	if opts.SkipAbsentMachine && env.Gitignore {
+	if opts.CommittedOnly && env.Gitignore {
 		kept, keptStates := files[:0:0], states[:0:0]
 		for i, file := range files {
 			if states[i].kind == recordMachine {
-				if _, err := os.Lstat(file.path); isMissing(err) {
-					first := file.targets[0]
-					skipped := &FilePlan{Path: file.path, Display: first.Display, Scope: first.Scope}
-					for _, t := range file.targets {
-						skipped.Tools = append(skipped.Tools, t.Tools...)
-					}
-					slices.Sort(skipped.Tools)
-					skipped.Tools = slices.Compact(skipped.Tools)
-					p.Absent = append(p.Absent, skipped)
-					continue
+				first := file.targets[0]
+				left := &FilePlan{Path: file.path, Display: first.Display, Scope: first.Scope}
+				for _, t := range file.targets {
+					left.Tools = append(left.Tools, t.Tools...)
 				}
+				slices.Sort(left.Tools)
+				left.Tools = slices.Compact(left.Tools)
+				p.Unchecked = append(p.Unchecked, left)
+				continue
 			}
 			kept, keptStates = append(kept, file), append(keptStates, states[i])
 		}
@@ -314,7 +313,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	}
 	for _, kind := range []string{recordProject, recordMachine, recordUser} {
 		rs, ok := records[kind]
-		if !ok {
+		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
 			continue
 		}
 		after := rs.rec.Bytes()

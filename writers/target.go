@@ -63,8 +63,8 @@ type Env struct {
 	// Gitignore: the machine-specific project files (Target.Machine) are
 	// git-ignored, each clone's own. Their entries are recorded in the
 	// clone's own record (MachineRecordPath), which is ignored with them,
-	// rather than in the committed one; and a plan may leave out those that
-	// do not exist (Options.SkipAbsentMachine).
+	// rather than in the committed one; and a check leaves them out
+	// (Options.CommittedOnly).
 	Gitignore bool
 	// Aliases are other paths to Root (through a symlink) that this run came
 	// by. Before roots were resolved, repo recorded a workspace under the
