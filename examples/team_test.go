@@ -3,6 +3,7 @@ package examples
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -28,7 +29,12 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	bin := repoBinary(t)
-	dir := t.TempDir()
+	// repo writes the real path of a workspace (macOS's temp folder is
+	// behind a symlink).
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	preCommit, _ := exec.LookPath("pre-commit")
 	type person struct{ name, home, ws string }
 	alice := person{"alice", filepath.Join(dir, "alice"), filepath.Join(dir, "alice", "src", "ws")}
@@ -150,7 +156,7 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 	}
 	// What is committed holds no path of Alice's.
 	for _, f := range committed {
-		if data, err := os.ReadFile(filepath.Join(alice.ws, filepath.FromSlash(f))); err == nil && bytes.Contains(data, []byte(alice.home)) {
+		if data, err := os.ReadFile(filepath.Join(alice.ws, filepath.FromSlash(f))); err == nil && holds(data, alice.home) {
 			t.Errorf("the committed %s holds Alice's path %s", f, alice.home)
 		}
 	}
@@ -172,14 +178,14 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 	hooks(bob)
 	clean(bob)
 	mcp, err := os.ReadFile(filepath.Join(bob.ws, ".mcp.json"))
-	if err != nil || !bytes.Contains(mcp, []byte(bob.ws)) {
+	if err != nil || !holds(mcp, bob.ws) {
 		t.Errorf("bob's .mcp.json does not hold his path (%v):\n%s", err, mcp)
 	}
 	filepath.WalkDir(bob.ws, func(p string, d fs.DirEntry, err error) error {
 		if d != nil && d.IsDir() && d.Name() == ".git" {
 			return filepath.SkipDir
 		}
-		if data, rerr := os.ReadFile(p); err == nil && rerr == nil && !d.IsDir() && bytes.Contains(data, []byte(alice.home)) {
+		if data, rerr := os.ReadFile(p); err == nil && rerr == nil && !d.IsDir() && holds(data, alice.home) {
 			t.Errorf("bob's %s holds Alice's path", p)
 		}
 		return nil
@@ -216,6 +222,13 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 			t.Errorf("alice's %s still has the dropped server (%v)", f, err)
 		}
 	}
+}
+
+// holds reports whether data has path in it, as is or as a JSON string
+// spells it (Windows' backslashes doubled).
+func holds(data []byte, path string) bool {
+	quoted, _ := json.Marshal(path)
+	return bytes.Contains(data, []byte(path)) || bytes.Contains(data, quoted[1:len(quoted)-1])
 }
 
 // ignoreBlock is the lines of repo's block in a .gitignore.
