@@ -225,3 +225,28 @@ func TestMachineEntriesAreEachClones(t *testing.T) {
 		t.Errorf("Carol's own entry: %v, want a conflict", err)
 	}
 }
+
+// The clone's record is in the workspace, so a clone moved to another
+// folder still knows its entries: the next sync rewrites them for the new
+// path, where a record kept per user under the old path would have left
+// them the user's (a conflict).
+func TestMovedCloneKeepsItsEntries(t *testing.T) {
+	dir := t.TempDir()
+	base := toolprofiles.Env{Home: filepath.Join(dir, "home"), GOOS: "linux", Getenv: func(string) string { return "" }}
+	before := Env{Root: filepath.Join(dir, "before"), Env: base, Portable: true, Gitignore: true}
+	applyWith(t, before, []extensions.Server{rootServer(before, "s")}, "claude", "vscode")
+	after := before
+	after.Root = filepath.Join(dir, "after")
+	if err := os.Rename(before.Root, after.Root); err != nil {
+		t.Fatal(err)
+	}
+	p := applyWith(t, after, []extensions.Server{rootServer(after, "s")}, "claude", "vscode")
+	if got := changesOf(p, ".mcp.json"); !slices.Equal(got, []Change{{ActionUpdate, "s", ReasonRelocated}}) {
+		t.Errorf(".mcp.json in the moved clone: %v", got)
+	}
+	for _, f := range p.Stale() {
+		if f.Display != ".mcp.json" {
+			t.Errorf("the move changed %s: %v", f.Display, f.Changes)
+		}
+	}
+}
