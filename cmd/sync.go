@@ -28,6 +28,9 @@ type SyncOptions struct {
 	Quiet    bool
 	Verbose  bool
 	Portable bool
+	// Gitignore: repo keeps the machine-specific files in a block of the
+	// workspace's .gitignore (also [mcp] gitignore = true).
+	Gitignore bool
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -70,6 +73,7 @@ detected in the workspace (see repo tools).`,
 	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
+	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
 		"also print each entry changed, the tool selection, and warnings on runs that change nothing (with --check: the warnings)")
@@ -92,7 +96,12 @@ func syncRun(opts *SyncOptions) error {
 	}
 	portable := opts.Portable || cfg.Portable
 	w.env.Portable = portable
+	w.env.Gitignore = opts.Gitignore || cfg.Gitignore
 	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	if err != nil {
+		return err
+	}
+	ignore, err := ignoreBlock(w, w.ws.Servers, sel, targets, opts.Scope)
 	if err != nil {
 		return err
 	}
@@ -113,7 +122,7 @@ func syncRun(opts *SyncOptions) error {
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
 		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
-			ReadOnly: opts.Check && !opts.DryRun})
+			ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: ignore})
 		if err == nil {
 			defer plan.Close()
 			if !writing {
@@ -136,6 +145,9 @@ func syncRun(opts *SyncOptions) error {
 		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
 	}
 	warnings := sel.notes
+	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
+		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
+	}
 	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
 		warnings = append(warnings, v.name+": "+v.message())
 	}
@@ -194,6 +206,27 @@ func syncRun(opts *SyncOptions) error {
 		return errStale
 	}
 	return nil
+}
+
+// ignoreBlock is what repo's block in the workspace's .gitignore is to
+// list ([mcp] gitignore): the machine-specific files of the workspace's
+// tools for servers — [mcp] tools or the detected ones, whatever --tool
+// the run has, so that a run for some tools keeps the others' lines. Nil
+// when the run keeps no block: without gitignore, or outside project scope.
+func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*writers.IgnoreBlock, error) {
+	if !w.env.Gitignore || scope != toolprofiles.ScopeProject {
+		return nil, nil
+	}
+	if sel.source == "--tool" {
+		all, err := selectTools(w, nil, scope)
+		if err != nil {
+			return nil, err
+		}
+		if targets, _, err = writers.BuildTargets(servers, all.profiles, scope, w.env); err != nil {
+			return nil, err
+		}
+	}
+	return &writers.IgnoreBlock{Paths: writers.IgnoredFiles(w.env, targets)}, nil
 }
 
 // syncFailed reports a run that stopped with an error. Apply puts back
@@ -288,6 +321,9 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
 				}
 			}
+			for _, fp := range plan.Unchecked {
+				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}))
+			}
 			warn()
 		}
 		return
@@ -343,6 +379,9 @@ func fixHint(opts *SyncOptions) string {
 	if opts.Portable {
 		cmd += " --portable"
 	}
+	if opts.Gitignore {
+		cmd += " --gitignore"
+	}
 	if opts.Scope == toolprofiles.ScopeProject {
 		return fmt.Sprintf("run '%s' and commit the result", cmd)
 	}
@@ -350,8 +389,11 @@ func fixHint(opts *SyncOptions) string {
 }
 
 func who(fr fileResult) string {
-	if fr.Scope == "record" {
+	switch fr.Scope {
+	case "record":
 		return "ownership record"
+	case writers.ScopeGitignore:
+		return "ignore block"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
 }

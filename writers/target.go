@@ -36,6 +36,13 @@ type Target struct {
 	Locks    []*toolLock
 	Entries  []Desired
 	Preserve []string // members owned by the tool or the user, kept across syncs
+	// Machine: a project file whose content depends on the machine (see
+	// MachineSpecific), which a team does not commit.
+	Machine bool
+	// Candidates are every path the tools may read the target from (Path
+	// is the one chosen on this machine): what a .gitignore lists, so that
+	// it does not depend on which of them exists here.
+	Candidates []string
 	// alias, when set, is the other path to the root (Env.Aliases) that Key
 	// holds: a target that only removes the entries repo wrote there.
 	alias string
@@ -59,6 +66,12 @@ type Env struct {
 	// Portable writes a tool's workspace variable instead of the root where
 	// the tool has one (see translator.Options).
 	Portable bool
+	// Gitignore: the machine-specific project files (Target.Machine) are
+	// git-ignored, each clone's own. Their entries are recorded in the
+	// clone's own record (MachineRecordPath), which is ignored with them,
+	// rather than in the committed one; and a check leaves them out
+	// (Options.CommittedOnly).
+	Gitignore bool
 	// Aliases are other paths to Root (through a symlink) that this run came
 	// by. Before roots were resolved, repo recorded a workspace under the
 	// path it was reached by: Build takes such a per-user record over once,
@@ -124,6 +137,14 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 			return nil, nil, fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
 		}
 		tg.Tools = append(tg.Tools, p.ID)
+		if scope == toolprofiles.ScopeProject && !portableTool(p, env) {
+			tg.Machine = true
+		}
+		for _, c := range t.PathsFor(env.GOOS) {
+			if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil && !slices.Contains(tg.Candidates, cp) {
+				tg.Candidates = append(tg.Candidates, cp)
+			}
+		}
 		if l := toolLockFor(t.Lock, path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *toolLock) bool { return *o == *l }) {
 			tg.Locks = append(tg.Locks, l)
 		}
@@ -215,6 +236,15 @@ func fixedMembers(p *toolprofiles.Profile) ordered.Object {
 		out = append(out, ordered.Member{Key: k, Value: p.Entry.Set[k]})
 	}
 	return out
+}
+
+// portableTool: the tool's entries are the same at every workspace root,
+// because in portable mode it gets its own variable for the root. A
+// project file is machine-specific unless every tool reading it is
+// portable: the others get the absolute root, the venv python under it,
+// and so on.
+func portableTool(p *toolprofiles.Profile, env Env) bool {
+	return env.Portable && p.Entry.RootVar != ""
 }
 
 func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {
