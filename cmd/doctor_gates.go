@@ -30,7 +30,10 @@ type gate struct {
 	fix    func(c gateCtx) string
 }
 
-// gates, by profile id. A tool without a gate starts what it reads.
+// gates, by profile id. A tool without a gate starts what it reads
+// (OpenCode among them: opencode-ai 1.18.33 has no approve command and
+// starts project servers as it reads them; one version of its docs
+// describes `opencode mcp approve`, which no release checked has).
 var gates = map[string]gate{
 	"claude": {
 		kind:   "approval",
@@ -69,6 +72,20 @@ var gates = map[string]gate{
 			return "run qwen mcp approve --all in the workspace root (again after every change to an entry)"
 		},
 	},
+	"amp": {
+		kind:   "approval",
+		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{ampSettings},
+		check:  ampApproved,
+		fix:    func(c gateCtx) string { return ampFix(c.names) },
+	},
+	"zed": {
+		kind:   "trust",
+		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{zedSettings},
+		check:  zedTrusted,
+		fix:    zedFix,
+	},
 	"copilot": {
 		kind:   "trust",
 		scopes: []string{toolprofiles.ScopeProject},
@@ -90,6 +107,7 @@ const (
 	geminiSettings      = "${GEMINI_CLI_HOME:-~}/.gemini/settings.json"
 	qwenApprovals       = "${QWEN_HOME:-~/.qwen}/mcpApprovals.json"
 	copilotConfig       = "${COPILOT_HOME:-~/.copilot}/config.json"
+	zedSettings         = "${XDG_CONFIG_HOME:-~/.config}/zed/settings.json" // Linux; zedSettingsFile reads the profile's
 )
 
 // gateCtx is what a gate check may look at.

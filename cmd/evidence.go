@@ -47,8 +47,8 @@ func (e machineEvidence) installed() bool { return len(e.found) > 0 }
 
 // onMachine looks for the profile's user-level evidence.
 func onMachine(p *toolprofiles.Profile, env toolprofiles.Env, display func(string) string) machineEvidence {
-	ev := machineEvidence{known: len(p.DetectUser)+len(p.Binaries) > 0}
-	for _, d := range p.DetectUser {
+	ev := machineEvidence{known: p.KnowsUserEvidence()}
+	for _, d := range p.DetectUserFor(env.GOOS) {
 		path, err := toolprofiles.ExpandPath(d, "", env)
 		if err != nil {
 			continue // a folder of another OS (${APPDATA}), or no home folder

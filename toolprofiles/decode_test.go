@@ -211,6 +211,11 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{`detect_user ".mytool": use a path starting with ~/ or ${VAR}`},
 		},
 		{
+			name: "relative per-OS user marker",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, "detect = [\".mytool\"]\ndetect_user_windows = [\"AppData/mytool\"]", 1),
+			want: []string{`detect_user_windows "AppData/mytool": use a path starting with ~/ or ${VAR}`},
+		},
+		{
 			name: "binary with a folder",
 			src:  strings.Replace(validProfile, `detect = [".mytool"]`, "detect = [\".mytool\"]\nbinaries = [\"bin/mytool\"]", 1),
 			want: []string{`binaries "bin/mytool": give the executable's file name`},

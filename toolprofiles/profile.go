@@ -60,16 +60,40 @@ type Profile struct {
 	// and Binaries its executables, one of which on PATH means the same:
 	// the evidence for its user and local scopes, and for whether repo
 	// doctor checks its approvals. Both empty: repo cannot tell.
-	DetectUser []string    `toml:"detect_user"`
-	Binaries   []string    `toml:"binaries"`
-	Scopes     ScopeTable  `toml:"scopes"`
-	Entry      EntryFormat `toml:"entry"`
+	DetectUser []string `toml:"detect_user"`
+	// Per-OS replacements of DetectUser (GOOS names), for tools whose
+	// folders differ by OS (VS Code's user data).
+	DetectUserLinux   []string    `toml:"detect_user_linux"`
+	DetectUserDarwin  []string    `toml:"detect_user_darwin"`
+	DetectUserWindows []string    `toml:"detect_user_windows"`
+	Binaries          []string    `toml:"binaries"`
+	Scopes            ScopeTable  `toml:"scopes"`
+	Entry             EntryFormat `toml:"entry"`
 	// Advice lists what a user must still do before the tool starts the
 	// servers repo wrote, where repo cannot see whether it is done (a
 	// per-session toggle in the tool's UI); repo doctor prints each one.
 	Advice []Advice `toml:"advice"`
 
 	origin string // "builtin" or the override file that defined it
+}
+
+// DetectUserFor returns the user-level markers to look for on goos.
+func (p *Profile) DetectUserFor(goos string) []string {
+	switch {
+	case goos == "linux" && len(p.DetectUserLinux) > 0:
+		return p.DetectUserLinux
+	case goos == "darwin" && len(p.DetectUserDarwin) > 0:
+		return p.DetectUserDarwin
+	case goos == "windows" && len(p.DetectUserWindows) > 0:
+		return p.DetectUserWindows
+	}
+	return p.DetectUser
+}
+
+// KnowsUserEvidence reports whether the profile says what shows the tool
+// on a machine (detect_user, its per-OS forms, or binaries).
+func (p *Profile) KnowsUserEvidence() bool {
+	return len(p.DetectUser)+len(p.DetectUserLinux)+len(p.DetectUserDarwin)+len(p.DetectUserWindows)+len(p.Binaries) > 0
 }
 
 // Origin says where the profile was defined.
@@ -585,9 +609,12 @@ func (p *Profile) validateDetect() error {
 			return fmt.Errorf("profile %s: detect %q: use a path relative to the root%s", p.ID, d, hint)
 		}
 	}
-	for _, d := range p.DetectUser {
-		if !strings.HasPrefix(d, "~/") && !strings.HasPrefix(d, "${") {
-			return fmt.Errorf("profile %s: detect_user %q: use a path starting with ~/ or ${VAR}", p.ID, d)
+	for field, list := range map[string][]string{"detect_user": p.DetectUser, "detect_user_linux": p.DetectUserLinux,
+		"detect_user_darwin": p.DetectUserDarwin, "detect_user_windows": p.DetectUserWindows} {
+		for _, d := range list {
+			if !strings.HasPrefix(d, "~/") && !strings.HasPrefix(d, "${") {
+				return fmt.Errorf("profile %s: %s %q: use a path starting with ~/ or ${VAR}", p.ID, field, d)
+			}
 		}
 	}
 	for i, b := range p.Binaries {

@@ -80,20 +80,18 @@ func TestBuiltinProfilesComplete(t *testing.T) {
 			if p.Scopes.Project != nil && len(p.Detect) == 0 {
 				t.Errorf("a project scope without detect markers")
 			}
-			if (p.Scopes.User != nil || p.Scopes.Local != nil) && len(p.DetectUser)+len(p.Binaries) == 0 {
+			if (p.Scopes.User != nil || p.Scopes.Local != nil) && !p.KnowsUserEvidence() {
 				t.Errorf("a user or local scope without detect_user or binaries")
 			}
-			if p.MCP && len(p.Detect)+len(p.DetectUser)+len(p.Binaries) == 0 {
+			if p.MCP && len(p.Detect) == 0 && !p.KnowsUserEvidence() {
 				t.Errorf("no evidence of any kind")
 			}
 			for goos, vars := range varsFor {
-				for _, d := range p.DetectUser {
+				for _, d := range p.DetectUserFor(goos) {
 					got, err := ExpandPath(d, root, fakeEnv(goos, vars))
 					if err != nil {
-						if !strings.HasPrefix(d, "${APPDATA}") && !strings.HasPrefix(d, "${LOCALAPPDATA}") || goos == "windows" {
-							t.Errorf("detect_user %q on %s: %v", d, goos, err)
-						}
-						continue // a Windows folder, looked for on Windows only
+						t.Errorf("detect_user %q on %s: %v", d, goos, err)
+						continue
 					}
 					if !strings.HasPrefix(slashed(goos, got), "/h/") {
 						t.Errorf("detect_user %q on %s expands to %q, outside the fake home", d, goos, got)

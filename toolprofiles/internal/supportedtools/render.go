@@ -142,9 +142,10 @@ file exists yet), and ` + "`repo doctor`" + ` says which file was chosen and why
 	b.WriteString(`
 ## What a tool still needs from you
 
-Steps in the tool itself that repo can neither take nor check; ` + "`repo doctor`" + ` lists them for the
-servers it wrote. (The approvals and trust it can check — Claude Code, Codex, Gemini CLI, Qwen
-Code, Copilot CLI — are reported as satisfied or not.)
+Steps in the tool itself that repo can neither take nor check; ` + "`repo doctor`" + ` lists them, as
+advice, for the servers it wrote, when the tool is on this machine. (The approvals and trust it can
+check — Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Amp, and Zed's trust-all setting —
+are reported as satisfied or not.)
 
 `)
 	for _, p := range profiles {
