@@ -107,7 +107,7 @@ const (
 	geminiSettings      = "${GEMINI_CLI_HOME:-~}/.gemini/settings.json"
 	qwenApprovals       = "${QWEN_HOME:-~/.qwen}/mcpApprovals.json"
 	copilotConfig       = "${COPILOT_HOME:-~/.copilot}/config.json"
-	zedSettings         = "${XDG_CONFIG_HOME:-~/.config}/zed/settings.json" // Linux; zedSettingsFile reads the profile's
+	zedSettings         = "${XDG_CONFIG_HOME:-~/.config}/zed/settings.json" // for ignoredVars; zedSettingsFile finds it per OS from the profile
 )
 
 // gateCtx is what a gate check may look at.
