@@ -42,7 +42,14 @@ func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
 workspace's extensions declare. Entries repo did not write are never changed.
 
 Tools: --tool, else [mcp] tools in .repository/config.toml, else the tools
-detected in the workspace (see repo tools).`,
+detected. For the project scope a tool is detected by its markers in the
+workspace (.cursor/, GEMINI.md, …); for the user and local scopes by what
+this machine has (the tool's own folder in your home folder, or its
+executable on PATH), which also decides which [mcp] tools are written
+there. A user file whose creation changes how its tool works (Continue's
+~/.continue/config.yaml, which cn then uses instead of its remote default
+configuration) is created only for a tool named with --tool. An empty
+--tool (an unset variable) is an error. repo tools shows what was found.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --dry-run            # print a unified diff, write nothing (CI)
@@ -56,6 +63,9 @@ detected in the workspace (see repo tools).`,
 				return err
 			}
 			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
+			}
+			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -200,7 +210,7 @@ func syncRun(opts *SyncOptions) error {
 			return err
 		}
 	} else {
-		printText(f, opts, res, plan)
+		printText(f, opts, res, plan, sel)
 	}
 	if opts.Check && len(stale) > 0 {
 		return errStale
@@ -272,7 +282,7 @@ func mode(opts *SyncOptions) string {
 	return "sync"
 }
 
-func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan) {
+func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan, sel *selection) {
 	errOut := f.IO.ErrOut
 	warn := func() {
 		for _, w := range res.Warnings {
@@ -282,12 +292,13 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	// Warnings were shown when the files were written; a run that changes
 	// nothing (every commit's pre-commit hook) stays quiet unless asked.
 	// --check shows them only with -v, after its verdict.
-	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose) {
+	// A run that selected no tool says why, the tools it left out included.
+	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose || len(res.Tools) == 0) {
 		warn()
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
-			fmt.Fprintf(errOut, "repo: no tools to write: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)\n")
+			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
 		}
 		return
 	}
@@ -315,7 +326,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			fmt.Fprintf(errOut, "%s\n", fixHint(opts))
 		}
 		if opts.Verbose {
-			fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
+			fmt.Fprintln(errOut, sel.describe())
 			for _, fr := range res.Files {
 				if fr.Status == "unchanged" {
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
@@ -329,7 +340,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		return
 	}
 	if opts.Verbose {
-		fmt.Fprintf(errOut, "tools (%s): %s; %s scope\n", res.ToolSource, strings.Join(res.Tools, ", "), res.Scope)
+		fmt.Fprintln(errOut, sel.describe())
 	}
 	for _, fr := range res.Files {
 		if fr.Status == "unchanged" {
