@@ -1101,6 +1101,7 @@ func builtinProfiles() []*Profile {
 					Format:    "jsonc",
 					Key:       []string{"mcp"},
 					Container: "map",
+					NoEnvRef:  true,
 				},
 				User: &Target{
 					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.json", "${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.jsonc"},

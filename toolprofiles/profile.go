@@ -157,6 +157,10 @@ type Target struct {
 	// takes it around replacing the file, so that a save of the tool never
 	// straddles repo's (docs/coexistence.md).
 	Lock *Lock `toml:"lock"`
+	// NoEnvRef: the tool expands no environment references in this scope's
+	// file, though it does in others (Kilo CLI refuses a project kilo.json
+	// holding {env:…}, for the user config only may read the environment).
+	NoEnvRef bool `toml:"no_env_ref"`
 }
 
 // Lock kinds: how a tool locks its config file.

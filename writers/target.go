@@ -155,7 +155,7 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		}
 		first := len(tg.Tools) == 1
 		for _, s := range servers {
-			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS})
+			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS, NoEnvRef: t.NoEnvRef})
 			if res.Err != nil {
 				return nil, nil, res.Err
 			}
