@@ -63,7 +63,7 @@ while IFS=$'\t' read -r path who reasons; do
   esac
 done < <(jq -r '.files[] | select(.status == "stale")
   | [.path,
-     (if .scope == "record" then "ownership record" else "\(.scope): \(.tools | join(", "))" end),
+     (if .scope == "record" then "ownership record" elif .scope == "gitignore" then "ignore block" else "\(.scope): \(.tools | join(", "))" end),
      ([.changes[] | if (.entry // "") != "" then "\(.reason) \"\(.entry)\"" else .reason end] | join(", "))]
   | @tsv' "$tmp/out.json")
 

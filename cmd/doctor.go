@@ -29,6 +29,8 @@ type DoctorOptions struct {
 	Scope  string
 	Output string
 	Exec   bool
+	// Strict exits 1 on advice and warnings too, not only on failures.
+	Strict bool
 	// Quiet prints only the findings that need attention; Verbose adds
 	// the tool selection.
 	Quiet, Verbose bool
@@ -44,12 +46,16 @@ exists (a venv's pyvenv.cfg names an existing Python, its python leads to an
 executable file; a bare name is on PATH), that the scripts and workspace
 paths its arguments name exist, that every tool the server is written to
 accepts its name, and what you must still do before each selected
-tool starts project servers (Claude Code approval, Codex, Gemini and Copilot
-folder trust, Qwen approval, and the steps repo cannot check: Amp and Cursor
-CLI approval, Warp's and Trae's switches, Kimi and Tabnine trust), with the
-exact command or setting. Where a tool's file depends on its installation
-(Claude Desktop's MSIX package on Windows), it says which file and why.
-Folder variables repo ignored for holding a relative path are reported too.
+tool starts project servers (Claude Code, Qwen and Amp approval, Codex,
+Gemini and Copilot folder trust, Zed's trust-all setting, and the steps repo
+cannot check: Zed worktree trust, Cursor CLI approval, Warp's and Trae's
+switches, Kimi and Tabnine trust), with the exact command or setting. Those
+steps are checked only for tools this machine has (their own folder in your
+home folder, or their executable on PATH; see repo tools): the others are
+named once, as not installed. OpenCode starts project servers without an
+approval. Where a tool's file depends on its installation (Claude Desktop's
+MSIX package on Windows), it says which file and why. Folder variables repo
+ignored for holding a relative path are reported too.
 
 doctor runs nothing the workspace ships, so it is safe in a fresh clone of
 someone else's repository. --exec also runs each venv python with an empty
@@ -57,14 +63,19 @@ program (python -c ''), which finds what reading cannot (a missing shared
 library): use it on workspaces you trust.
 
 Tools are selected as for repo sync. One line per finding on stdout:
-  ok|warn|fail <server, tool or variable>: <what> — <fix>
-Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
+  <level> <server, tool or variable>: <what> — <fix>
+Levels: fail, a server cannot start (a missing venv, command or script, a
+name a tool rejects); advice, a step in a tool (approve, trust, switch on);
+warn, something doctor cannot check; ok, nothing to do.
+Exit codes: 0 nothing fails (advice and warnings are shown), 1 something
+fails (with --strict: or any advice or warning), 2 error.`,
 		Example: `  $ repo doctor
   $ repo doctor --tool claude,codex
   $ repo doctor --exec             # also run each venv python
+  $ repo doctor --strict           # exit 1 on advice and warnings too (CI)
   $ repo doctor --output json`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(c *cobra.Command, _ []string) error {
 			if err := checkScope(opts.Scope); err != nil {
 				return err
 			}
@@ -72,6 +83,9 @@ Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
 				return err
 			}
 			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
+			}
+			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -86,14 +100,17 @@ Exit codes: 0 nothing needs attention, 1 something does, 2 error.`,
 	addOutputFlag(cmd, &opts.Output)
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose, "print only the findings that need attention", "also print which tools were selected, and why")
 	cmd.Flags().BoolVar(&opts.Exec, "exec", false, "also run each venv python (python -c ''): this executes files the workspace ships")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "exit 1 on advice and warnings too, not only on failures")
 	return cmd
 }
 
-// Finding levels: ok needs nothing; warn and fail need the user.
+// Finding levels. Only fail makes doctor exit 1 (and, with --strict,
+// advice and warn too).
 const (
-	levelOK   = "ok"
-	levelWarn = "warn" // the server is written, but some tool will not start it until the user acts
-	levelFail = "fail" // the server cannot start
+	levelOK     = "ok"
+	levelAdvice = "advice" // a step in a tool: until the user takes it, that tool does not start the server
+	levelWarn   = "warn"   // something doctor cannot check, which may keep the server from starting
+	levelFail   = "fail"   // the server cannot start
 )
 
 // finding is one result of repo doctor. Server or Tool (or both) say what
@@ -102,7 +119,7 @@ type finding struct {
 	Level   string `json:"level"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool"`
-	Check   string `json:"check"` // environment, command, venv, name, approval, trust, toggle, file
+	Check   string `json:"check"` // environment, command, venv, script, name, approval, trust, toggle, file, installed
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
 	// Variable is the environment variable of an environment finding.
@@ -157,17 +174,12 @@ func doctorRun(opts *DoctorOptions) error {
 		if fd, ok := d.file(p, opts.Scope, names); ok {
 			rep.Findings = append(rep.Findings, fd)
 		}
-		if fd, ok := d.gate(p, opts.Scope, names); ok {
-			rep.Findings = append(rep.Findings, fd)
-		}
-		rep.Findings = append(rep.Findings, d.advice(p, opts.Scope, names)...)
+		rep.Findings = append(rep.Findings, d.toolSteps(p, opts.Scope, names, entriesFor(p.ID, targets))...)
 	}
 
-	attention := 0
+	count := map[string]int{}
 	for _, fd := range rep.Findings {
-		if fd.Level != levelOK {
-			attention++
-		}
+		count[fd.Level]++
 	}
 	if opts.Output == "json" {
 		enc := json.NewEncoder(f.IO.Out)
@@ -178,7 +190,10 @@ func doctorRun(opts *DoctorOptions) error {
 		}
 	} else {
 		if opts.Verbose {
-			fmt.Fprintf(f.IO.ErrOut, "tools (%s): %s; %s scope\n", sel.source, strings.Join(rep.Tools, ", "), opts.Scope)
+			fmt.Fprintln(f.IO.ErrOut, sel.describe())
+			for _, n := range sel.notes {
+				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), n)
+			}
 		}
 		for _, fd := range rep.Findings {
 			if opts.Quiet && fd.Level == levelOK {
@@ -190,16 +205,39 @@ func doctorRun(opts *DoctorOptions) error {
 		case len(w.ws.Servers) == 0:
 			fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
 		case len(sel.profiles) == 0:
-			fmt.Fprintln(f.IO.ErrOut, "repo: no tools selected: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)")
+			fmt.Fprintln(f.IO.ErrOut, "repo: "+strings.Replace(sel.none(), "no tools to write", "no tools selected", 1))
 		}
-		if attention > 0 && !opts.Quiet {
-			fmt.Fprintf(f.IO.ErrOut, "%d finding(s) need attention\n", attention)
+		if s := doctorSummary(count, opts.Strict); s != "" && !opts.Quiet {
+			fmt.Fprintln(f.IO.ErrOut, s)
 		}
 	}
-	if attention > 0 {
+	if count[levelFail] > 0 || (opts.Strict && count[levelAdvice]+count[levelWarn] > 0) {
 		return errStale // exit 1, nothing more to print
 	}
 	return nil
+}
+
+// doctorSummary is the closing line on stderr: how many findings fail, and
+// how many are advice or warnings, which fail only with --strict.
+func doctorSummary(count map[string]int, strict bool) string {
+	var rest []string
+	if n := count[levelAdvice]; n > 0 {
+		rest = append(rest, fmt.Sprintf("%d advice", n))
+	}
+	if n := count[levelWarn]; n > 0 {
+		rest = append(rest, fmt.Sprintf("%d warning(s)", n))
+	}
+	switch {
+	case count[levelFail] > 0 && len(rest) > 0:
+		return fmt.Sprintf("%d failure(s): a server cannot start; and %s", count[levelFail], strings.Join(rest, ", "))
+	case count[levelFail] > 0:
+		return fmt.Sprintf("%d failure(s): a server cannot start", count[levelFail])
+	case len(rest) > 0 && strict:
+		return fmt.Sprintf("nothing fails, but %s (--strict)", strings.Join(rest, ", "))
+	case len(rest) > 0:
+		return fmt.Sprintf("nothing fails; %s", strings.Join(rest, ", "))
+	}
+	return ""
 }
 
 // line is the text form of a finding, its level painted green, yellow or
@@ -212,7 +250,7 @@ func (fd finding) line(paint func(code, s string) string) string {
 	if who == "" {
 		who = fd.Variable
 	}
-	color := map[string]string{levelOK: green, levelWarn: yellow, levelFail: red}[fd.Level]
+	color := map[string]string{levelOK: green, levelAdvice: cyan, levelWarn: yellow, levelFail: red}[fd.Level]
 	label := paint(color, fd.Level) + strings.Repeat(" ", max(0, 4-len(fd.Level)))
 	s := fmt.Sprintf("%s %s: %s", label, who, fd.Message)
 	if fd.Fix != "" {
@@ -458,15 +496,32 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 	var out []finding
 	for _, a := range p.AdviceFor(scope) {
 		if a.Check != "name" {
-			out = append(out, finding{Level: levelWarn, Tool: p.ID, Check: a.Check,
+			out = append(out, finding{Level: levelAdvice, Tool: p.ID, Check: a.Check,
 				Message: fmt.Sprintf("%s: %s", a.Message, strings.Join(names, ", ")), Fix: a.Fix})
 			continue
 		}
 		re := regexp.MustCompile(a.NamePattern) // validated when the profile was loaded
 		for _, n := range names {
 			if !re.MatchString(n) {
-				out = append(out, finding{Level: levelWarn, Server: n, Tool: p.ID, Check: "name",
+				out = append(out, finding{Level: levelAdvice, Server: n, Tool: p.ID, Check: "name",
 					Message: a.Message, Fix: a.Fix})
+			}
+		}
+	}
+	return out
+}
+
+// entriesFor lists the entries written for a tool, in file order, each
+// once.
+func entriesFor(id string, targets []*writers.Target) []writers.Desired {
+	var out []writers.Desired
+	for _, tg := range targets {
+		if !slices.Contains(tg.Tools, id) {
+			continue
+		}
+		for _, e := range tg.Entries {
+			if !slices.ContainsFunc(out, func(o writers.Desired) bool { return o.Name == e.Name }) {
+				out = append(out, e)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
 )
 
 // A gate is what a user must still do, after repo wrote a tool's config,
@@ -29,7 +30,10 @@ type gate struct {
 	fix    func(c gateCtx) string
 }
 
-// gates, by profile id. A tool without a gate starts what it reads.
+// gates, by profile id. A tool without a gate starts what it reads
+// (OpenCode among them: opencode-ai 1.18.33 has no approve command and
+// starts project servers as it reads them; one version of its docs
+// describes `opencode mcp approve`, which no release checked has).
 var gates = map[string]gate{
 	"claude": {
 		kind:   "approval",
@@ -68,6 +72,20 @@ var gates = map[string]gate{
 			return "run qwen mcp approve --all in the workspace root (again after every change to an entry)"
 		},
 	},
+	"amp": {
+		kind:   "approval",
+		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{ampSettings},
+		check:  ampApproved,
+		fix:    func(c gateCtx) string { return ampFix(c.names) },
+	},
+	"zed": {
+		kind:   "trust",
+		scopes: []string{toolprofiles.ScopeProject},
+		files:  []string{zedSettings},
+		check:  zedTrusted,
+		fix:    zedFix,
+	},
 	"copilot": {
 		kind:   "trust",
 		scopes: []string{toolprofiles.ScopeProject},
@@ -89,14 +107,17 @@ const (
 	geminiSettings      = "${GEMINI_CLI_HOME:-~}/.gemini/settings.json"
 	qwenApprovals       = "${QWEN_HOME:-~/.qwen}/mcpApprovals.json"
 	copilotConfig       = "${COPILOT_HOME:-~/.copilot}/config.json"
+	zedSettings         = "${XDG_CONFIG_HOME:-~/.config}/zed/settings.json" // for ignoredVars; zedSettingsFile finds it per OS from the profile
 )
 
 // gateCtx is what a gate check may look at.
 type gateCtx struct {
-	root  string
-	names []string // the servers written for the tool
-	env   toolprofiles.Env
-	show  func(string) string
+	root    string
+	names   []string          // the servers written for the tool
+	entries []writers.Desired // their entries, as written
+	profile *toolprofiles.Profile
+	env     toolprofiles.Env
+	show    func(string) string
 }
 
 // path expands a gate file path; on error (an unset variable) it returns
@@ -116,6 +137,9 @@ type gateState struct {
 	ok  bool
 	msg string
 	fix string
+	// unreadable: a file the check reads could not be read or decoded, so
+	// the gate's state is not known (a warning, not advice).
+	unreadable bool
 }
 
 // gateFiles are the files the gates of the selected tools read for scope,
@@ -130,22 +154,67 @@ func gateFiles(profiles []*toolprofiles.Profile, scope string) map[string][]stri
 	return files
 }
 
-func (d *doctor) gate(p *toolprofiles.Profile, scope string, names []string) (finding, bool) {
-	g, ok := gates[p.ID]
-	if !ok || !slices.Contains(g.scopes, scope) || len(names) == 0 {
-		return finding{}, false
+// toolSteps reports what the user must still do in a tool before it starts
+// the servers written for it: its gate, checked, and its profile's advice.
+// They concern the tool on this machine, so for a tool that is not here
+// (none of its folders in the home folder, none of its executables on PATH)
+// one ok finding says they were skipped. A profile that names nothing to
+// look for gets them all.
+func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string, entries []writers.Desired) []finding {
+	if len(names) == 0 {
+		return nil
 	}
-	c := gateCtx{root: d.w.root, names: names, env: d.w.env.Env, show: d.show}
-	st := g.check(c)
-	fd := finding{Level: levelOK, Tool: p.ID, Check: g.kind, Message: st.msg}
-	if !st.ok {
-		fd.Level = levelWarn
-		fd.Fix = st.fix
-		if fd.Fix == "" {
-			fd.Fix = g.fix(c)
+	g, hasGate := gates[p.ID]
+	hasGate = hasGate && slices.Contains(g.scopes, scope)
+	advice := p.AdviceFor(scope)
+	if !hasGate && len(advice) == 0 {
+		return nil
+	}
+	if ev := onMachine(p, d.w.env.Env, d.show); ev.known && !ev.installed() {
+		var kinds []string
+		if hasGate {
+			kinds = append(kinds, stepNames[g.kind])
 		}
+		for _, a := range advice {
+			kinds = appendUnique(kinds, stepNames[a.Check])
+		}
+		verb := "is"
+		if len(kinds) > 1 || kinds[0] == "switches" {
+			verb = "are"
+		}
+		return []finding{{Level: levelOK, Tool: p.ID, Check: "installed",
+			Message: fmt.Sprintf("%s is not on this machine (%s), so its %s %s not checked", p.Name, ev.absent(), andList(kinds), verb)}}
 	}
-	return fd, true
+	var out []finding
+	if hasGate {
+		c := gateCtx{root: d.w.root, names: names, entries: entries, profile: p, env: d.w.env.Env, show: d.show}
+		st := g.check(c)
+		fd := finding{Level: levelOK, Tool: p.ID, Check: g.kind, Message: st.msg}
+		switch {
+		case st.unreadable:
+			fd.Level = levelWarn
+			fd.Fix = "make that file readable and valid; the step itself: " + g.fix(c)
+		case !st.ok:
+			fd.Level = levelAdvice
+			fd.Fix = st.fix
+			if fd.Fix == "" {
+				fd.Fix = g.fix(c)
+			}
+		}
+		out = append(out, fd)
+	}
+	return append(out, d.advice(p, scope, names)...)
+}
+
+// stepNames name the kinds of gate and advice in a sentence.
+var stepNames = map[string]string{"approval": "approval", "trust": "folder trust", "toggle": "switches", "name": "name advice"}
+
+// andList joins "a", "b", "c" as "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // readJSON decodes a JSON (or JSON-with-comments) file into v; a missing
@@ -168,7 +237,7 @@ func readJSON(path string, v any) (bool, error) {
 }
 
 func unreadable(c gateCtx, path string, err error) gateState {
-	return gateState{msg: fmt.Sprintf("cannot read %s: %v", c.show(path), err)}
+	return gateState{msg: fmt.Sprintf("cannot read %s: %v", c.show(path), err), unreadable: true}
 }
 
 // Claude Code: .mcp.json servers stay pending until approved, in the

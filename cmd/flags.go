@@ -50,11 +50,27 @@ func addRootFlag(cmd *cobra.Command, p *string) {
 // addToolFlag adds --tool, completed with the ids of the tools repo can
 // write to (the workspace's own profiles included).
 func addToolFlag(cmd *cobra.Command, f *Factory, p *[]string, usage string) {
-	cmd.Flags().StringSliceVar(p, "tool", nil, usage)
+	cmd.Flags().Var(&toolsValue{p: p}, "tool", usage)
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return completeTools(f, c, toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
 }
+
+// toolsValue is --tool: repeatable, each value a comma-separated list of
+// ids. Every id is kept as given, an empty one too, so that checkToolFlag
+// can refuse it; pflag's string slice drops an empty value.
+type toolsValue struct {
+	p *[]string
+}
+
+func (v *toolsValue) Set(s string) error {
+	*v.p = append(*v.p, strings.Split(s, ",")...)
+	return nil
+}
+
+func (v *toolsValue) String() string { return strings.Join(*v.p, ",") }
+
+func (v *toolsValue) Type() string { return "strings" }
 
 // completeTools offers "id<TAB>name" for every MCP-capable tool; after
 // "claude," it offers the rest of the list, so --tool claude,vscode

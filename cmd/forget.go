@@ -195,7 +195,7 @@ func againWarnings(w *workspace, forgotten []*toolprofiles.Profile, all bool) []
 		switch {
 		case cfg.Set && slices.Contains(cfg.Tools, p.ID):
 			out = append(out, fmt.Sprintf("%s is listed in [mcp] tools of %s: the next repo sync writes its entries again; take it out of the list to keep them out", p.ID, extensions.ConfigFile))
-		case !cfg.Set && !all && detected(p, w):
+		case !cfg.Set && !all && len(workspaceEvidence(p, w)) > 0:
 			out = append(out, fmt.Sprintf("%s is detected in this workspace (see repo tools): the next repo sync writes its entries again; list the tools repo writes in [mcp] tools of %s to leave it out", p.ID, extensions.ConfigFile))
 		}
 	}

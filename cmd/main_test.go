@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -103,6 +104,14 @@ func TestScript(t *testing.T) {
 			e.Setenv("XDG_STATE_HOME", "")
 			e.Setenv("XDG_CONFIG_HOME", "")
 			e.Setenv("NO_COLOR", "1")
+			// REPOBIN is the folder of the commands above, so a script can
+			// set a PATH that holds nothing of this machine's (no AI tool
+			// that would count as installed): env PATH=$REPOBIN${:}$WORK/bin
+			repo, err := exec.LookPath("repo")
+			if err != nil {
+				return err
+			}
+			e.Setenv("REPOBIN", filepath.Dir(repo))
 			return nil
 		},
 	})

@@ -116,6 +116,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		return err
 	}
 	w.env.Portable = opts.Portable || cfg.Portable
+	w.env.Gitignore = cfg.Gitignore
 	if !opts.DryRun {
 		unlock, err := lockWorkspace(f, w)
 		if err != nil {
@@ -293,7 +294,13 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	for i, e := range picked {
 		names[i] = e.Name
 	}
-	plan, err := writers.Build(w.env, targets, writers.Options{AdoptNames: names})
+	// The workspace's .gitignore block follows the new servers, as the
+	// sync after the import would have it.
+	ignore, err := ignoreBlock(w, servers, &selection{source: "--tool"}, targets, opts.Scope)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := writers.Build(w.env, targets, writers.Options{AdoptNames: names, Ignore: ignore})
 	if err != nil {
 		return nil, err
 	}

@@ -214,6 +214,147 @@ func TestPreCommitSystemHooks(t *testing.T) {
 	e.checkHooks(env, "repo-sync-check-system", "repo-sync-system")
 }
 
+// systemHooksEnv builds repo into a folder and returns the environment
+// for the -system hooks: that folder first on PATH, then every folder of
+// PATH that has no go.
+func systemHooksEnv(t *testing.T, e *preCommitEnv) (env []string, bin string) {
+	t.Helper()
+	dir := filepath.Join(e.tmp, "bin")
+	bin = filepath.Join(dir, exeName("repo"))
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/repo-manager/repo/cmd/repo").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	path := []string{dir}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(d, exeName("go"))); err != nil {
+			path = append(path, d)
+		}
+	}
+	return append(slices.Clip(e.env), "PATH="+strings.Join(path, string(filepath.ListSeparator))), bin
+}
+
+// TestPreCommitDeletedExtension commits with the hook installed: a commit
+// that only deletes an extension has no file for pre-commit to match (it
+// leaves deleted files out), and the check must still run and fail, since
+// the committed configs hold the extension's servers.
+func TestPreCommitDeletedExtension(t *testing.T) {
+	e := newPreCommitEnv(t)
+	env, bin := systemHooksEnv(t, e)
+	repo, rev := snapshotRepo(t, e)
+	e.config(repo, rev, "repo-sync-check-system")
+	e.must(bin, "sync")
+	e.must("git", "add", "-A")
+	if out, err := e.run(env, e.preCommit, "install"); err != nil {
+		t.Fatalf("pre-commit install: %v\n%s", err, out)
+	}
+	if out, err := e.run(env, "git", "commit", "-q", "-m", "configs"); err != nil {
+		t.Fatalf("first commit: %v\n%s", err, out)
+	}
+	e.must("git", "rm", "-q", "-r", ".repository/extensions/ext")
+	out, err := e.run(env, "git", "commit", "-m", "drop the extension")
+	if err == nil {
+		t.Fatalf("a commit that only deletes an extension passed the hook:\n%s", out)
+	}
+	if strings.Contains(out, "Skipped") || !strings.Contains(out, "Failed") {
+		t.Errorf("want the hook run and Failed, not skipped:\n%s", out)
+	}
+	for _, want := range []string{`out of date: .mcp.json (project: claude): entry of a removed server "docs"`,
+		`out of date: .vscode/mcp.json (project: vscode): entry of a removed server "docs"`, "run 'repo sync' and commit the result"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the failed hook does not say %q:\n%s", want, out)
+		}
+	}
+	if log := e.must("git", "log", "--oneline"); strings.Count(log, "\n") != 1 {
+		t.Errorf("the commit was made:\n%s", log)
+	}
+}
+
+// TestPreCommitMonorepo: a workspace in a subfolder of the git repository.
+// pre-commit runs hooks from the repository's top, where there is no
+// workspace; the hooks name it with args: [--root, svc].
+func TestPreCommitMonorepo(t *testing.T) {
+	e := newPreCommitEnv(t)
+	env, _ := systemHooksEnv(t, e)
+	repo, rev := snapshotRepo(t, e)
+	// The scratch workspace moves to svc/ of a repository with more in it.
+	svc := filepath.Join(e.ws, "svc")
+	if err := os.MkdirAll(svc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".repository", "README.md"} {
+		if err := os.Rename(filepath.Join(e.ws, name), filepath.Join(svc, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFiles(t, e.ws, map[string]string{"web/index.html": "<!doctype html>\n", "svc/.repository/config.toml": "[mcp]\ntools = [\"claude\", \"vscode\"]\nportable = true\ngitignore = true\n"})
+	hooks := func(args ...string) {
+		var list []any
+		for _, id := range []string{"repo-sync-check-system", "repo-sync-system"} {
+			h := map[string]any{"id": id}
+			if len(args) > 0 {
+				h["args"] = args
+			}
+			list = append(list, h)
+		}
+		config, err := yaml.Marshal(map[string]any{"repos": []any{map[string]any{"repo": repo, "rev": rev, "hooks": list}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, e.ws, map[string]string{".pre-commit-config.yaml": string(config)})
+	}
+	run := func(id string) (string, error) {
+		return e.run(env, e.preCommit, "run", id, "--all-files", "--color", "never")
+	}
+
+	// Without --root, the hooks find no workspace at the top.
+	hooks()
+	e.must("git", "add", "-A")
+	out, err := run("repo-sync-check-system")
+	if err == nil || !strings.Contains(out, "- exit code: 2") || !strings.Contains(out, ".repository") {
+		t.Fatalf("without --root: want the hook to fail finding no workspace (exit 2):\n%s", out)
+	}
+
+	hooks("--root", "svc")
+	e.must("git", "add", "-A")
+	out, err = run("repo-sync-check-system")
+	if err == nil || !strings.Contains(out, "out of date: .vscode/mcp.json (project: vscode): missing entry \"docs\"") ||
+		!strings.Contains(out, "run 'repo sync --root svc' and commit the result") {
+		t.Fatalf("not synced: want the check to fail naming .vscode/mcp.json and the fix:\n%s", out)
+	}
+	// The files it creates are new to git: pre-commit, which looks at
+	// tracked files only, lets the hook pass.
+	if out, err = run("repo-sync-system"); err != nil {
+		t.Fatalf("repo-sync with --root svc: %v\n%s", err, out)
+	}
+	for _, f := range []string{"svc/.vscode/mcp.json", "svc/.mcp.json", "svc/.gitignore", "svc/.repository/mcp-managed.json"} {
+		if _, err := os.Stat(filepath.Join(e.ws, filepath.FromSlash(f))); err != nil {
+			t.Errorf("repo-sync did not write %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, ".mcp.json")); err == nil {
+		t.Errorf("repo-sync wrote .mcp.json at the repository's top")
+	}
+	e.must("git", "add", "-A")
+	// svc/.gitignore ignores svc/.mcp.json (machine-specific), not the rest.
+	status := e.must("git", "status", "--porcelain", "--untracked-files=all")
+	if strings.Contains(status, "svc/.mcp.json") || !strings.Contains(status, "svc/.vscode/mcp.json") || !strings.Contains(status, "svc/.gitignore") {
+		t.Errorf("git status after the sync:\n%s", status)
+	}
+	out, err = e.run(env, e.preCommit, "run", "--all-files", "--color", "never")
+	if err != nil || strings.Count(out, "Passed") != 2 {
+		t.Errorf("synced: want both hooks Passed (%v):\n%s", err, out)
+	}
+	// A commit from a subfolder runs the hooks from the top all the same.
+	if out, err := e.run(env, e.preCommit, "install"); err != nil {
+		t.Fatalf("pre-commit install: %v\n%s", err, out)
+	}
+	c := exec.Command("git", "commit", "-m", "svc with its MCP configs")
+	c.Dir, c.Env = filepath.Join(e.ws, "web"), env
+	if out, err := c.CombinedOutput(); err != nil || strings.Count(string(out), "Passed") != 2 {
+		t.Errorf("commit from web/: want both hooks Passed (%v):\n%s", err, out)
+	}
+}
+
 // TestPreCommitGolangHooks runs repo-sync-check and repo-sync as pre-commit
 // installs them: `go install ./...` in its clone of this repository, which
 // must build repo and nothing else. Modules come from the local module

@@ -28,6 +28,9 @@ type SyncOptions struct {
 	Quiet    bool
 	Verbose  bool
 	Portable bool
+	// Gitignore: repo keeps the machine-specific files in a block of the
+	// workspace's .gitignore (also [mcp] gitignore = true).
+	Gitignore bool
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -39,7 +42,14 @@ func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
 workspace's extensions declare. Entries repo did not write are never changed.
 
 Tools: --tool, else [mcp] tools in .repository/config.toml, else the tools
-detected in the workspace (see repo tools).`,
+detected. For the project scope a tool is detected by its markers in the
+workspace (.cursor/, GEMINI.md, …); for the user and local scopes by what
+this machine has (the tool's own folder in your home folder, or its
+executable on PATH), which also decides which [mcp] tools are written
+there. A user file whose creation changes how its tool works (Continue's
+~/.continue/config.yaml, which cn then uses instead of its remote default
+configuration) is created only for a tool named with --tool. An empty
+--tool (an unset variable) is an error. repo tools shows what was found.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --dry-run            # print a unified diff, write nothing (CI)
@@ -53,6 +63,9 @@ detected in the workspace (see repo tools).`,
 				return err
 			}
 			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
+			}
+			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -70,6 +83,7 @@ detected in the workspace (see repo tools).`,
 	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
+	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
 		"also print each entry changed, the tool selection, and warnings on runs that change nothing (with --check: the warnings)")
@@ -92,7 +106,12 @@ func syncRun(opts *SyncOptions) error {
 	}
 	portable := opts.Portable || cfg.Portable
 	w.env.Portable = portable
+	w.env.Gitignore = opts.Gitignore || cfg.Gitignore
 	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	if err != nil {
+		return err
+	}
+	ignore, err := ignoreBlock(w, w.ws.Servers, sel, targets, opts.Scope)
 	if err != nil {
 		return err
 	}
@@ -124,12 +143,15 @@ func syncRun(opts *SyncOptions) error {
 		defer unlock()
 	}
 	plan, written, err := planAndApply(f, w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
-		ReadOnly: opts.Check && !opts.DryRun}, writing)
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: ignore}, writing)
 	if err != nil {
 		return err
 	}
 	defer plan.Close()
 	warnings := sel.notes
+	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
+		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
+	}
 	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
 		warnings = append(warnings, v.name+": "+v.message())
 	}
@@ -182,7 +204,7 @@ func syncRun(opts *SyncOptions) error {
 			return err
 		}
 	} else {
-		printText(f, opts, res, plan)
+		printText(f, opts, res, plan, sel)
 	}
 	if opts.Check && len(stale) > 0 {
 		return errStale
@@ -234,6 +256,27 @@ func leftOut(set *toolprofiles.Set, selected []*toolprofiles.Profile) []*toolpro
 		}
 	}
 	return out
+}
+
+// ignoreBlock is what repo's block in the workspace's .gitignore is to
+// list ([mcp] gitignore): the machine-specific files of the workspace's
+// tools for servers — [mcp] tools or the detected ones, whatever --tool
+// the run has, so that a run for some tools keeps the others' lines. Nil
+// when the run keeps no block: without gitignore, or outside project scope.
+func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*writers.IgnoreBlock, error) {
+	if !w.env.Gitignore || scope != toolprofiles.ScopeProject {
+		return nil, nil
+	}
+	if sel.source == "--tool" {
+		all, err := selectTools(w, nil, scope)
+		if err != nil {
+			return nil, err
+		}
+		if targets, _, err = writers.BuildTargets(servers, all.profiles, scope, w.env); err != nil {
+			return nil, err
+		}
+	}
+	return &writers.IgnoreBlock{Paths: writers.IgnoredFiles(w.env, targets)}, nil
 }
 
 // syncFailed reports a run that stopped with an error. Apply puts back
@@ -289,7 +332,7 @@ func mode(opts *SyncOptions) string {
 	return "sync"
 }
 
-func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan) {
+func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan, sel *selection) {
 	errOut := f.IO.ErrOut
 	warn := func() {
 		for _, w := range res.Warnings {
@@ -299,16 +342,17 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	// Warnings were shown when the files were written; a run that changes
 	// nothing (every commit's pre-commit hook) stays quiet unless asked.
 	// --check shows them only with -v, after its verdict.
-	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose) {
+	// A run that selected no tool says why, the tools it left out included.
+	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose || len(res.Tools) == 0) {
 		warn()
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
-			fmt.Fprintf(errOut, "repo: no tools to write: none listed in .repository/config.toml [mcp] tools and none detected; pass --tool ID (see repo tools)\n")
+			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
 		}
 		if countStatus(res.Files, "unchanged") == len(res.Files) {
 			if opts.Verbose {
-				printSelection(f, res)
+				printSelection(f, res, sel)
 			}
 			return
 		}
@@ -338,18 +382,21 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			fmt.Fprintf(errOut, "%s\n", fixHint(opts))
 		}
 		if opts.Verbose {
-			printSelection(f, res)
+			printSelection(f, res, sel)
 			for _, fr := range res.Files {
 				if fr.Status == "unchanged" {
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
 				}
+			}
+			for _, fp := range plan.Unchecked {
+				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}))
 			}
 			warn()
 		}
 		return
 	}
 	if opts.Verbose {
-		printSelection(f, res)
+		printSelection(f, res, sel)
 	}
 	for _, fr := range res.Files {
 		if fr.Status == "unchanged" {
@@ -368,14 +415,10 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	}
 }
 
-// printSelection says, with -v, which tools the run writes and where
-// from, and what it keeps of tools no longer selected.
-func printSelection(f *Factory, res syncResult) {
-	tools := strings.Join(res.Tools, ", ")
-	if tools == "" {
-		tools = "none"
-	}
-	fmt.Fprintf(f.IO.ErrOut, "tools (%s): %s; %s scope\n", res.ToolSource, tools, res.Scope)
+// printSelection says, with -v, which tools the run writes and why (see
+// selection.describe), and what it keeps of tools no longer selected.
+func printSelection(f *Factory, res syncResult, sel *selection) {
+	fmt.Fprintln(f.IO.ErrOut, sel.describe())
 	switch res.ToolSource {
 	case "config":
 		fmt.Fprintf(f.IO.ErrOut, "repo's entries for tools not listed in [mcp] tools are removed\n")
@@ -417,6 +460,9 @@ func fixHint(opts *SyncOptions) string {
 	if opts.Portable {
 		cmd += " --portable"
 	}
+	if opts.Gitignore {
+		cmd += " --gitignore"
+	}
 	if opts.Scope == toolprofiles.ScopeProject {
 		return fmt.Sprintf("run '%s' and commit the result", cmd)
 	}
@@ -424,8 +470,11 @@ func fixHint(opts *SyncOptions) string {
 }
 
 func who(fr fileResult) string {
-	if fr.Scope == "record" {
+	switch fr.Scope {
+	case "record":
 		return "ownership record"
+	case writers.ScopeGitignore:
+		return "ignore block"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
 }

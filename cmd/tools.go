@@ -31,7 +31,12 @@ func newToolsCmd(f *Factory) *cobra.Command {
 		Use:   "tools",
 		Short: "List the AI tools repo knows: MCP support, detection, target file per scope",
 		Long: `List the AI tools repo knows: whether they take MCP servers, whether the
-workspace uses them (detected), and the file repo writes for each scope.
+workspace uses them (detected: a marker such as .cursor/ in the workspace,
+which selects them for the project scope), whether this machine has them
+(installed: their own folder in your home folder, or their executable on
+PATH, which selects them for the user and local scopes; "-" where repo
+cannot tell), and the file repo writes for each scope. -v says what was
+found.
 
 In a workspace, the files are the ones a sync would write (opencode.jsonc
 when the workspace has one rather than opencode.json) and the workspace's own
@@ -77,13 +82,17 @@ func toolsRun(opts *ToolsOptions) error {
 	w := &workspace{root: root, env: f.Env(root), profiles: profiles}
 	type row struct {
 		p          *toolprofiles.Profile
-		detected   bool
+		detectedBy []string // workspace markers found
+		machine    machineEvidence
 		files      map[string]string
 		candidates map[string][]string
 	}
 	var rows []row
 	for _, p := range profiles.All() {
-		r := row{p: p, detected: inside && detected(p, w), files: map[string]string{}, candidates: map[string][]string{}}
+		r := row{p: p, machine: onMachine(p, w.env.Env, w.env.Display), files: map[string]string{}, candidates: map[string][]string{}}
+		if inside {
+			r.detectedBy = workspaceEvidence(p, w)
+		}
 		for _, scope := range toolprofiles.Scopes {
 			t := p.Scopes.Get(scope)
 			if t == nil {
@@ -130,11 +139,18 @@ func toolsRun(opts *ToolsOptions) error {
 					{Key: "key", Value: resolvedKey(t.Key, root)},
 				}})
 			}
+			var installed any // null: the profile gives nothing to look for
+			if r.machine.known {
+				installed = r.machine.installed()
+			}
 			out = append(out, ordered.Object{
 				{Key: "id", Value: r.p.ID},
 				{Key: "name", Value: r.p.Name},
 				{Key: "mcp", Value: r.p.MCP},
-				{Key: "detected", Value: r.detected},
+				{Key: "detected", Value: len(r.detectedBy) > 0},
+				{Key: "detected_by", Value: nonNil(r.detectedBy)},
+				{Key: "installed", Value: installed},
+				{Key: "installed_by", Value: nonNil(r.machine.found)},
 				{Key: "evidence", Value: r.p.Evidence},
 				{Key: "origin", Value: r.p.Origin()},
 				{Key: "targets", Value: targets},
@@ -144,13 +160,17 @@ func toolsRun(opts *ToolsOptions) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tPROJECT\tLOCAL\tUSER\tFORMAT\tEVIDENCE")
+	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tINSTALLED\tPROJECT\tLOCAL\tUSER\tFORMAT\tEVIDENCE")
 	for _, r := range rows {
-		detectedCell := yesNo(r.detected)
+		detectedCell := yesNo(len(r.detectedBy) > 0)
 		if !inside {
 			detectedCell = "-" // nothing to detect outside a workspace
 		}
-		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), detectedCell}
+		installedCell := yesNo(r.machine.installed())
+		if !r.machine.known {
+			installedCell = "-" // nothing to look for
+		}
+		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), detectedCell, installedCell}
 		var formats []string
 		for _, scope := range toolprofiles.Scopes {
 			file := r.files[scope]
@@ -178,12 +198,29 @@ func toolsRun(opts *ToolsOptions) error {
 					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, strings.Join(c, ", "))
 				}
 			}
+			if len(r.detectedBy) > 0 {
+				fmt.Fprintf(f.IO.Out, "  detected: %s\n", strings.Join(r.detectedBy, ", "))
+			}
+			switch {
+			case r.machine.installed():
+				fmt.Fprintf(f.IO.Out, "  installed: %s\n", strings.Join(r.machine.found, ", "))
+			case r.machine.known:
+				fmt.Fprintf(f.IO.Out, "  not installed: %s\n", r.machine.absent())
+			}
 			if r.p.Notes != "" {
 				fmt.Fprintf(f.IO.Out, "  %s\n", r.p.Notes)
 			}
 		}
 	}
 	return nil
+}
+
+// nonNil keeps an empty list a JSON [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func yesNo(b bool) string {

@@ -139,9 +139,10 @@ func prepareWorkspace(ctx context.Context, module, work string, checks []checkSp
 	}
 	logf("examples/demo.sh: workspace %s synced", w.Project)
 
-	// Project scope for tools the demo did not write (codex): a --check first, so that a tool the
-	// demo already wrote is not written twice (and a second sync is proved to be a no-op). Local
-	// and user scope: into the check's own private HOME.
+	// Project scope for tools the demo did not write (codex): a sync per tool, which writes nothing
+	// for a tool the demo already wrote (a second sync is a no-op; --check cannot tell, since with
+	// the example's [mcp] gitignore = true it skips the machine-specific files). Local and user
+	// scope: into the check's own private HOME.
 	done := map[string]bool{}
 	for _, c := range checks {
 		tool := c.client.Tool()
@@ -152,9 +153,6 @@ func prepareWorkspace(ctx context.Context, module, work string, checks []checkSp
 				continue
 			}
 			done[tool] = true
-			if code, _ := w.repo(ctx, home, append(args, "--check", "--quiet")...); code == 0 {
-				continue
-			}
 		} else {
 			home = filepath.Join(work, "home-"+c.client.ID()+"-"+c.scope)
 			if err := os.MkdirAll(home, 0o755); err != nil {

@@ -248,6 +248,43 @@ func TestActionCheck(t *testing.T) {
 		r.fail("--tool vscode: want the VS Code file and the record only")
 	}
 
+	// A checkout whose machine-specific files are git-ignored ([mcp]
+	// gitignore): it has none of them, and is up to date; a stale block
+	// of the .gitignore is annotated on it.
+	write(t, ws, map[string]string{
+		".repository/config.toml":             "[mcp]\ntools = [\"claude\", \"vscode\"]\nportable = true\ngitignore = true\n",
+		".repository/extensions/ext/mcp.json": `{"mcpServers": {"docs": {"command": "docs-server", "args": ["--root", "."]}}}`,
+	})
+	resync := func() {
+		t.Helper()
+		c := exec.Command(filepath.Join(bin, exe("repo")), "sync", "-q")
+		c.Dir = ws
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("repo sync: %v\n%s", err, out)
+		}
+	}
+	resync()
+	for _, f := range []string{".mcp.json", ".repository/mcp-managed.machine.json"} {
+		if err := os.Remove(filepath.Join(ws, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.run("check.sh", ws)
+	if r.code != 0 || len(r.annotations) != 0 || r.outputText != "stale=false\n" {
+		r.fail("a checkout without its ignored files")
+	}
+	write(t, ws, map[string]string{".gitignore": "node_modules/\n"})
+	r.run("check.sh", ws)
+	want = []string{`::error file=ws/.gitignore,title=MCP config out of date::.gitignore (ignore block) is out of date: machine-specific file not ignored "/.mcp.json", machine-specific file not ignored "/.repository/mcp-managed.machine.json"; run 'repo sync' and commit the result`}
+	if r.code != 1 || strings.Join(r.annotations, "\n") != strings.Join(want, "\n") || !strings.Contains(r.summaryText, "+/.mcp.json\n") {
+		r.fail("a stale .gitignore block: want\n%s", strings.Join(want, "\n"))
+	}
+	write(t, ws, map[string]string{".repository/config.toml": "[mcp]\ntools = [\"claude\", \"vscode\"]\n"})
+	if err := os.Remove(filepath.Join(ws, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	resync()
+
 	// A diff holding ``` gets a longer fence.
 	write(t, ws, map[string]string{".repository/extensions/ext/mcp.json": "{\"mcpServers\": {\"docs\": {\"command\": \"docs-server\", \"args\": [\"```\"]}}}"})
 	r.run("check.sh", ws)

@@ -21,6 +21,11 @@ type Config struct {
 	// configs"): workspace variables where tools have them, and --check
 	// accepts entries written at another workspace root.
 	Portable bool
+	// Gitignore: the files whose content depends on the machine are each
+	// developer's own. repo keeps a block listing them in the workspace's
+	// .gitignore and records their entries per clone, not in the committed
+	// record (see writers.Env.Gitignore).
+	Gitignore bool
 }
 
 // ConfigFile is the workspace config, relative to the root.
@@ -50,8 +55,9 @@ func LoadConfig(root string) (Config, error) {
 	// Second pass: [mcp] strictly, so a misspelt key is reported.
 	var strict struct {
 		MCP struct {
-			Tools    []string `toml:"tools"`
-			Portable bool     `toml:"portable"`
+			Tools     []string `toml:"tools"`
+			Portable  bool     `toml:"portable"`
+			Gitignore bool     `toml:"gitignore"`
 		} `toml:"mcp"`
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
@@ -62,7 +68,7 @@ func LoadConfig(root string) (Config, error) {
 			for _, e := range serr.Errors {
 				if k := e.Key(); len(k) > 0 && k[0] == "mcp" {
 					row, col := e.Position()
-					return Config{}, &Error{File: ConfigFile, Line: row, Col: col, Field: joinKey(k), Msg: "unknown key (the [mcp] table takes: tools, portable)"}
+					return Config{}, &Error{File: ConfigFile, Line: row, Col: col, Field: joinKey(k), Msg: "unknown key (the [mcp] table takes: tools, portable, gitignore)"}
 				}
 			}
 			// unknown keys outside [mcp] belong to the repo manager
@@ -70,7 +76,7 @@ func LoadConfig(root string) (Config, error) {
 			return Config{}, tomlError(err, data, configTypes, ConfigFile, "")
 		}
 	}
-	return Config{Tools: strict.MCP.Tools, Set: strict.MCP.Tools != nil, Portable: strict.MCP.Portable}, nil
+	return Config{Tools: strict.MCP.Tools, Set: strict.MCP.Tools != nil, Portable: strict.MCP.Portable, Gitignore: strict.MCP.Gitignore}, nil
 }
 
 func joinKey(k []string) string {

@@ -313,6 +313,8 @@ func TestTOMLTypeErrors(t *testing.T) {
 			".repository/config.toml:2:20: field mcp.tools[1]: must be a string, not an integer"},
 		{"config.toml", "[mcp]\nportable = \"yes\"\n",
 			".repository/config.toml:2:12: field mcp.portable: must be a boolean, not a string"},
+		{"config.toml", "[mcp]\ngitignore = 1\n",
+			".repository/config.toml:2:13: field mcp.gitignore: must be a boolean, not an integer"},
 		{"config.toml", "mcp = true\n",
 			".repository/config.toml:1:7: field mcp: must be a table, not a boolean"},
 	}

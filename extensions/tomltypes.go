@@ -19,6 +19,7 @@ var (
 	}
 	configTypes = map[string]string{
 		"mcp": "a table", "mcp.tools": "an array of strings", "mcp.portable": "a boolean",
+		"mcp.gitignore": "a boolean",
 	}
 )
 

@@ -201,6 +201,31 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{`detect "/etc/mytool"`},
 		},
 		{
+			name: "user marker in detect",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, `detect = ["~/.mytool"]`, 1),
+			want: []string{`detect "~/.mytool"`, "go in detect_user"},
+		},
+		{
+			name: "relative user marker",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, "detect = [\".mytool\"]\ndetect_user = [\".mytool\"]", 1),
+			want: []string{`detect_user ".mytool": use a path starting with ~/ or ${VAR}`},
+		},
+		{
+			name: "relative per-OS user marker",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, "detect = [\".mytool\"]\ndetect_user_windows = [\"AppData/mytool\"]", 1),
+			want: []string{`detect_user_windows "AppData/mytool": use a path starting with ~/ or ${VAR}`},
+		},
+		{
+			name: "binary with a folder",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, "detect = [\".mytool\"]\nbinaries = [\"bin/mytool\"]", 1),
+			want: []string{`binaries "bin/mytool": give the executable's file name`},
+		},
+		{
+			name: "binary listed twice",
+			src:  strings.Replace(validProfile, `detect = [".mytool"]`, "detect = [\".mytool\"]\nbinaries = [\"mt\", \"mt\"]", 1),
+			want: []string{`binaries "mt" is listed twice`},
+		},
+		{
 			name: "preserve names a written field",
 			src:  validProfile + "cwd_field = \"cwd\"\npreserve = [\"disabled\", \"cwd\"]\n",
 			want: []string{`entry.preserve "cwd"`},

@@ -52,17 +52,48 @@ type Profile struct {
 	Evidence string   `toml:"evidence"` // strongest evidence behind the profile: run, src, docs, 2nd, unverified
 	Sources  []string `toml:"sources"`  // where the facts come from
 	Notes    string   `toml:"notes"`
-	// Detect lists paths whose existence means the workspace uses the tool:
-	// relative to the root, or starting with ~/ for the user's home.
-	Detect []string    `toml:"detect"`
-	Scopes ScopeTable  `toml:"scopes"`
-	Entry  EntryFormat `toml:"entry"`
+	// Detect lists paths relative to the root whose existence means the
+	// workspace uses the tool: the evidence for its project scope.
+	Detect []string `toml:"detect"`
+	// DetectUser lists the tool's own folders or files in the user's home
+	// (~/…, ${VAR:-…}/…) whose existence means it is used on this machine,
+	// and Binaries its executables, one of which on PATH means the same:
+	// the evidence for its user and local scopes, and for whether repo
+	// doctor checks its approvals. Both empty: repo cannot tell.
+	DetectUser []string `toml:"detect_user"`
+	// Per-OS replacements of DetectUser (GOOS names), for tools whose
+	// folders differ by OS (VS Code's user data).
+	DetectUserLinux   []string    `toml:"detect_user_linux"`
+	DetectUserDarwin  []string    `toml:"detect_user_darwin"`
+	DetectUserWindows []string    `toml:"detect_user_windows"`
+	Binaries          []string    `toml:"binaries"`
+	Scopes            ScopeTable  `toml:"scopes"`
+	Entry             EntryFormat `toml:"entry"`
 	// Advice lists what a user must still do before the tool starts the
 	// servers repo wrote, where repo cannot see whether it is done (a
 	// per-session toggle in the tool's UI); repo doctor prints each one.
 	Advice []Advice `toml:"advice"`
 
 	origin string // "builtin" or the override file that defined it
+}
+
+// DetectUserFor returns the user-level markers to look for on goos.
+func (p *Profile) DetectUserFor(goos string) []string {
+	switch {
+	case goos == "linux" && len(p.DetectUserLinux) > 0:
+		return p.DetectUserLinux
+	case goos == "darwin" && len(p.DetectUserDarwin) > 0:
+		return p.DetectUserDarwin
+	case goos == "windows" && len(p.DetectUserWindows) > 0:
+		return p.DetectUserWindows
+	}
+	return p.DetectUser
+}
+
+// KnowsUserEvidence reports whether the profile says what shows the tool
+// on a machine (detect_user, its per-OS forms, or binaries).
+func (p *Profile) KnowsUserEvidence() bool {
+	return len(p.DetectUser)+len(p.DetectUserLinux)+len(p.DetectUserDarwin)+len(p.DetectUserWindows)+len(p.Binaries) > 0
 }
 
 // Origin says where the profile was defined.
@@ -116,10 +147,20 @@ type Target struct {
 	// Skeleton is the content of a new file, for files repo creates and
 	// owns outright (a Continue drop-in file needs name, version, schema).
 	Skeleton string `toml:"skeleton"`
+	// CreationChanges says what creating this file changes in the tool
+	// besides its servers (Continue's cn leaves its remote default config
+	// for it), as a phrase that follows "creating it". repo creates such a
+	// file only for a tool named with --tool, and warns; a file that exists
+	// is written as any other.
+	CreationChanges string `toml:"creation_changes"`
 	// Lock is how the tool serialises its own saves of the file; repo
 	// takes it around replacing the file, so that a save of the tool never
 	// straddles repo's (docs/coexistence.md).
 	Lock *Lock `toml:"lock"`
+	// NoEnvRef: the tool expands no environment references in this scope's
+	// file, though it does in others (Kilo CLI refuses a project kilo.json
+	// holding {env:…}, for the user config only may read the environment).
+	NoEnvRef bool `toml:"no_env_ref"`
 }
 
 // Lock kinds: how a tool locks its config file.
@@ -567,11 +608,33 @@ func (e *EntryFormat) writtenFields() []string {
 	return out
 }
 
-// validateDetect checks that each marker is relative to the root or under ~/.
+// validateDetect checks that each workspace marker is relative to the
+// root, each user marker in the home folder or under a folder variable,
+// and each binary a plain file name.
 func (p *Profile) validateDetect() error {
 	for _, d := range p.Detect {
-		if d == "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "${") || (strings.HasPrefix(d, "~") && !strings.HasPrefix(d, "~/")) {
-			return fmt.Errorf("profile %s: detect %q: use a path relative to the root or starting with ~/", p.ID, d)
+		if d == "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "${") || strings.HasPrefix(d, "~") || strings.HasPrefix(d, "..") {
+			hint := ""
+			if strings.HasPrefix(d, "~/") || strings.HasPrefix(d, "${") {
+				hint = "; the tool's folders in the home folder go in detect_user"
+			}
+			return fmt.Errorf("profile %s: detect %q: use a path relative to the root%s", p.ID, d, hint)
+		}
+	}
+	for field, list := range map[string][]string{"detect_user": p.DetectUser, "detect_user_linux": p.DetectUserLinux,
+		"detect_user_darwin": p.DetectUserDarwin, "detect_user_windows": p.DetectUserWindows} {
+		for _, d := range list {
+			if !strings.HasPrefix(d, "~/") && !strings.HasPrefix(d, "${") {
+				return fmt.Errorf("profile %s: %s %q: use a path starting with ~/ or ${VAR}", p.ID, field, d)
+			}
+		}
+	}
+	for i, b := range p.Binaries {
+		if b == "" || strings.ContainsAny(b, `/\`) || b == "." || b == ".." {
+			return fmt.Errorf("profile %s: binaries %q: give the executable's file name, without a folder", p.ID, b)
+		}
+		if slices.Contains(p.Binaries[:i], b) {
+			return fmt.Errorf("profile %s: binaries %q is listed twice", p.ID, b)
 		}
 	}
 	return nil

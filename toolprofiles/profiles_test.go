@@ -74,8 +74,29 @@ func TestBuiltinProfilesComplete(t *testing.T) {
 			if len(p.Sources) == 0 || slices.Contains(p.Sources, "") {
 				t.Errorf("sources %q", p.Sources)
 			}
-			if len(p.Detect) == 0 {
-				t.Errorf("no detect markers")
+			// Each scope is chosen by its own evidence: workspace markers for
+			// the project scope, the tool's folders or executable on this
+			// machine for the user and local scopes.
+			if p.Scopes.Project != nil && len(p.Detect) == 0 {
+				t.Errorf("a project scope without detect markers")
+			}
+			if (p.Scopes.User != nil || p.Scopes.Local != nil) && !p.KnowsUserEvidence() {
+				t.Errorf("a user or local scope without detect_user or binaries")
+			}
+			if p.MCP && len(p.Detect) == 0 && !p.KnowsUserEvidence() {
+				t.Errorf("no evidence of any kind")
+			}
+			for goos, vars := range varsFor {
+				for _, d := range p.DetectUserFor(goos) {
+					got, err := ExpandPath(d, root, fakeEnv(goos, vars))
+					if err != nil {
+						t.Errorf("detect_user %q on %s: %v", d, goos, err)
+						continue
+					}
+					if !strings.HasPrefix(slashed(goos, got), "/h/") {
+						t.Errorf("detect_user %q on %s expands to %q, outside the fake home", d, goos, got)
+					}
+				}
 			}
 			n := 0
 			for _, scope := range Scopes {

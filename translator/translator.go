@@ -57,6 +57,10 @@ type Options struct {
 	// limited to some OS (entry.expands os) apply there only; with GOOS
 	// empty, none of them does.
 	GOOS string
+	// NoEnvRef: the file being written is one in which the tool takes no
+	// environment references (toolprofiles.Target.NoEnvRef): the entry is
+	// written as for a tool without a reference syntax.
+	NoEnvRef bool
 }
 
 // Translate renders s for profile p.
@@ -66,6 +70,11 @@ func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
 
 // TranslateWith renders s for profile p with options.
 func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Result {
+	if o.NoEnvRef && p.Entry.EnvRef != "" {
+		cp := *p
+		cp.Entry.EnvRef, cp.Entry.EnvRefDefault, cp.Entry.EnvRefFields = "", false, nil
+		p = &cp
+	}
 	if s.Settings.Off() && p.Entry.Settings.Enabled == nil {
 		// Switched off by its author, and the tool has no toggle to say so:
 		// the server is not the tool's at all, nor is anything about it.

@@ -295,3 +295,31 @@ func TestPortableRelativePath(t *testing.T) {
 		t.Errorf("claude: %s\nwant %s", got, want)
 	}
 }
+
+// TestNoEnvRef: a file in which the tool takes no references (Kilo's
+// project kilo.json) is written as for a tool without a reference syntax,
+// and the profile itself is left as it is for the tool's other files.
+func TestNoEnvRef(t *testing.T) {
+	set, err := toolprofiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := set.Get("kilo")
+	s := extensions.Server{Name: "s", Extension: "e", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node",
+		Env: []extensions.KV{{Key: "TOKEN", Value: "${TOKEN}"}, {Key: "URL", Value: "https://x/${REGION}"}}}}
+	with := TranslateWith(s, p, Options{})
+	without := TranslateWith(s, p, Options{NoEnvRef: true})
+	if got := string(ordered.JSON(with.Entry)); !strings.Contains(got, `"TOKEN":"{env:TOKEN}"`) {
+		t.Errorf("user file: %s", got)
+	}
+	got := string(ordered.JSON(without.Entry))
+	if strings.Contains(got, "TOKEN") || !strings.Contains(got, `"URL":"https://x/${REGION}"`) {
+		t.Errorf("project file: %s, want TOKEN left out and ${REGION} literal", got)
+	}
+	if len(without.Warnings) != 2 {
+		t.Errorf("warnings: %v", without.Warnings)
+	}
+	if p.Entry.EnvRef != "{env:NAME}" {
+		t.Error("the profile was changed")
+	}
+}

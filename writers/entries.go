@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/repo-manager/repo/extensions"
-	"github.com/repo-manager/repo/toolprofiles"
 )
 
 // Entry is one entry of a target's server map, as its file holds it.
@@ -60,11 +59,18 @@ func ReadEntries(env Env, t *Target) ([]Entry, error) {
 
 // recordedEntries is what the ownership record says repo owns in t: as
 // Build reads it, with the records an earlier repo kept under another path
-// to the workspace taken over where the workspace has none yet.
+// to the workspace taken over where the workspace has none yet, and a
+// project file's entries found in the other workspace record (the
+// committed one or the clone's own) when its own has none.
 func recordedEntries(env Env, t *Target) (map[string]Owned, error) {
-	rs := &recordState{kind: "project", path: ProjectRecordPath(env.Root)}
-	if t.Scope != toolprofiles.ScopeProject {
-		rs.kind = "user"
+	kind := recordKind(env, []*Target{t})
+	rs := &recordState{kind: kind}
+	switch kind {
+	case recordProject:
+		rs.path = ProjectRecordPath(env.Root)
+	case recordMachine:
+		rs.path = MachineRecordPath(env.Root)
+	default:
 		var err error
 		if rs.path, err = UserRecordPath(env); err != nil {
 			return nil, err
@@ -74,7 +80,7 @@ func recordedEntries(env Env, t *Target) (map[string]Owned, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rs.kind == "user" && raw == nil {
+	if kind == recordUser && raw == nil {
 		_, aliases, err := planAliases(env, []*Target{t})
 		if err != nil {
 			return nil, err
@@ -82,6 +88,20 @@ func recordedEntries(env Env, t *Target) (map[string]Owned, error) {
 		aliases.adoptInto(rec)
 	}
 	if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
+		return e.Entries, nil
+	}
+	if kind == recordUser {
+		return nil, nil
+	}
+	other := ProjectRecordPath(env.Root)
+	if kind == recordProject {
+		other = MachineRecordPath(env.Root)
+	}
+	orec, _, err := ReadRecord(other, env.Display(other))
+	if err != nil {
+		return nil, err
+	}
+	if e := orec.Find(rs.fileKey(t), t.Key); e != nil {
 		return e.Entries, nil
 	}
 	return nil, nil

@@ -90,7 +90,7 @@ func LeavingTargets(env Env, scope string, leaving, staying []*toolprofiles.Prof
 			if slices.Contains(tg.Tools, p.ID) {
 				continue
 			}
-			if err := tg.addTool(p, t); err != nil {
+			if err := tg.addTool(p, t, env); err != nil {
 				return nil, nil, err
 			}
 		}

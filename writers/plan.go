@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -29,6 +30,9 @@ const (
 	ActionForget = "forget" // dropped from the record, left in the file
 	ActionDelete = "delete" // the whole file: repo created it, and nothing is left in it
 )
+
+// ScopeGitignore is the scope of a plan's .gitignore (see IgnoreFile).
+const ScopeGitignore = "gitignore"
 
 // Reasons, as --check prints them.
 const (
@@ -109,7 +113,11 @@ func (f *FilePlan) Changed() bool {
 type Plan struct {
 	Files    []*FilePlan
 	Warnings []string
-	unmap    []func() // the mappings of a ReadOnly plan
+	// Unchecked are the machine-specific files that a plan with
+	// Options.CommittedOnly left out (only Display, Scope and Tools are
+	// set).
+	Unchecked []*FilePlan
+	unmap     []func() // the mappings of a ReadOnly plan
 }
 
 // Close releases the files a ReadOnly plan mapped. After it, the Before
@@ -145,6 +153,15 @@ type Options struct {
 	// by the workspace root as up to date: configs committed by a teammate,
 	// checked out at another path (portable mode, --check).
 	AcceptRelocated bool
+	// CommittedOnly plans what a commit holds (--check): with
+	// Env.Gitignore, the machine-specific files and the clone's record of
+	// them are left out. They are each clone's own, written by repo sync:
+	// a fresh clone or a CI checkout has none, and one a pull made stale
+	// is no reason to stop a commit.
+	CommittedOnly bool
+	// Ignore, when not nil, plans the workspace's .gitignore: repo's block
+	// in it made to list the block's paths (gitignore.go).
+	Ignore *IgnoreBlock
 	// ReadOnly promises that the plan is only looked at, never applied
 	// (--check): large files are then mapped instead of read, which for a
 	// 100 MB ~/.claude.json saves more time than checking it takes. Such a
@@ -196,26 +213,27 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	records := map[string]*recordState{}
-	recordFor := func(scope string) (*recordState, error) {
-		kind := "project"
-		if scope != toolprofiles.ScopeProject {
-			kind = "user"
-		}
+	recordFor := func(kind string) (*recordState, error) {
 		if rs, ok := records[kind]; ok {
 			return rs, nil
 		}
 		var path string
 		var err error
-		if kind == "project" {
+		switch kind {
+		case recordProject:
 			path = ProjectRecordPath(env.Root)
-		} else if path, err = UserRecordPath(env); err != nil {
-			return nil, err
+		case recordMachine:
+			path = MachineRecordPath(env.Root)
+		default:
+			if path, err = UserRecordPath(env); err != nil {
+				return nil, err
+			}
 		}
 		rec, raw, err := ReadRecord(path, env.Display(path))
 		if err != nil {
 			return nil, err
 		}
-		if kind == "user" {
+		if kind == recordUser {
 			rec.Root = env.Root
 			aliases.adoptInto(rec)
 		}
@@ -231,9 +249,42 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	root := resolveRoot(env.Root)
 	states := make([]*recordState, len(files))
 	for i, file := range files {
-		if states[i], err = recordFor(file.targets[0].Scope); err != nil {
+		if states[i], err = recordFor(recordKind(env, file.targets)); err != nil {
 			return nil, err
 		}
+		if file.targets[0].Scope == toolprofiles.ScopeProject {
+			// A project file's entries are in the committed record or in
+			// the clone's own (the machine-specific files, when they are
+			// git-ignored): one that the other record holds, from before
+			// [mcp] gitignore was turned on or off, moves over.
+			other := recordMachine
+			if states[i].kind == recordMachine {
+				other = recordProject
+			}
+			from, err := recordFor(other)
+			if err != nil {
+				return nil, err
+			}
+			states[i].takeOver(from, file.targets)
+		}
+	}
+	if opts.CommittedOnly && env.Gitignore {
+		kept, keptStates := files[:0:0], states[:0:0]
+		for i, file := range files {
+			if states[i].kind == recordMachine {
+				first := file.targets[0]
+				left := &FilePlan{Path: file.path, Display: first.Display, Scope: first.Scope}
+				for _, t := range file.targets {
+					left.Tools = append(left.Tools, t.Tools...)
+				}
+				slices.Sort(left.Tools)
+				left.Tools = slices.Compact(left.Tools)
+				p.Unchecked = append(p.Unchecked, left)
+				continue
+			}
+			kept, keptStates = append(kept, file), append(keptStates, states[i])
+		}
+		files, states = kept, keptStates
 	}
 	// The files are planned at once, each on its own, and what they add to
 	// the plan is merged in file order: the plan is the same as one made
@@ -269,12 +320,21 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		}
 		p.Files = append(p.Files, r.fp)
 	}
+	if opts.Ignore != nil {
+		fp, err := planIgnore(env, root, opts.Ignore)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case fp.Existed || fp.Changed():
+			p.Files = append(p.Files, fp)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	for _, kind := range []string{"project", "user"} {
+	for _, kind := range []string{recordProject, recordMachine, recordUser} {
 		rs, ok := records[kind]
-		if !ok {
+		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
 			continue
 		}
 		rs.rec.Version, rs.intent.Version = rs.rec.minVersion(), rs.intent.minVersion()
@@ -283,7 +343,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 			continue // nothing owned, nothing to remember
 		}
 		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: "record",
-			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind == "project")}
+			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser)}
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
 			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) {
@@ -321,6 +381,50 @@ type recordPut struct {
 	// record and in its intent alike: it only grows while the target has
 	// entries, and goes with the target.
 	created *Created
+}
+
+// The records a plan reads and writes (recordState.kind).
+const (
+	recordProject = "project" // .repository/mcp-managed.json, committed
+	recordMachine = "machine" // .repository/mcp-managed.machine.json, git-ignored
+	recordUser    = "user"    // the per-user record of local and user scope
+)
+
+// recordKind is the record of the entries in a file (the targets of one
+// file group): the per-user record for local and user scope; for a project
+// file the committed record, or the clone's own when the file is
+// machine-specific and git-ignored (Env.Gitignore). Entries in a file each
+// clone writes for itself are that clone's: a committed claim on them
+// would make a teammate's own entry of the same name look like repo's,
+// and would forget, when a commit removes an extension, the entries a
+// teammate's file still holds.
+func recordKind(env Env, group []*Target) string {
+	switch {
+	case group[0].Scope != toolprofiles.ScopeProject:
+		return recordUser
+	case env.Gitignore && slices.ContainsFunc(group, func(t *Target) bool { return t.Machine }):
+		return recordMachine
+	}
+	return recordProject
+}
+
+// takeOver moves into rs what the other workspace record holds of the
+// targets and rs does not. The other record's intent keeps it until the
+// sync is applied, so a run killed halfway leaves it owned in one of them.
+func (rs *recordState) takeOver(from *recordState, targets []*Target) {
+	for _, t := range targets {
+		file := rs.fileKey(t)
+		if rs.rec.Find(file, t.Key) != nil {
+			continue
+		}
+		e := from.rec.Find(file, t.Key)
+		if e == nil {
+			continue
+		}
+		rs.rec.Put(file, t.Key, maps.Clone(e.Entries))
+		rs.intent.Put(file, t.Key, maps.Clone(e.Entries))
+		from.rec.Put(file, t.Key, nil)
+	}
 }
 
 type recordState struct {
@@ -580,7 +684,7 @@ func heldEntries(rs *recordState, group []*Target) int {
 // fileKey is how the record names a target's file: root-relative in the
 // project record, absolute in a per-user one.
 func (rs *recordState) fileKey(t *Target) string {
-	if rs.kind == "user" {
+	if rs.kind == recordUser {
 		return filepath.ToSlash(t.Path)
 	}
 	return t.Display

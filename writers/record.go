@@ -132,6 +132,14 @@ func ProjectRecordPath(root string) string {
 	return filepath.Join(root, ".repository", "mcp-managed.json")
 }
 
+// MachineRecordPath is where the record of the machine-specific project
+// files lives when they are git-ignored (Env.Gitignore): in the workspace,
+// next to the committed record, and ignored with the files it describes,
+// so it belongs to the clone, moves with it, and goes when they go.
+func MachineRecordPath(root string) string {
+	return filepath.Join(root, ".repository", "mcp-managed.machine.json")
+}
+
 // UserRecordPath is where the record of one workspace's local- and
 // user-scope entries lives: outside the workspace, since those files are
 // the user's, one record per workspace so that two workspaces writing to

@@ -36,6 +36,13 @@ type Target struct {
 	Locks    []*toolLock
 	Entries  []Desired
 	Preserve []string // members owned by the tool or the user, kept across syncs
+	// Machine: a project file whose content depends on the machine (see
+	// MachineSpecific), which a team does not commit.
+	Machine bool
+	// Candidates are every path the tools may read the target from (Path
+	// is the one chosen on this machine): what a .gitignore lists, so that
+	// it does not depend on which of them exists here.
+	Candidates []string
 	// alias, when set, is the other path to the root (Env.Aliases) that Key
 	// holds: a target that only removes the entries repo wrote there.
 	alias string
@@ -62,6 +69,12 @@ type Env struct {
 	// Portable writes a tool's workspace variable instead of the root where
 	// the tool has one (see translator.Options).
 	Portable bool
+	// Gitignore: the machine-specific project files (Target.Machine) are
+	// git-ignored, each clone's own. Their entries are recorded in the
+	// clone's own record (MachineRecordPath), which is ignored with them,
+	// rather than in the committed one; and a check leaves them out
+	// (Options.CommittedOnly).
+	Gitignore bool
 	// Aliases are other paths to Root (through a symlink) that this run came
 	// by. Before roots were resolved, repo recorded a workspace under the
 	// path it was reached by: Build takes such a per-user record over once,
@@ -120,12 +133,12 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 			order = append(order, id)
 			seen[id] = map[string]produced{}
 		}
-		if err := tg.addTool(p, t); err != nil {
+		if err := tg.addTool(p, t, env); err != nil {
 			return nil, nil, err
 		}
 		first := len(tg.Tools) == 1
 		for _, s := range servers {
-			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS})
+			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS, NoEnvRef: t.NoEnvRef})
 			if res.Err != nil {
 				return nil, nil, res.Err
 			}
@@ -184,13 +197,22 @@ func newTarget(env Env, scope, path string, key []string, t *toolprofiles.Target
 }
 
 // addTool adds profile p, whose scope target t lands in tg, to the tools
-// of tg: its lock and the members it preserves. Two tools must read the
-// file and its server map alike.
-func (tg *Target) addTool(p *toolprofiles.Profile, t *toolprofiles.Target) error {
+// of tg: its lock, the members it preserves, whether it makes a project
+// file machine-specific (Machine) and the paths it may read the file from
+// (Candidates). Two tools must read the file and its server map alike.
+func (tg *Target) addTool(p *toolprofiles.Profile, t *toolprofiles.Target, env Env) error {
 	if len(tg.Tools) > 0 && (tg.Format != t.Format || tg.Container != t.Container || tg.NameField != t.NameField) {
 		return fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
 	}
 	tg.Tools = append(tg.Tools, p.ID)
+	if tg.Scope == toolprofiles.ScopeProject && !portableTool(p, env) {
+		tg.Machine = true
+	}
+	for _, c := range t.PathsFor(env.GOOS) {
+		if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil && !slices.Contains(tg.Candidates, cp) {
+			tg.Candidates = append(tg.Candidates, cp)
+		}
+	}
 	if l := toolLockFor(t.Lock, tg.Path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *toolLock) bool { return *o == *l }) {
 		tg.Locks = append(tg.Locks, l)
 	}
@@ -241,6 +263,15 @@ func fixedMembers(p *toolprofiles.Profile) ordered.Object {
 		out = append(out, ordered.Member{Key: k, Value: p.Entry.Set[k]})
 	}
 	return out
+}
+
+// portableTool: the tool's entries are the same at every workspace root,
+// because in portable mode it gets its own variable for the root. A
+// project file is machine-specific unless every tool reading it is
+// portable: the others get the absolute root, the venv python under it,
+// and so on.
+func portableTool(p *toolprofiles.Profile, env Env) bool {
+	return env.Portable && p.Entry.RootVar != ""
 }
 
 func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {

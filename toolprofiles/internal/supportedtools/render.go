@@ -140,11 +140,44 @@ file exists yet), and ` + "`repo doctor`" + ` says which file was chosen and why
 	}
 
 	b.WriteString(`
+## How repo tells a tool is used
+
+Without ` + "`--tool`" + ` or ` + "`[mcp] tools`" + `, each scope writes the tools that show the right evidence. The
+**project** scope, a file in the repository, goes by the workspace's **markers** (relative to its
+root). The **user** and **local** scopes, files that belong to you, go by **this machine**: one of the
+tool's own folders or files in the home folder exists, or one of its **executables** is on ` + "`PATH`" + `
+— never by a folder someone committed to the workspace. The same evidence decides which of the
+workspace's ` + "`[mcp] tools`" + ` get a user or local file, and whether ` + "`repo doctor`" + ` checks a tool's approvals
+(` + "`repo tools`" + ` shows what it finds). A **file whose creation changes the tool** is created only when
+` + "`--tool`" + ` names the tool, with a warning; an existing one is written as any other.
+
+`)
+	fmt.Fprintf(&b, "| tool | workspace markers | on this machine (linux) | macOS, Windows | executables | creating the user file |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|\n")
+	for _, p := range profiles {
+		if !p.MCP {
+			continue
+		}
+		var other []string
+		for _, goos := range []string{"darwin", "windows"} {
+			if l := p.DetectUserFor(goos); !slices.Equal(l, p.DetectUserFor("linux")) {
+				other = append(other, map[string]string{"darwin": "macOS", "windows": "Windows"}[goos]+": "+codes(l))
+			}
+		}
+		creation := ""
+		if t := p.Scopes.User; t != nil && t.CreationChanges != "" {
+			creation = "creating it " + t.CreationChanges + "; only with --tool"
+		}
+		writeRow(&b, []string{p.Name, codes(p.Detect), codes(p.DetectUserFor("linux")), strings.Join(other, "; "), codes(p.Binaries), text(creation)})
+	}
+
+	b.WriteString(`
 ## What a tool still needs from you
 
-Steps in the tool itself that repo can neither take nor check; ` + "`repo doctor`" + ` lists them for the
-servers it wrote. (The approvals and trust it can check — Claude Code, Codex, Gemini CLI, Qwen
-Code, Copilot CLI — are reported as satisfied or not.)
+Steps in the tool itself that repo can neither take nor check; ` + "`repo doctor`" + ` lists them, as
+advice, for the servers it wrote, when the tool is on this machine. (The approvals and trust it can
+check — Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Amp, and Zed's trust-all setting —
+are reported as satisfied or not.)
 
 `)
 	for _, p := range profiles {
@@ -200,6 +233,15 @@ func writeRow(b *bytes.Buffer, cells []string) {
 }
 
 func code(s string) string { return "`" + s + "`" }
+
+// codes spells each item as code, joined by commas; none is a dash.
+func codes(items []string) string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = code(s)
+	}
+	return strings.Join(out, ", ")
+}
 
 // text escapes what Markdown would take for HTML in prose ("<abs root>").
 func text(s string) string { return strings.ReplaceAll(s, "<", "&lt;") }
