@@ -115,7 +115,7 @@ func (ap *aliasPlan) adoptInto(rec *Record) {
 		return
 	}
 	for _, t := range ap.adopt {
-		rec.Put(t.File, t.Key, t.Entries)
+		rec.take(t)
 	}
 }
 

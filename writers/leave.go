@@ -153,7 +153,7 @@ func scopeRecord(env Env, scope string) (*recordState, error) {
 			if old, ok := aliasRecord(env, alias); ok {
 				for _, t := range old.Targets {
 					if rec.Find(t.File, t.Key) == nil {
-						rec.Put(t.File, t.Key, t.Entries)
+						rec.take(t)
 					}
 				}
 			}

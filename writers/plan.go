@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -409,8 +408,9 @@ func recordKind(env Env, group []*Target) string {
 }
 
 // takeOver moves into rs what the other workspace record holds of the
-// targets and rs does not. The other record's intent keeps it until the
-// sync is applied, so a run killed halfway leaves it owned in one of them.
+// targets and rs does not, with what repo created for them (Record.take).
+// The other record's intent keeps it until the sync is applied, so a run
+// killed halfway leaves it owned in one of them.
 func (rs *recordState) takeOver(from *recordState, targets []*Target) {
 	for _, t := range targets {
 		file := rs.fileKey(t)
@@ -421,8 +421,8 @@ func (rs *recordState) takeOver(from *recordState, targets []*Target) {
 		if e == nil {
 			continue
 		}
-		rs.rec.Put(file, t.Key, maps.Clone(e.Entries))
-		rs.intent.Put(file, t.Key, maps.Clone(e.Entries))
+		rs.rec.take(e)
+		rs.intent.take(e)
 		from.rec.Put(file, t.Key, nil)
 	}
 }

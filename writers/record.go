@@ -400,6 +400,16 @@ func (r *Record) SetCreated(file string, key []string, c *Created) {
 	}
 }
 
+// take makes e, a target of another record, one of r's: its entries and
+// what repo created for it (Created), which Put alone would leave behind.
+// Every move of a target between records goes through it: the committed
+// record and the clone's (takeOver), a record kept under another path to
+// the workspace (aliases).
+func (r *Record) take(e *RecordEntry) {
+	r.Put(e.File, e.Key, maps.Clone(e.Entries))
+	r.SetCreated(e.File, e.Key, e.Created)
+}
+
 // Put replaces the entries of one target; an empty map drops the target.
 func (r *Record) Put(file string, key []string, entries map[string]Owned) {
 	for i, t := range r.Targets {
