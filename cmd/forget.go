@@ -91,6 +91,14 @@ func forgetRun(opts *ForgetOptions) error {
 	if err != nil {
 		return err
 	}
+	// As sync has them: a machine-specific project file's entries are in
+	// the clone's own record with [mcp] gitignore (LeavingTargets finds
+	// them in either record; this keeps Build to the one sync uses).
+	cfg, err := extensions.LoadConfig(w.root)
+	if err != nil {
+		return err
+	}
+	w.env.Portable, w.env.Gitignore = cfg.Portable, cfg.Gitignore
 	var forgotten []*toolprofiles.Profile
 	if opts.All {
 		for _, p := range w.profiles.All() {

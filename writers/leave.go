@@ -131,24 +131,45 @@ func candidatePaths(t *toolprofiles.Target, env Env) []string {
 	return out
 }
 
-// scopeRecord reads the ownership record of a scope's entries, as Build
-// reads it: the per-user one for local and user scope, where the records
-// an earlier repo kept under another path to the workspace are taken over
-// while the workspace has none (see planAliases).
+// scopeRecord reads what the ownership records say repo wrote in a scope,
+// as Build reads them: for local and user scope the per-user record, where
+// the records an earlier repo kept under another path to the workspace are
+// taken over while the workspace has none (see planAliases); for project
+// scope the committed record and the clone's own (MachineRecordPath) both,
+// as the entries of a machine-specific file are in the clone's when [mcp]
+// gitignore is on, or was when they were written. The result is only
+// looked at: Build writes each target's change into the record its file
+// belongs to now, taking it over from the other one (takeOver).
 func scopeRecord(env Env, scope string) (*recordState, error) {
-	rs := &recordState{kind: "project", path: ProjectRecordPath(env.Root)}
-	if scope != toolprofiles.ScopeProject {
-		rs.kind = "user"
-		var err error
-		if rs.path, err = UserRecordPath(env); err != nil {
+	if scope == toolprofiles.ScopeProject {
+		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
+		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
+		if err != nil {
 			return nil, err
 		}
+		machine := MachineRecordPath(env.Root)
+		mrec, _, err := ReadRecord(machine, env.Display(machine))
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range mrec.Targets {
+			if rec.Find(t.File, t.Key) == nil {
+				rec.take(t)
+			}
+		}
+		rs.rec = rec
+		return rs, nil
+	}
+	rs := &recordState{kind: recordUser}
+	var err error
+	if rs.path, err = UserRecordPath(env); err != nil {
+		return nil, err
 	}
 	rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
 	if err != nil {
 		return nil, err
 	}
-	if rs.kind == "user" && raw == nil {
+	if raw == nil {
 		for _, alias := range env.Aliases {
 			if old, ok := aliasRecord(env, alias); ok {
 				for _, t := range old.Targets {
