@@ -36,8 +36,9 @@ ownership records know (or --scope), and forget them in the records. Your own
 entries stay. A file or container repo created is removed once nothing else
 is in it; a file repo did not create is never deleted.
 
-A file another selected tool also writes (Claude Code and Copilot CLI share
-.mcp.json) keeps its entries: forget both tools to remove them.
+A file that another tool listed in [mcp] tools (or detected) also writes
+(Claude Code and Copilot CLI share .mcp.json) keeps its entries, also when
+this machine lacks that tool: forget both tools to remove them.
 
 A tool still listed in [mcp] tools, or detected in the workspace, is written
 again by the next repo sync.`,
@@ -129,15 +130,16 @@ func forgetRun(opts *ForgetOptions) error {
 	}
 	var targets []*writers.Target
 	for _, scope := range scopes {
-		// The tools the workspace still writes keep what they share with
-		// the forgotten ones (--all forgets them all).
+		// The tools the workspace still asks for keep what they share with
+		// the forgotten ones (--all forgets them all), those this machine
+		// lacks included, as sync keeps them.
 		var staying []*toolprofiles.Profile
 		if !opts.All {
 			sel, err := selectTools(w, nil, scope)
 			if err != nil {
 				return err
 			}
-			for _, p := range sel.profiles {
+			for _, p := range sel.wanted {
 				if !slices.Contains(forgotten, p) {
 					staying = append(staying, p)
 				}

@@ -118,19 +118,26 @@ func syncRun(opts *SyncOptions) error {
 	// What repo wrote for tools that left the selection: removed when the
 	// workspace lists its tools ([mcp] tools), only said (-v) when they are
 	// detected — a marker that disappears is no reason to touch a file —
-	// and not looked at for a run that names its tools (--tool).
+	// and not looked at for a run that names its tools (--tool). A tool
+	// the list names that this run leaves out (not on this machine: user
+	// and local scope go by the machine's evidence) has not left: its
+	// entries stay, and so do those of a file it shares with one that has.
 	var kept []keptResult
 	if sel.source != "--tool" {
-		lt, _, err := writers.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.profiles), sel.profiles, writers.ReasonDeselected)
+		lt, _, err := writers.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.wanted), sel.wanted, writers.ReasonDeselected)
 		if err != nil {
 			return err
 		}
 		if sel.source == "config" {
 			targets = append(targets, lt...)
 		} else {
+			where := "in the workspace"
+			if userScope(opts.Scope) {
+				where = "on this machine"
+			}
 			for _, t := range lt {
 				kept = append(kept, keptResult{Path: t.Display, Scope: t.Scope, Tools: t.Tools,
-					Reason: fmt.Sprintf("not detected in the workspace; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", strings.Join(t.Tools, ","))})
+					Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
 			}
 		}
 	}
@@ -246,12 +253,14 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 	}
 }
 
-// leftOut are the MCP tools of set that are not in selected: those whose
-// entries a sync of an [mcp] tools list removes.
-func leftOut(set *toolprofiles.Set, selected []*toolprofiles.Profile) []*toolprofiles.Profile {
+// leftOut are the MCP tools of set that the workspace does not ask for
+// (selection.wanted, not the tools a run writes: a listed tool skipped
+// on this machine has not left): those whose entries a sync of an [mcp]
+// tools list removes.
+func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofiles.Profile {
 	var out []*toolprofiles.Profile
 	for _, p := range set.All() {
-		if p.MCP && !slices.Contains(selected, p) {
+		if p.MCP && !slices.Contains(wanted, p) {
 			out = append(out, p)
 		}
 	}
