@@ -55,6 +55,6 @@ Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newSyncCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))
+	root.AddCommand(newSyncCmd(f, nil), newForgetCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))
 	return root
 }

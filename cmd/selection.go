@@ -22,6 +22,12 @@ type selection struct {
 	// machine (config, user and local scope), as shown to people, by id.
 	evidence map[string][]string
 	scope    string
+	// wanted are the tools the workspace asks for: named with --tool,
+	// listed in [mcp] tools, or detected — profiles, and those a run
+	// leaves out for now (not on this machine, a file whose creation
+	// changes the tool, no file for the scope here). None of them has
+	// left the selection: their entries stay (see leftOut).
+	wanted []*toolprofiles.Profile
 }
 
 // splitIDs accepts --tool a --tool b,c.
@@ -80,6 +86,7 @@ func selectTools(w *workspace, requested []string, scope string) (*selection, er
 			}
 			sel.profiles = append(sel.profiles, p)
 		}
+		sel.wanted = slices.Clone(sel.profiles)
 	default:
 		cfg, err := extensions.LoadConfig(w.root)
 		if err != nil {
@@ -92,6 +99,7 @@ func selectTools(w *workspace, requested []string, scope string) (*selection, er
 				if err != nil {
 					return nil, err
 				}
+				sel.wanted = append(sel.wanted, p)
 				if p.Scopes.Get(scope) == nil || noPathHere(p, scope, w) {
 					sel.notes = append(sel.notes, fmt.Sprintf("%s has no %s-scope config; skipped%s", id, scope, otherScopes(p, w)))
 					continue
@@ -124,6 +132,7 @@ func selectTools(w *workspace, requested []string, scope string) (*selection, er
 			}
 			sel.evidence[p.ID] = found
 			sel.profiles = append(sel.profiles, p)
+			sel.wanted = append(sel.wanted, p)
 		}
 	}
 	sel.profiles = slices.DeleteFunc(sel.profiles, func(p *toolprofiles.Profile) bool { return !sel.mayCreate(p, w) })

@@ -115,6 +115,32 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
+	// What repo wrote for tools that left the selection: removed when the
+	// workspace lists its tools ([mcp] tools), only said (-v) when they are
+	// detected — a marker that disappears is no reason to touch a file —
+	// and not looked at for a run that names its tools (--tool). A tool
+	// the list names that this run leaves out (not on this machine: user
+	// and local scope go by the machine's evidence) has not left: its
+	// entries stay, and so do those of a file it shares with one that has.
+	var kept []keptResult
+	if sel.source != "--tool" {
+		lt, _, err := writers.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.wanted), sel.wanted, writers.ReasonDeselected)
+		if err != nil {
+			return err
+		}
+		if sel.source == "config" {
+			targets = append(targets, lt...)
+		} else {
+			where := "in the workspace"
+			if userScope(opts.Scope) {
+				where = "on this machine"
+			}
+			for _, t := range lt {
+				kept = append(kept, keptResult{Path: t.Display, Scope: t.Scope, Tools: t.Tools,
+					Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
+			}
+		}
+	}
 	writing := !opts.Check && !opts.DryRun
 	if writing {
 		unlock, err := lockWorkspace(f, w)
@@ -123,37 +149,12 @@ func syncRun(opts *SyncOptions) error {
 		}
 		defer unlock()
 	}
-	// A tool may rewrite its file between our read and our rename (Claude
-	// Code rewrites ~/.claude.json constantly): Apply then restores what it
-	// replaced, and the whole plan is made again from what is on disk. A
-	// file that changes while it is read (a tool saving in place) is read
-	// again the same way.
-	var plan *writers.Plan
-	var written []*writers.FilePlan
-	for attempt := 1; ; attempt++ {
-		plan, err = writers.Build(w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
-			ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: ignore})
-		if err == nil {
-			defer plan.Close()
-			if !writing {
-				break
-			}
-			var applied writers.Applied
-			applied, err = writers.Apply(plan)
-			written = append(written, applied.Written...)
-			plan.Warnings = append(plan.Warnings, applied.Warnings...)
-			if err == nil {
-				break
-			}
-		}
-		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
-			return syncFailed(f, written, err)
-		}
-		if attempt == maxAttempts {
-			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
-		}
-		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
+	plan, written, err := planAndApply(f, w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: ignore}, writing)
+	if err != nil {
+		return err
 	}
+	defer plan.Close()
 	warnings := sel.notes
 	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
 		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
@@ -175,7 +176,7 @@ func syncRun(opts *SyncOptions) error {
 		warnings = appendUnique(warnings, pw)
 	}
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...)}
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: kept}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
@@ -218,6 +219,54 @@ func syncRun(opts *SyncOptions) error {
 	return nil
 }
 
+// planAndApply plans the targets and, when writing, applies the plan. A
+// tool may rewrite its file between our read and our rename (Claude Code
+// rewrites ~/.claude.json constantly): Apply then restores what it
+// replaced, and the whole plan is made again from what is on disk. A file
+// that changes while it is read (a tool saving in place) is read again the
+// same way. The caller closes the plan. written are the files written, and
+// the plan's warnings include Apply's.
+func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool) (*writers.Plan, []*writers.FilePlan, error) {
+	var written []*writers.FilePlan
+	for attempt := 1; ; attempt++ {
+		plan, err := writers.Build(env, targets, wopts)
+		if err == nil {
+			if !writing {
+				return plan, nil, nil
+			}
+			var applied writers.Applied
+			applied, err = writers.Apply(plan)
+			written = append(written, applied.Written...)
+			plan.Warnings = append(plan.Warnings, applied.Warnings...)
+			if err == nil {
+				return plan, written, nil
+			}
+			plan.Close()
+		}
+		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
+			return nil, nil, syncFailed(f, written, err)
+		}
+		if attempt == maxAttempts {
+			return nil, nil, syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
+		}
+		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
+	}
+}
+
+// leftOut are the MCP tools of set that the workspace does not ask for
+// (selection.wanted, not the tools a run writes: a listed tool skipped
+// on this machine has not left): those whose entries a sync of an [mcp]
+// tools list removes.
+func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofiles.Profile {
+	var out []*toolprofiles.Profile
+	for _, p := range set.All() {
+		if p.MCP && !slices.Contains(wanted, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // ignoreBlock is what repo's block in the workspace's .gitignore is to
 // list ([mcp] gitignore): the machine-specific files of the workspace's
 // tools for servers — [mcp] tools or the detected ones, whatever --tool
@@ -245,9 +294,19 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 // "wrote" line, so the report never says less than what happened.
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {
-		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, "wrote"), fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}), summary(fp.Changes))
+		fr := fileResult{Scope: fp.Scope, Tools: fp.Tools, Changes: fp.Changes}
+		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), fp.Display, who(fr), summary(fp.Changes))
 	}
 	return err
+}
+
+// wroteVerb is how a file written is reported: "wrote", or "deleted" for
+// a file repo created that held nothing more.
+func wroteVerb(fr fileResult) string {
+	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == writers.ActionDelete }) {
+		return "deleted"
+	}
+	return "wrote"
 }
 
 // maxAttempts bounds re-planning when tools keep rewriting their files.
@@ -300,7 +359,13 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		if !opts.Quiet {
 			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
 		}
-		return
+		if countStatus(res.Files, "unchanged") == len(res.Files) {
+			if opts.Verbose {
+				printSelection(f, res, sel)
+			}
+			return
+		}
+		// What the tools that left the list had is still removed.
 	}
 	if opts.DryRun {
 		color := f.colorOn(f.IO.Out)
@@ -326,7 +391,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			fmt.Fprintf(errOut, "%s\n", fixHint(opts))
 		}
 		if opts.Verbose {
-			fmt.Fprintln(errOut, sel.describe())
+			printSelection(f, res, sel)
 			for _, fr := range res.Files {
 				if fr.Status == "unchanged" {
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
@@ -340,7 +405,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		return
 	}
 	if opts.Verbose {
-		fmt.Fprintln(errOut, sel.describe())
+		printSelection(f, res, sel)
 	}
 	for _, fr := range res.Files {
 		if fr.Status == "unchanged" {
@@ -350,12 +415,26 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			continue
 		}
 		if fr.Status == "written" && !opts.Quiet {
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
 		}
 		printChanges(f, opts, fr)
 	}
 	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, "written") == 0 {
 		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
+	}
+}
+
+// printSelection says, with -v, which tools the run writes and why (see
+// selection.describe), and what it keeps of tools no longer selected.
+func printSelection(f *Factory, res syncResult, sel *selection) {
+	fmt.Fprintln(f.IO.ErrOut, sel.describe())
+	switch res.ToolSource {
+	case "config":
+		fmt.Fprintf(f.IO.ErrOut, "repo's entries for tools not listed in [mcp] tools are removed\n")
+	case "detected":
+		for _, k := range res.Kept {
+			fmt.Fprintf(f.IO.ErrOut, "kept %s (%s: %s): %s\n", k.Path, k.Scope, strings.Join(k.Tools, ", "), k.Reason)
+		}
 	}
 }
 
@@ -469,6 +548,18 @@ type syncResult struct {
 	Stale      bool         `json:"stale"`
 	Files      []fileResult `json:"files"`
 	Warnings   []string     `json:"warnings"`
+	// Kept are the files where repo's entries for tools no longer
+	// detected stay (only when the tools are detected, not listed).
+	Kept []keptResult `json:"kept,omitempty"`
+}
+
+// keptResult is a file and key whose entries a run leaves in place
+// although their tools are not selected.
+type keptResult struct {
+	Path   string   `json:"path"`
+	Scope  string   `json:"scope"`
+	Tools  []string `json:"tools"`
+	Reason string   `json:"reason"`
 }
 
 type fileResult struct {

@@ -115,7 +115,7 @@ func (ap *aliasPlan) adoptInto(rec *Record) {
 		return
 	}
 	for _, t := range ap.adopt {
-		rec.Put(t.File, t.Key, t.Entries)
+		rec.take(t)
 	}
 }
 
@@ -137,6 +137,9 @@ func matchesDigestAt(env Env, raw []byte, digest string) bool {
 // goneReason is why an entry repo owns in t that no server wants any more
 // is removed.
 func (t *Target) goneReason() string {
+	if t.leaving != "" {
+		return t.leaving
+	}
 	if t.alias != "" {
 		return ReasonAlias
 	}

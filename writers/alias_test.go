@@ -92,10 +92,15 @@ func TestAliasRecordTakenOverOnce(t *testing.T) {
 	if _, err := os.Stat(oldRecord); err != nil {
 		t.Fatalf("the old record is gone: %v", err)
 	}
-	mine := strings.Replace(claude, `"mcpServers": {}`, `"mcpServers": {"s": {"command": "mine"}}`, 1)
-	if !strings.Contains(mine, `"`+filepath.ToSlash(alias.Root)+`": {
-      "mcpServers": {"s": {"command": "mine"}}`) {
-		t.Fatalf("test setup: no empty server map under the alias:\n%s", claude)
+	// (The first run removed projects["<alias>"] as a whole: the old
+	// record says repo created it. The user writes it again.)
+	if strings.Contains(claude, `"`+filepath.ToSlash(alias.Root)+`"`) {
+		t.Fatalf("the project object repo created under the alias is still there:\n%s", claude)
+	}
+	mine := strings.Replace(claude, `"projects": {`, `"projects": {
+    "`+filepath.ToSlash(alias.Root)+`": {"mcpServers": {"s": {"command": "mine"}}},`, 1)
+	if mine == claude {
+		t.Fatalf("test setup: no projects object:\n%s", claude)
 	}
 	write(t, filepath.Join(home, ".claude.json"), mine)
 	p = syncAt(t, real, toolprofiles.ScopeLocal, "claude")

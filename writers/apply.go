@@ -25,7 +25,8 @@ type Applied struct {
 	Warnings []string
 }
 
-// Apply writes every changed file of the plan, all or nothing:
+// Apply writes every changed file of the plan, and deletes those it
+// deletes (FilePlan.Delete), all or nothing:
 //  1. It removes what killed runs left next to the files, and creates the
 //     folders of new files.
 //  2. It stages every new version next to its file, fsynced and read
@@ -37,8 +38,9 @@ type Applied struct {
 //     not on disk. Each commit replaces only what was planned from, and
 //     keeps what it replaced (see commit.go).
 //  4. It fsyncs the folders, then checks that no tool wrote into a file
-//     it replaced (a tool that saves in place into a file it opened
-//     before the swap), and lets the replaced files go.
+//     it replaced or deleted (a tool that saves in place into a file it
+//     opened before the swap), and lets the replaced and deleted files go
+//     (and the empty folders repo had created for a deleted one).
 //
 // If a commit fails — another program wrote a file (ErrChanged: plan
 // again), a file cannot be replaced (immutable, no space) — every file
@@ -87,7 +89,9 @@ func Apply(p *Plan) (Applied, error) {
 	done := make([]*committed, 0, len(files))
 	fail := func(err error) (Applied, error) {
 		for _, name := range staged[len(done):] {
-			os.Remove(name)
+			if name != "" {
+				os.Remove(name)
+			}
 		}
 		var kept []*FilePlan
 		for i := len(done) - 1; i >= 0; i-- {
@@ -130,6 +134,9 @@ func Apply(p *Plan) (Applied, error) {
 	}
 	for _, c := range done {
 		c.finish()
+		if c.kind == deleted {
+			removeEmptyFolders(c.f.folders)
+		}
 	}
 	res.Written = p.Stale()
 	return res, nil
@@ -178,18 +185,20 @@ func failure(err error, committed int, kept []*FilePlan) error {
 // stageParallel bounds how many files are staged at once.
 const stageParallel = 8
 
-// stageAll stages every file (see stageFile), several at once. On an
-// error nothing is left staged.
+// stageAll stages every file (see stageFile), several at once; a file
+// to delete has nothing to stage (""). On an error nothing is left staged.
 func stageAll(files []*FilePlan) ([]string, error) {
 	staged := make([]string, len(files))
 	errs := make([]error, len(files))
 	par.Each(len(files), stageParallel, func(i int) {
-		staged[i], errs[i] = stageFile(files[i].Path, files[i].After, files[i].Mode)
+		if !files[i].Delete {
+			staged[i], errs[i] = stageFile(files[i].Path, files[i].After, files[i].Mode)
+		}
 	})
 	for i, f := range files {
 		if errs[i] != nil {
 			for j := range files {
-				if errs[j] == nil {
+				if errs[j] == nil && staged[j] != "" {
 					os.Remove(staged[j])
 				}
 			}
@@ -228,9 +237,14 @@ func Diff(f *FilePlan) string {
 	oldLabel, newLabel := "a/"+label, "b/"+label
 	var head strings.Builder
 	fmt.Fprintf(&head, "diff --git %s %s\n", oldLabel, newLabel)
-	if !f.Existed {
+	after := f.After
+	switch {
+	case f.Delete:
+		fmt.Fprintf(&head, "deleted file mode 100%o\n", f.Mode.Perm())
+		newLabel, after = "/dev/null", nil
+	case !f.Existed:
 		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm()&^umask())
 		oldLabel = "/dev/null"
 	}
-	return head.String() + unifiedDiff(oldLabel, newLabel, f.Before, f.After)
+	return head.String() + unifiedDiff(oldLabel, newLabel, f.Before, after)
 }

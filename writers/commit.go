@@ -26,6 +26,9 @@ import (
 //     another file system than its folder (EXDEV) — and on Windows, the
 //     file is written in place, under the same condition.
 // A new file is renamed into place unless one has appeared meanwhile.
+// A file to delete is renamed aside (deleteFile), under the same
+// condition, and kept there until the run ends: undoing the delete is
+// renaming it back.
 
 // commitKind is how a file was committed, which says how it is undone.
 type commitKind int
@@ -35,6 +38,7 @@ const (
 	exchanged                   // swapped with the staged file; the replaced inode is at aside
 	renamed                     // renamed over; the replaced inode is kept at aside by a hard link
 	inPlace                     // written in place: undone by writing FilePlan.Before back
+	deleted                     // renamed aside (aside): undone by renaming it back
 )
 
 // committed is one file of a run that is in place and can still be undone.
@@ -57,6 +61,9 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 			os.Remove(staged)
 		}
 	}()
+	if f.Delete {
+		return deleteFile(f)
+	}
 	if !f.Existed {
 		switch err := renameNoReplace(staged, f.Path); {
 		case err == nil:
@@ -125,6 +132,47 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 	return c, nil
 }
 
+// deleteFile removes f.Path if it still holds f.Before: it is renamed to
+// a staging name next to it (where a later run's removeStale finds it if
+// this one is killed), checked there, and kept until the run ends. Where
+// a rename cannot move it (a single-file bind mount, another file system,
+// and on Windows a file a tool holds open), the file stays, written in
+// place with f.After, with a warning.
+func deleteFile(f *FilePlan) (*committed, error) {
+	if !fileEquals(f.Path, f.Before) {
+		return nil, ErrChanged
+	}
+	tmp, err := createTemp(f.Path, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	aside := tmp.Name()
+	tmp.Close()
+	// Over the reserved name: no moment where another file could take it.
+	if err := os.Rename(f.Path, aside); err != nil {
+		os.Remove(aside)
+		switch {
+		case isMissing(err):
+			return nil, ErrChanged
+		case renameImpossible(err) || writesInPlace:
+			c, werr := writeInPlace(f, "", nil)
+			if werr == nil {
+				c.warning = fmt.Sprintf("%s: left in place holding nothing, not deleted: it cannot be renamed (%v)", f.Display, unwrapPath(err))
+			}
+			return c, werr
+		}
+		return nil, err
+	}
+	c := &committed{f: f, kind: deleted, aside: aside}
+	if !c.watchAside() || !contentEquals(c.watch, f.Before) {
+		// Another program replaced the file after repo read it: its
+		// version goes back.
+		c.undo()
+		return nil, ErrChanged
+	}
+	return c, nil
+}
+
 // watchAside opens the replaced inode kept at c.aside and notes its
 // version, and reports whether it could.
 func (c *committed) watchAside() bool {
@@ -155,7 +203,9 @@ func (c *committed) writtenAside() bool {
 // the rename's error, nil where none is tried). It is not atomic — a crash
 // halfway leaves a mix — so the run warns.
 func writeInPlace(f *FilePlan, staged string, why error) (*committed, error) {
-	os.Remove(staged)
+	if staged != "" {
+		os.Remove(staged)
+	}
 	file, err := regfile.OpenWrite(f.Path)
 	if err != nil {
 		return nil, err
@@ -200,6 +250,21 @@ func overwrite(file *os.File, data []byte) error {
 func (c *committed) undo() (restored bool) {
 	defer c.finish()
 	path := c.f.Path
+	if c.kind == deleted {
+		switch err := putBack(c.aside, path); {
+		case err == nil:
+			c.aside = ""
+		case errors.Is(err, fs.ErrExist):
+			// A file appeared where repo deleted one: another program's,
+			// which stays.
+		default:
+			// The file is not back: the aside copy is not repo's to
+			// remove (a later run's removeStale does, past its age).
+			c.aside = ""
+			return false
+		}
+		return true
+	}
 	if !fileEquals(path, c.f.After) {
 		// Someone else's version: not repo's to undo. A file repo created
 		// that then changed is kept, and is reported as written.
@@ -225,6 +290,25 @@ func (c *committed) undo() (restored bool) {
 		}
 	}
 	return false
+}
+
+// putBack renames aside to path unless path exists.
+func putBack(aside, path string) error {
+	err := renameNoReplace(aside, path)
+	if !errors.Is(err, errUnsupported) {
+		return err
+	}
+	// A hard link is created only where no file is; then the aside name
+	// goes. Where there are no hard links, a rename after a look.
+	if err := os.Link(aside, path); err == nil {
+		return os.Remove(aside)
+	} else if errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fs.ErrExist
+	}
+	return os.Rename(aside, path)
 }
 
 // finish ends c: the replaced inode is let go.
@@ -275,5 +359,16 @@ func makeFolders(files []*FilePlan) (created []string, err error) {
 func removeFolders(created []string) {
 	for i := len(created) - 1; i >= 0; i-- {
 		os.Remove(created[i])
+	}
+}
+
+// removeEmptyFolders removes the folders repo created for a file it has
+// deleted (FilePlan.folders, outermost first), deepest first, each only
+// if it is still a folder (not a link someone put there) and empty.
+func removeEmptyFolders(folders []string) {
+	for i := len(folders) - 1; i >= 0; i-- {
+		if fi, err := os.Lstat(folders[i]); err != nil || !fi.IsDir() || os.Remove(folders[i]) != nil {
+			return
+		}
 	}
 }

@@ -181,6 +181,17 @@ func (y yamlDoc) Delete(key []string, s Shape, name string) (Document, error) {
 
 func (y yamlDoc) Bytes() []byte { return y.d.Bytes() }
 
+// Depth and DeleteEmpty make yamlDoc a containerEditor.
+func (y yamlDoc) Depth(key []string) (int, error) { return y.d.Depth(key) }
+
+func (y yamlDoc) DeleteEmpty(key []string) (Document, bool, error) {
+	d, removed, err := y.d.DeleteEmpty(key)
+	if err != nil {
+		return nil, false, err
+	}
+	return yamlDoc{d}, removed, nil
+}
+
 // tomlFormat edits Codex's config.toml: entries are [<key>."<name>"]
 // tables (a map), in a marked block at the end of the file.
 type tomlFormat struct{}
@@ -361,6 +372,17 @@ func (j jsonDoc) Delete(key []string, _ Shape, name string) (Document, error) {
 }
 
 func (j jsonDoc) Bytes() []byte { return j.d.View() }
+
+// Depth and DeleteEmpty make jsonDoc a containerEditor.
+func (j jsonDoc) Depth(key []string) (int, error) { return j.d.Depth(key) }
+
+func (j jsonDoc) DeleteEmpty(key []string) (Document, bool, error) {
+	d, removed, err := j.d.DeleteEmpty(key)
+	if err != nil {
+		return nil, false, err
+	}
+	return jsonDoc{d}, removed, nil
+}
 
 // position extracts line and column from an editor error, if it has them.
 func position(err error) (int, int) {

@@ -226,17 +226,16 @@ func TestServerMapErrorsHavePosition(t *testing.T) {
 // gives back the original bytes, in every JSON dialect.
 func TestBOMAndCRLFKept(t *testing.T) {
 	const bom = "\xef\xbb\xbf"
-	// restored is what removing the entry leaves: the original bytes, or,
-	// where repo had to create the server map, the map left empty.
-	type hostCase struct{ name, tool, file, data, restored string }
+	// Removing the entry leaves the original bytes, also where repo had to
+	// create the server map: the map it created goes with its last entry.
+	type hostCase struct{ name, tool, file, data string }
 	cases := []hostCase{
-		{"strict bom crlf", "claude", ".mcp.json", bom + "{\r\n  \"mcpServers\": {\r\n    \"mine\": {\r\n      \"command\": \"x\"\r\n    }\r\n  }\r\n}\r\n", ""},
-		{"strict crlf no final newline", "claude", ".mcp.json", "{\r\n  \"mcpServers\": {\r\n    \"mine\": {\"command\": \"x\"}\r\n  }\r\n}", ""},
-		{"strict bom lf", "claude", ".mcp.json", bom + "{\n  \"mcpServers\": {\n    \"mine\": {\"command\": \"x\"}\n  }\n}\n", ""},
-		{"jsonc bom crlf tabs", "vscode", ".vscode/mcp.json", bom + "{\r\n\t// keep me\r\n\t\"servers\": {\r\n\t\t\"mine\": { \"command\": \"x\" },\r\n\t},\r\n}\r\n", ""},
-		{"comments crlf", "gemini", ".gemini/settings.json", "{\r\n  /* theme */ \"theme\": \"x\",\r\n  \"mcpServers\": {\r\n    \"mine\": {\"command\": \"x\"}\r\n  }\r\n}\r\n", ""},
-		{"comments bom, no server map", "gemini", ".gemini/settings.json", bom + "{\r\n  \"theme\": \"x\"\r\n}\r\n",
-			bom + "{\r\n  \"theme\": \"x\",\r\n  \"mcpServers\": {}\r\n}\r\n"},
+		{"strict bom crlf", "claude", ".mcp.json", bom + "{\r\n  \"mcpServers\": {\r\n    \"mine\": {\r\n      \"command\": \"x\"\r\n    }\r\n  }\r\n}\r\n"},
+		{"strict crlf no final newline", "claude", ".mcp.json", "{\r\n  \"mcpServers\": {\r\n    \"mine\": {\"command\": \"x\"}\r\n  }\r\n}"},
+		{"strict bom lf", "claude", ".mcp.json", bom + "{\n  \"mcpServers\": {\n    \"mine\": {\"command\": \"x\"}\n  }\n}\n"},
+		{"jsonc bom crlf tabs", "vscode", ".vscode/mcp.json", bom + "{\r\n\t// keep me\r\n\t\"servers\": {\r\n\t\t\"mine\": { \"command\": \"x\" },\r\n\t},\r\n}\r\n"},
+		{"comments crlf", "gemini", ".gemini/settings.json", "{\r\n  /* theme */ \"theme\": \"x\",\r\n  \"mcpServers\": {\r\n    \"mine\": {\"command\": \"x\"}\r\n  }\r\n}\r\n"},
+		{"comments bom, no server map", "gemini", ".gemini/settings.json", bom + "{\r\n  \"theme\": \"x\"\r\n}\r\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -260,12 +259,8 @@ func TestBOMAndCRLFKept(t *testing.T) {
 				t.Fatalf("CR inserted into an LF file: %q", after)
 			}
 			syncScope(t, env, nil, toolprofiles.ScopeProject, c.tool)
-			want := c.data
-			if c.restored != "" {
-				want = c.restored
-			}
-			if got := read(t, path); got != want {
-				t.Fatalf("removing the entry did not restore the file:\n got %q\nwant %q", got, want)
+			if got := read(t, path); got != c.data {
+				t.Fatalf("removing the entry did not restore the file:\n got %q\nwant %q", got, c.data)
 			}
 		})
 	}

@@ -100,9 +100,11 @@ func TestMachineRecordTakeOver(t *testing.T) {
 	}
 	settled(t, env, servers, "claude", "vscode")
 
-	// The entry is still repo's: a removed server leaves the file.
+	// The entry is still repo's: a removed server leaves the file, and
+	// the file, which repo created, goes with it (the record that took the
+	// entry over knows that too).
 	p = applyWith(t, env, nil, "claude", "vscode")
-	if got := changesOf(p, ".mcp.json"); !slices.Equal(got, []Change{{ActionRemove, "s", ReasonGone}}) {
+	if got := changesOf(p, ".mcp.json"); !slices.Equal(got, []Change{{ActionRemove, "s", ReasonGone}, {ActionDelete, "", ReasonCreatedEmpty}}) {
 		t.Errorf(".mcp.json after the server went: %v", got)
 	}
 	applyWith(t, env, servers, "claude", "vscode")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,6 +27,7 @@ const (
 	ActionRemove = "remove"
 	ActionAdopt  = "adopt"
 	ActionForget = "forget" // dropped from the record, left in the file
+	ActionDelete = "delete" // the whole file: repo created it, and nothing is left in it
 )
 
 // ScopeGitignore is the scope of a plan's .gitignore (see IgnoreFile).
@@ -43,6 +43,12 @@ const (
 	ReasonRecognised = "entry written by repo, not yet recorded"
 	ReasonRelocated  = "entry written at another workspace root"
 	ReasonRecord     = "ownership record out of date"
+	// ReasonDeselected: the tool left the [mcp] tools list.
+	ReasonDeselected = "entry of a tool no longer selected"
+	// ReasonForgotten: repo forget named the tool.
+	ReasonForgotten = "entry of a forgotten tool"
+	// ReasonCreatedEmpty: a file repo created holds nothing any more.
+	ReasonCreatedEmpty = "file repo created, left empty"
 )
 
 // Change is one thing a plan does to a file.
@@ -67,9 +73,17 @@ type FilePlan struct {
 	// plus the entries as they are now (Owned.Previous), so that a run
 	// killed halfway leaves a record that knows every entry of repo's in
 	// whichever version the files hold. Nil when After already does.
-	Intent  []byte
+	Intent []byte
+	// Delete: the file goes. It is a file repo created, left holding
+	// nothing but what a new file of its format holds (see Created.File).
+	// After is then that content: what the file keeps where it cannot be
+	// removed (see deleteFile), and Mode the file's mode.
+	Delete  bool
 	Changes []Change
 	locks   []*toolLock // of the tools reading the file (Target.Locks)
+	// folders are the folders repo created for the file, innermost first
+	// (Created.Folders): removed after the file is deleted, if empty.
+	folders []string
 }
 
 // newFileMode is the mode a new file is created with, less the umask as
@@ -85,6 +99,9 @@ func newFileMode(project bool) fs.FileMode {
 
 // Changed reports whether applying the plan would write the file.
 func (f *FilePlan) Changed() bool {
+	if f.Delete {
+		return f.Existed
+	}
 	if !f.Existed {
 		return f.After != nil
 	}
@@ -293,7 +310,12 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 		p.Warnings = append(p.Warnings, r.out.warnings...)
 		for _, put := range r.out.puts {
 			states[i].rec.Put(put.file, put.key, put.entries)
+			states[i].rec.SetCreated(put.file, put.key, put.created)
 			states[i].intent.Put(put.file, put.key, put.intent)
+			states[i].intent.SetCreated(put.file, put.key, put.created)
+		}
+		if !r.fp.Delete {
+			states[i].rec.handOver(r.out.puts)
 		}
 		p.Files = append(p.Files, r.fp)
 	}
@@ -354,6 +376,10 @@ type recordPut struct {
 	key     []string
 	entries map[string]Owned
 	intent  map[string]Owned
+	// created is what repo created for the target (Created), in the
+	// record and in its intent alike: it only grows while the target has
+	// entries, and goes with the target.
+	created *Created
 }
 
 // The records a plan reads and writes (recordState.kind).
@@ -382,8 +408,9 @@ func recordKind(env Env, group []*Target) string {
 }
 
 // takeOver moves into rs what the other workspace record holds of the
-// targets and rs does not. The other record's intent keeps it until the
-// sync is applied, so a run killed halfway leaves it owned in one of them.
+// targets and rs does not, with what repo created for them (Record.take).
+// The other record's intent keeps it until the sync is applied, so a run
+// killed halfway leaves it owned in one of them.
 func (rs *recordState) takeOver(from *recordState, targets []*Target) {
 	for _, t := range targets {
 		file := rs.fileKey(t)
@@ -394,8 +421,8 @@ func (rs *recordState) takeOver(from *recordState, targets []*Target) {
 		if e == nil {
 			continue
 		}
-		rs.rec.Put(file, t.Key, maps.Clone(e.Entries))
-		rs.intent.Put(file, t.Key, maps.Clone(e.Entries))
+		rs.rec.take(e)
+		rs.intent.take(e)
 		from.rec.Put(file, t.Key, nil)
 	}
 }
@@ -488,12 +515,158 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	if !fp.Existed && len(fp.Changes) == 0 {
 		fp.After = nil // no entries for a file that does not exist: do not create it
 	}
+	if fp.Existed {
+		if err := planDelete(fp, first, format, doc, out.puts); err != nil {
+			return nil, err
+		}
+	}
 	if snap.mapped {
 		if err := checkSteady(path, snap.ver); err != nil {
 			return nil, &FileError{File: first.Display, Err: err}
 		}
 	}
 	return fp, nil
+}
+
+// planDelete makes fp the deletion of its file when repo created it and
+// nothing is left in it: a target whose record says it created the file
+// (Created.File) loses its last entry in this plan, and the file holds no
+// more than a new file of its format ({} for JSON, nothing for TOML, the
+// skeleton for YAML). A file that is a symbolic link now is never deleted
+// (its target is not what repo created; the folders on the way may be
+// links). The folders repo created for it go too, when empty.
+func planDelete(fp *FilePlan, t *Target, format Format, doc Document, puts []recordPut) error {
+	folders, ours := 0, false
+	for _, put := range puts {
+		if len(put.entries) == 0 && put.created != nil && put.created.File {
+			ours = true
+			folders = max(folders, put.created.Folders)
+		}
+	}
+	if !ours || !isBare(format, doc) {
+		return nil
+	}
+	fi, err := os.Lstat(t.Path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // a link now: what it points to is not what repo created
+	}
+	fp.Delete, fp.Mode = true, fi.Mode().Perm()
+	fp.Changes = append(fp.Changes, Change{Action: ActionDelete, Reason: ReasonCreatedEmpty})
+	dir := filepath.Dir(t.Path)
+	for range folders {
+		if parent := filepath.Dir(dir); parent == dir {
+			break
+		}
+		fp.folders = append([]string{dir}, fp.folders...)
+		dir = filepath.Dir(dir)
+	}
+	return nil
+}
+
+// isBare reports a document that holds nothing but what a new file of its
+// format holds: blank, or (BOM and surrounding whitespace aside) the bytes
+// of Format.New — for JSON, an object with no members and no comments.
+func isBare(format Format, doc Document) bool {
+	b := doc.Bytes()
+	if isBlank(b) {
+		return true
+	}
+	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))
+	if jf, ok := format.(jsonFormat); ok && jf.skeleton == "" {
+		return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' && isBlank(b[1:len(b)-1])
+	}
+	return bytes.Equal(b, bytes.TrimSpace(format.New().Bytes()))
+}
+
+// missingFolders is how many of the folders above path do not exist.
+func missingFolders(path string) int {
+	n := 0
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); err == nil || filepath.Dir(dir) == dir {
+			return n
+		}
+		n++
+	}
+}
+
+// containerEditor is a Document that can tell how much of a key path
+// exists and remove an empty container (jsonedit, yamledit). The TOML
+// editor needs neither: Codex's entries are tables of a marked block,
+// which goes by itself when its last entry does.
+type containerEditor interface {
+	Depth(key []string) (int, error)
+	DeleteEmpty(key []string) (Document, bool, error)
+}
+
+// noteCreated adds to c (what the record says repo created for t) what
+// writing t's first entries into doc creates: the file, when it does not
+// exist (with the folders it needs), and the containers of the key path
+// that are missing (found is whether Entries found the server map).
+func noteCreated(c *Created, doc Document, t *Target, newFile, found bool) *Created {
+	if c == nil {
+		c = &Created{}
+	}
+	if newFile {
+		c.File, c.Folders = true, missingFolders(t.Path)
+	}
+	if ce, ok := doc.(containerEditor); ok && !found {
+		if depth, err := ce.Depth(t.Key); err == nil && depth < len(t.Key) {
+			if !isKeyPrefix(c.Key, t.Key) || len(c.Key) > depth+1 {
+				c.Key = slices.Clone(t.Key[:depth+1])
+			}
+		}
+	}
+	return c
+}
+
+// dropCreated removes, from the innermost up, the containers of t's key
+// path that repo created (c.Key and those under it) and that are empty:
+// what is left when a target's last entry has gone.
+func dropCreated(doc Document, t *Target, c *Created) (Document, error) {
+	ce, ok := doc.(containerEditor)
+	if !ok || c == nil || len(c.Key) == 0 || !isKeyPrefix(c.Key, t.Key) {
+		return doc, nil
+	}
+	for i := len(t.Key); i >= len(c.Key); i-- {
+		nd, removed, err := ce.DeleteEmpty(t.Key[:i])
+		if err != nil {
+			return nil, fmt.Errorf("removing the empty %s repo created: %w", keyString(t.Key[:i]), err)
+		}
+		if !removed {
+			break
+		}
+		doc = nd
+		ce = nd.(containerEditor)
+	}
+	return doc, nil
+}
+
+// isKeyPrefix reports whether p is a non-empty prefix of key.
+func isKeyPrefix(p, key []string) bool {
+	return len(p) > 0 && len(p) <= len(key) && slices.Equal(p, key[:len(p)])
+}
+
+// handOver keeps what a dropped target knew of its file, which stays
+// (another target of the record still has entries in it, or the user
+// added to it): the record's other targets in that file now say that repo
+// created it, so the last of them to go deletes it when it is empty.
+func (r *Record) handOver(puts []recordPut) {
+	for _, put := range puts {
+		if len(put.entries) > 0 || put.created == nil || !put.created.File {
+			continue
+		}
+		for _, t := range r.Targets {
+			if t.File != put.file {
+				continue
+			}
+			c := t.Created.clone()
+			if c == nil {
+				c = &Created{}
+			}
+			c.File, c.Folders = true, max(c.Folders, put.created.Folders)
+			t.Created = c
+		}
+	}
 }
 
 // heldEntries is how many entries the record says repo wrote into the
@@ -525,7 +698,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
 	}
-	members, _, err := doc.Entries(t.Key, t.shape())
+	members, found, err := doc.Entries(t.Key, t.shape())
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,
@@ -537,8 +710,10 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	recFile := rs.fileKey(t)
 	var owned map[string]Owned
+	var created *Created
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
 		owned = e.Entries
+		created = e.Created.clone()
 	}
 	next := map[string]Owned{}
 	intent := map[string]Owned{} // next, and what the file holds of repo's now
@@ -674,12 +849,19 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 	}
 	if len(adds) > 0 {
+		created = noteCreated(created, doc, t, !fp.Existed, found)
 		var err error
 		if doc, err = doc.Insert(t.Key, t.shape(), adds); err != nil {
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
-	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next, intent: intent})
+	if len(next) == 0 {
+		var err error
+		if doc, err = dropCreated(doc, t, created); err != nil {
+			return nil, fileErr(0, err)
+		}
+	}
+	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next, intent: intent, created: created})
 	return doc, nil
 }
 

@@ -23,10 +23,11 @@ import (
 
 // RecordVersion is the newest format version of ownership records. A
 // record is written with the lowest version that holds what it records
-// (Record.minVersion): version 2 added Owned.Defaults, so a workspace
-// whose extensions use no settings keeps a record that earlier releases
-// of repo read.
-const RecordVersion = 2
+// (Record.minVersion): version 2 added Owned.Defaults and version 3
+// RecordEntry.Created, so a workspace whose extensions use no settings,
+// in files repo did not create, keeps a record that earlier releases of
+// repo read.
+const RecordVersion = 3
 
 // Record is repo's memory of the entries it wrote: per target, each name
 // with a digest of the value written — never the value, which can hold a
@@ -41,9 +42,46 @@ type Record struct {
 
 // RecordEntry is what repo owns in one target.
 type RecordEntry struct {
-	File    string           `json:"file"` // root-relative (project) or absolute (per-user)
-	Key     []string         `json:"key"`
+	File string   `json:"file"` // root-relative (project) or absolute (per-user)
+	Key  []string `json:"key"`
+	// Created is what repo made to write the target's first entries: the
+	// file, its folders, the objects of the key path. nil when it made
+	// nothing, and in every record of version 1 or 2: those never said, so
+	// nothing they list counts as created.
+	Created *Created         `json:"created,omitempty"`
 	Entries map[string]Owned `json:"entries"`
+}
+
+// Created is what repo made for a target, which it removes again when the
+// target's last entry leaves and nothing else is in it: a file repo did
+// not create is never deleted, a container it did not create never
+// removed.
+type Created struct {
+	// File: repo created the file. It is deleted when nothing is left in
+	// it but what a new file of its format holds ({} for JSON).
+	File bool `json:"file,omitempty"`
+	// Folders is how many of the folders above the file repo created with
+	// it (the innermost ones); they are removed with the file when empty.
+	Folders int `json:"folders,omitempty"`
+	// Key is the outermost container of the key path that repo added: a
+	// prefix of the target's key. It and the containers under it go when
+	// they are empty (["mcpServers"] in a settings file repo added
+	// "mcpServers" to; ["projects", "<root>"] in a ~/.claude.json that had
+	// no entry for the workspace).
+	Key []string `json:"key,omitempty"`
+}
+
+// clone is a copy of c (nil for nil).
+func (c *Created) clone() *Created {
+	if c == nil {
+		return nil
+	}
+	return &Created{File: c.File, Folders: c.Folders, Key: slices.Clone(c.Key)}
+}
+
+// none reports that c says nothing was created (the form to store is nil).
+func (c *Created) none() bool {
+	return c == nil || !c.File && c.Folders == 0 && len(c.Key) == 0
 }
 
 // Owned is one managed entry.
@@ -68,6 +106,9 @@ type Owned struct {
 
 // minVersion is the lowest record format version that holds r.
 func (r *Record) minVersion() int {
+	if slices.ContainsFunc(r.Targets, func(t *RecordEntry) bool { return t.Created != nil }) {
+		return 3
+	}
 	for _, t := range r.Targets {
 		for _, o := range t.Entries {
 			if len(o.Defaults) > 0 {
@@ -206,12 +247,11 @@ func parseRecordEntry(t gjson.Result) (*RecordEntry, bool) {
 			e.File, ok = recordString(v)
 			return ok
 		case "key":
-			e.Key = []string{}
-			return eachElement(v, func(seg gjson.Result) bool {
-				s, ok := recordString(seg)
-				e.Key = append(e.Key, s)
-				return ok
-			})
+			e.Key, ok = recordStrings(v)
+			return ok
+		case "created":
+			e.Created, ok = parseCreated(v)
+			return ok
 		case "entries":
 			// Not eachMember: it looks for repeated keys the slow way,
 			// which is fine for three field names, not for every entry.
@@ -252,6 +292,38 @@ func parseRecordEntry(t gjson.Result) (*RecordEntry, bool) {
 		return false
 	})
 	return e, ok
+}
+
+// parseCreated reads a RecordEntry.Created as encoding/json would.
+func parseCreated(v gjson.Result) (*Created, bool) {
+	c := new(Created)
+	ok := eachMember(v, func(k string, v gjson.Result) (ok bool) {
+		switch k {
+		case "file":
+			c.File = v.Type == gjson.True
+			return v.Type == gjson.True || v.Type == gjson.False
+		case "folders":
+			n, err := strconv.Atoi(v.Raw)
+			c.Folders = n
+			return v.Type == gjson.Number && err == nil && strconv.Itoa(n) == v.Raw
+		case "key":
+			c.Key, ok = recordStrings(v)
+			return ok
+		}
+		return false
+	})
+	return c, ok
+}
+
+// recordStrings reads an array of recordString.
+func recordStrings(v gjson.Result) ([]string, bool) {
+	out := []string{}
+	ok := eachElement(v, func(seg gjson.Result) bool {
+		s, ok := recordString(seg)
+		out = append(out, s)
+		return ok
+	})
+	return out, ok
 }
 
 // eachMember calls f with each member of object o, and reports whether o
@@ -312,9 +384,30 @@ func (r *Record) Find(file string, key []string) *RecordEntry {
 func (r *Record) clone() *Record {
 	c := &Record{Version: r.Version, Root: r.Root, Targets: make([]*RecordEntry, len(r.Targets))}
 	for i, t := range r.Targets {
-		c.Targets[i] = &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Entries: maps.Clone(t.Entries)}
+		c.Targets[i] = &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Created: t.Created.clone(), Entries: maps.Clone(t.Entries)}
 	}
 	return c
+}
+
+// SetCreated replaces what the record says repo created for a target it
+// lists (see Created); a Created that says nothing is stored as nil.
+func (r *Record) SetCreated(file string, key []string, c *Created) {
+	if t := r.Find(file, key); t != nil {
+		if c.none() {
+			c = nil
+		}
+		t.Created = c.clone()
+	}
+}
+
+// take makes e, a target of another record, one of r's: its entries and
+// what repo created for it (Created), which Put alone would leave behind.
+// Every move of a target between records goes through it: the committed
+// record and the clone's (takeOver), a record kept under another path to
+// the workspace (aliases).
+func (r *Record) take(e *RecordEntry) {
+	r.Put(e.File, e.Key, maps.Clone(e.Entries))
+	r.SetCreated(e.File, e.Key, e.Created)
 }
 
 // Put replaces the entries of one target; an empty map drops the target.
@@ -366,6 +459,10 @@ func (r *Record) Bytes() []byte {
 		b = ordered.AppendString(b, t.File)
 		b = append(b, ",\n      \"key\": "...)
 		b = appendIndentedStrings(b, t.Key, "      ")
+		if c := t.Created; c != nil {
+			b = append(b, ",\n      \"created\": "...)
+			b = appendCreated(b, c)
+		}
 		b = append(b, ",\n      \"entries\": "...)
 		switch {
 		case t.Entries == nil:
@@ -412,6 +509,32 @@ func (r *Record) Bytes() []byte {
 		b = append(b, "\n  "...)
 	}
 	return append(b, "]\n}\n"...)
+}
+
+// appendCreated appends c as the indenting Encoder does inside a target.
+func appendCreated(b []byte, c *Created) []byte {
+	var members [][]byte
+	if c.File {
+		members = append(members, []byte(`"file": true`))
+	}
+	if c.Folders != 0 {
+		members = append(members, strconv.AppendInt([]byte(`"folders": `), int64(c.Folders), 10))
+	}
+	if len(c.Key) > 0 {
+		members = append(members, appendIndentedStrings([]byte(`"key": `), c.Key, "        "))
+	}
+	if len(members) == 0 {
+		return append(b, "{}"...)
+	}
+	b = append(b, '{')
+	for i, m := range members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n        "...)
+		b = append(b, m...)
+	}
+	return append(b, "\n      }"...)
 }
 
 // appendIndentedStrings appends a string list as the indenting Encoder

@@ -3,6 +3,8 @@ package writers
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -76,6 +78,17 @@ func sampleRecords() []*Record {
 			{File: ".cursor/mcp.json", Key: nil, Entries: nil},
 			{File: "a.json", Key: []string{}, Entries: map[string]Owned{}},
 		}},
+		{Version: 3, Targets: []*RecordEntry{ // what repo created (Created)
+			{File: ".amazonq/mcp.json", Key: []string{"mcpServers"}, Created: &Created{File: true, Folders: 1, Key: []string{"mcpServers"}}, Entries: plain},
+			{File: ".vscode/settings.json", Key: []string{"mcp", "servers"}, Created: &Created{Key: []string{"mcp"}}, Entries: withDefaults},
+			{File: ".codex/config.toml", Key: []string{"mcp_servers"}, Created: &Created{File: true}, Entries: plain},
+			{File: "a.json", Key: []string{"a"}, Created: &Created{}, Entries: plain},
+			{File: "b.json", Key: []string{"b"}, Created: &Created{Folders: 2, Key: []string{}}, Entries: plain},
+		}},
+		{Version: 3, Root: "/home/me/ws", Targets: []*RecordEntry{
+			{File: "/home/me/.claude.json", Key: []string{"projects", "/home/me/ws", "mcpServers"},
+				Created: &Created{Key: []string{"projects", "/home/me/ws"}}, Entries: owned},
+		}},
 	}
 }
 
@@ -123,6 +136,18 @@ func TestParseRecordAsEncodingJSON(t *testing.T) {
 		`{"version":2,"targets":[{"file":"f","entries":{"s":{"extension":"e","defaults":{}}}}]}`,
 		`{"version":2,"targets":[{"file":"f","entries":{"s":{"defaults":{"a\u0062":"d"}}}}]}`,
 		`{"version":1,"targets":[{"file":"a\u00e9\/b","key":["\ud800"]}]}`,
+		`{"version":3,"targets":[{"file":"f","key":["k"],"created":{"file":true,"folders":2,"key":["k"]},"entries":{}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"file":false,"folders":0,"key":[]}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":null}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"file":1}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"file":true,"file":false}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"folders":-1}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"folders":1.5}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"key":null}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"key":["a",1]}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":{"other":true}}]}`,
+		`{"version":3,"targets":[{"file":"f","created":[]}]}`,
 		"{\"version\":1,\"root\":\"bad \xff\"}",
 		`{"version":1} trailing`, `{"version":1}`+"\n\n", `  {"version":1}`, `[]`, `null`, `{"version":1`, ``,
 	)
@@ -161,4 +186,52 @@ func FuzzParseRecord(f *testing.F) {
 			t.Fatalf("Bytes of %q differs from encoding/json", data)
 		}
 	})
+}
+
+// A record is written in the lowest version that holds it: one that says
+// what repo created is version 3, which earlier releases refuse rather
+// than drop the field and lose what it says.
+func TestRecordVersionOfCreated(t *testing.T) {
+	owned := map[string]Owned{"s": {Extension: "e", Digest: "d"}}
+	r := &Record{Targets: []*RecordEntry{{File: "f", Key: []string{"k"}, Entries: owned}}}
+	if v := r.minVersion(); v != 1 {
+		t.Fatalf("a record without Created: version %d, want 1", v)
+	}
+	r.SetCreated("f", []string{"k"}, &Created{})
+	if r.Targets[0].Created != nil || r.minVersion() != 1 {
+		t.Fatalf("a Created that says nothing was stored: %+v", r.Targets[0].Created)
+	}
+	r.SetCreated("f", []string{"k"}, &Created{File: true})
+	if v := r.minVersion(); v != 3 {
+		t.Fatalf("a record with Created: version %d, want 3", v)
+	}
+	c := r.clone()
+	c.Targets[0].Created.File = false
+	if !r.Targets[0].Created.File {
+		t.Fatal("clone shares Created")
+	}
+	r.Put("f", []string{"k"}, map[string]Owned{"t": {}})
+	if r.Targets[0].Created == nil {
+		t.Fatal("Put of new entries dropped Created")
+	}
+	r.Version = r.minVersion()
+	back, _, err := ReadRecord(writeTemp(t, r.Bytes()), "record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, r) {
+		t.Fatalf("read back %+v, want %+v", back.Targets[0], r.Targets[0])
+	}
+	if _, _, err := ReadRecord(writeTemp(t, []byte(`{"version": 4, "targets": []}`)), "record"); err == nil || !strings.Contains(err.Error(), "versions 1 to 3") {
+		t.Fatalf("version 4: %v", err)
+	}
+}
+
+func writeTemp(t *testing.T, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "record.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -2,6 +2,8 @@ package writers
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -68,7 +70,8 @@ func recordText(t *testing.T, env Env) string {
 
 // The author's settings are written when the entry is created; a sync
 // after it writes nothing; the record remembers the offers as digests
-// (version 2), never the values.
+// (version 2; 3 here, as it also says that repo created the file), never
+// the values.
 func TestSettingsWrittenAndRemembered(t *testing.T) {
 	env := testEnv(t)
 	s := withSettings(extensions.Settings{Enabled: on(false), AutoApprove: []string{"search"}, ToolTimeout: 60})
@@ -79,7 +82,7 @@ func TestSettingsWrittenAndRemembered(t *testing.T) {
 		t.Fatalf("entry = %v", got)
 	}
 	rec := recordText(t, env)
-	if !strings.Contains(rec, `"version": 2`) || !strings.Contains(rec, `"defaults": {`) || strings.Contains(rec, "search") {
+	if !strings.Contains(rec, `"version": 3`) || !strings.Contains(rec, `"defaults": {`) || strings.Contains(rec, "search") {
 		t.Fatalf("record:\n%s", rec)
 	}
 	if p := mustSync(t, env, []extensions.Server{s}, "roo"); len(p.Stale()) != 0 {
@@ -87,11 +90,13 @@ func TestSettingsWrittenAndRemembered(t *testing.T) {
 	}
 }
 
-// A workspace whose extensions use no settings keeps a version 1 record,
-// byte for byte what earlier releases wrote — OpenCode's fixed
-// "enabled": true included.
+// A workspace whose extensions use no settings, in files repo did not
+// create, keeps a version 1 record, byte for byte what earlier releases
+// wrote — OpenCode's fixed "enabled": true included.
 func TestRecordWithoutSettingsStaysVersion1(t *testing.T) {
 	env := testEnv(t)
+	write(t, filepath.Join(env.Root, "opencode.json"), "{\n  \"mcp\": {}\n}\n")
+	write(t, filepath.Join(env.Root, ".roo", "mcp.json"), "{\n  \"mcpServers\": {}\n}\n")
 	mustSync(t, env, []extensions.Server{server}, "opencode", "roo")
 	if rec := recordText(t, env); !strings.Contains(rec, `"version": 1`) || strings.Contains(rec, "defaults") {
 		t.Fatalf("record:\n%s", rec)
@@ -176,8 +181,9 @@ func TestEntriesFromEarlierReleases(t *testing.T) {
 	}
 }
 
-// A server switched off leaves the files of tools without a toggle, and
-// is written disabled for the others; switched on again, it comes back.
+// A server switched off leaves the files of tools without a toggle (a file
+// repo created for it alone goes with it), and is written disabled for the
+// others; switched on again, it comes back.
 func TestSwitchedOffServerLeavesToolsWithoutToggle(t *testing.T) {
 	env := testEnv(t)
 	mustSync(t, env, []extensions.Server{server}, "gemini", "roo")
@@ -185,8 +191,11 @@ func TestSwitchedOffServerLeavesToolsWithoutToggle(t *testing.T) {
 	roo := filepath.Join(env.Root, ".roo", "mcp.json")
 	off := withSettings(extensions.Settings{Enabled: on(false)})
 	p := mustSync(t, env, []extensions.Server{off}, "gemini", "roo")
-	if entryOf(t, gem, "mcpServers") != nil {
-		t.Errorf("gemini still has the switched-off server:\n%s", read(t, gem))
+	if _, err := os.Lstat(gem); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("gemini's file, which repo created for the switched-off server alone, is still there: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Dir(gem)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the .gemini folder repo created for it is still there: %v", err)
 	}
 	if got := entryOf(t, roo, "mcpServers"); got["disabled"] != true {
 		t.Errorf("roo: %v", got)
@@ -256,7 +265,7 @@ func TestCodexApprovalTable(t *testing.T) {
 
 func TestReadRecordVersions(t *testing.T) {
 	dir := t.TempDir()
-	for v, ok := range map[int]bool{0: false, 1: true, 2: true, 3: false} {
+	for v, ok := range map[int]bool{0: false, 1: true, 2: true, 3: true, 4: false} {
 		path := filepath.Join(dir, "r.json")
 		if err := os.WriteFile(path, []byte(`{"version": `+string(rune('0'+v))+`, "targets": []}`), 0o644); err != nil {
 			t.Fatal(err)

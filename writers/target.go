@@ -46,6 +46,9 @@ type Target struct {
 	// alias, when set, is the other path to the root (Env.Aliases) that Key
 	// holds: a target that only removes the entries repo wrote there.
 	alias string
+	// leaving, when set, is why the target's tools have left: a target
+	// that only removes the entries repo wrote (see LeavingTargets).
+	leaving string
 }
 
 // Desired is one managed entry as repo wants it.
@@ -121,37 +124,17 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		if path == "" {
 			continue // no file for this scope on this OS
 		}
-		key := make([]string, len(t.Key))
-		for i, k := range t.Key {
-			key[i] = strings.ReplaceAll(k, "<<root>>", rootKey(env))
-		}
+		key := profileKey(t, env)
 		id := path + "\x00" + strings.Join(key, "\x00")
 		tg, ok := byKey[id]
 		if !ok {
-			tg = &Target{Path: path, Display: env.Display(path), Scope: scope, Format: t.Format, Key: key,
-				Container: t.Container, NameField: t.NameField, Skeleton: t.Skeleton}
+			tg = newTarget(env, scope, path, key, t)
 			byKey[id] = tg
 			order = append(order, id)
 			seen[id] = map[string]produced{}
-		} else if tg.Format != t.Format || tg.Container != t.Container || tg.NameField != t.NameField {
-			return nil, nil, fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
 		}
-		tg.Tools = append(tg.Tools, p.ID)
-		if scope == toolprofiles.ScopeProject && !portableTool(p, env) {
-			tg.Machine = true
-		}
-		for _, c := range t.PathsFor(env.GOOS) {
-			if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil && !slices.Contains(tg.Candidates, cp) {
-				tg.Candidates = append(tg.Candidates, cp)
-			}
-		}
-		if l := toolLockFor(t.Lock, path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *toolLock) bool { return *o == *l }) {
-			tg.Locks = append(tg.Locks, l)
-		}
-		for _, f := range p.Entry.Preserve {
-			if !slices.Contains(tg.Preserve, f) {
-				tg.Preserve = append(tg.Preserve, f)
-			}
+		if err := tg.addTool(p, t, env); err != nil {
+			return nil, nil, err
 		}
 		first := len(tg.Tools) == 1
 		for _, s := range servers {
@@ -204,6 +187,50 @@ func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile,
 		out = append(out, tg)
 	}
 	return out, warnings, nil
+}
+
+// newTarget is the target of a profile's scope target t at path, its
+// key's <<root>> filled in, without tools (addTool) or entries yet.
+func newTarget(env Env, scope, path string, key []string, t *toolprofiles.Target) *Target {
+	return &Target{Path: path, Display: env.Display(path), Scope: scope, Format: t.Format, Key: key,
+		Container: t.Container, NameField: t.NameField, Skeleton: t.Skeleton}
+}
+
+// addTool adds profile p, whose scope target t lands in tg, to the tools
+// of tg: its lock, the members it preserves, whether it makes a project
+// file machine-specific (Machine) and the paths it may read the file from
+// (Candidates). Two tools must read the file and its server map alike.
+func (tg *Target) addTool(p *toolprofiles.Profile, t *toolprofiles.Target, env Env) error {
+	if len(tg.Tools) > 0 && (tg.Format != t.Format || tg.Container != t.Container || tg.NameField != t.NameField) {
+		return fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
+	}
+	tg.Tools = append(tg.Tools, p.ID)
+	if tg.Scope == toolprofiles.ScopeProject && !portableTool(p, env) {
+		tg.Machine = true
+	}
+	for _, c := range t.PathsFor(env.GOOS) {
+		if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil && !slices.Contains(tg.Candidates, cp) {
+			tg.Candidates = append(tg.Candidates, cp)
+		}
+	}
+	if l := toolLockFor(t.Lock, tg.Path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *toolLock) bool { return *o == *l }) {
+		tg.Locks = append(tg.Locks, l)
+	}
+	for _, f := range p.Entry.Preserve {
+		if !slices.Contains(tg.Preserve, f) {
+			tg.Preserve = append(tg.Preserve, f)
+		}
+	}
+	return nil
+}
+
+// profileKey is t's key path with <<root>> filled in.
+func profileKey(t *toolprofiles.Target, env Env) []string {
+	key := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		key[i] = strings.ReplaceAll(k, "<<root>>", rootKey(env))
+	}
+	return key
 }
 
 // mergeSettings is the entry two tools reading one file agree on: the same

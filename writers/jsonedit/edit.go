@@ -207,6 +207,52 @@ func (d *Doc) Delete(path []string, key string) (*Doc, error) {
 	return d.verifyDelete(d.removeMember(o, i), objs, path, key)
 }
 
+// Depth returns how many leading keys of path lead to objects in the
+// document: len(path) when the object at path exists. A segment that is
+// not an object is a *TypeError, a duplicate key on the way a
+// *DuplicateKeyError.
+func (d *Doc) Depth(path []string) (int, error) {
+	objs, err := d.walk(path)
+	if err != nil {
+		return 0, err
+	}
+	return len(objs) - 1, nil
+}
+
+// DeleteEmpty removes the object at path from its parent if it is empty:
+// no members and nothing but whitespace between its braces (a comment
+// there is someone's, and keeps it). It is how a container repo created
+// goes once its last entry has: the member goes by the rules of Delete,
+// so removing a container Set created in an object that already existed
+// gives back the object's bytes. removed is false, with d itself, when
+// the object is missing, not empty, or the top-level one.
+func (d *Doc) DeleteEmpty(path []string) (nd *Doc, removed bool, err error) {
+	if len(path) == 0 {
+		return d, false, nil
+	}
+	objs, err := d.walk(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(objs) != len(path)+1 {
+		return d, false, nil
+	}
+	o := objs[len(path)]
+	if len(o.members) > 0 || !allWS(d.data[o.open+1:o.close]) {
+		return d, false, nil
+	}
+	parent, key := objs[len(path)-1], path[len(path)-1]
+	i := parent.index(key)
+	if i < 0 {
+		return nil, false, errors.New("jsonedit: internal error: the object is not in its parent")
+	}
+	nd, err = d.verifyDelete(d.removeMember(parent, i), objs[:len(path)], path[:len(path)-1], key)
+	if err != nil {
+		return nil, false, err
+	}
+	return nd, true, nil
+}
+
 // validValue reports whether a value to write is valid JSON in valid
 // UTF-8 (json.Valid does not check the text of strings; validate does both).
 func validValue(v []byte) bool {

@@ -1,0 +1,289 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
+)
+
+// ForgetOptions are the flags of repo forget.
+type ForgetOptions struct {
+	F       *Factory
+	Tools   []string
+	All     bool
+	Scope   string // "" for every scope
+	Root    string
+	DryRun  bool
+	Output  string
+	Quiet   bool
+	Verbose bool
+}
+
+func newForgetCmd(f *Factory, runF func(*ForgetOptions) error) *cobra.Command {
+	opts := &ForgetOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "forget",
+		Short: "Remove the entries repo wrote for tools you no longer use",
+		Long: `Remove the MCP entries repo wrote for the given tools, in every scope the
+ownership records know (or --scope), and forget them in the records. Your own
+entries stay. A file or container repo created is removed once nothing else
+is in it; a file repo did not create is never deleted.
+
+A file that another tool listed in [mcp] tools (or detected) also writes
+(Claude Code and Copilot CLI share .mcp.json) keeps its entries, also when
+this machine lacks that tool: forget both tools to remove them.
+
+A tool still listed in [mcp] tools, or detected in the workspace, is written
+again by the next repo sync.`,
+		Example: `  $ repo forget --tool amazonq
+  $ repo forget --tool cursor,windsurf --dry-run    # the diff, nothing written
+  $ repo forget --tool claude --scope local
+  $ repo forget --all                               # every tool, every scope`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if opts.Scope != "" {
+				if err := checkScope(opts.Scope); err != nil {
+					return err
+				}
+			}
+			if err := checkOutput(opts.Output); err != nil {
+				return err
+			}
+			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
+				return err
+			}
+			switch ids := splitIDs(opts.Tools); {
+			case opts.All && len(ids) > 0:
+				return usagef("--tool and --all exclude each other")
+			case !opts.All && len(ids) == 0:
+				return usagef("name the tools to forget with --tool ID (see repo tools), or pass --all")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return forgetRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	addToolFlag(cmd, f, &opts.Tools, "tool id whose entries to remove (repeatable or comma-separated; see repo tools)")
+	fl.BoolVar(&opts.All, "all", false, "every tool")
+	fl.StringVar(&opts.Scope, "scope", "", "only this scope: project, local or user (default: every scope)")
+	_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(toolprofiles.Scopes,
+		"files in the workspace", "per-project entries in your home folder (Claude Code)", "your own config, every project"))
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print a unified diff of what forget would change")
+	addRootFlag(cmd, &opts.Root)
+	addOutputFlag(cmd, &opts.Output)
+	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
+		"print only errors",
+		"also print each entry removed")
+	return cmd
+}
+
+func forgetRun(opts *ForgetOptions) error {
+	f := opts.F
+	w, err := f.load(opts.Root)
+	if err != nil {
+		return err
+	}
+	// As sync has them: a machine-specific project file's entries are in
+	// the clone's own record with [mcp] gitignore (LeavingTargets finds
+	// them in either record; this keeps Build to the one sync uses).
+	cfg, err := extensions.LoadConfig(w.root)
+	if err != nil {
+		return err
+	}
+	w.env.Portable, w.env.Gitignore = cfg.Portable, cfg.Gitignore
+	var forgotten []*toolprofiles.Profile
+	if opts.All {
+		for _, p := range w.profiles.All() {
+			if p.MCP {
+				forgotten = append(forgotten, p)
+			}
+		}
+	} else {
+		for _, id := range splitIDs(opts.Tools) {
+			p, err := lookup(w.profiles, id, "--tool")
+			if err != nil {
+				return err
+			}
+			forgotten = append(forgotten, p)
+		}
+	}
+	scopes := toolprofiles.Scopes
+	if opts.Scope != "" {
+		scopes = []string{opts.Scope}
+	}
+	res := forgetResult{Version: 1, Mode: "forget", Root: w.root, Tools: []string{}, Scopes: scopes,
+		Files: []fileResult{}, Kept: []forgetKept{}, Warnings: []string{}}
+	if opts.DryRun {
+		res.Mode = "dry-run"
+	}
+	for _, p := range forgotten {
+		res.Tools = append(res.Tools, p.ID)
+	}
+	var targets []*writers.Target
+	for _, scope := range scopes {
+		// The tools the workspace still asks for keep what they share with
+		// the forgotten ones (--all forgets them all), those this machine
+		// lacks included, as sync keeps them.
+		var staying []*toolprofiles.Profile
+		if !opts.All {
+			sel, err := selectTools(w, nil, scope)
+			if err != nil {
+				return err
+			}
+			for _, p := range sel.wanted {
+				if !slices.Contains(forgotten, p) {
+					staying = append(staying, p)
+				}
+			}
+		}
+		lt, kept, err := writers.LeavingTargets(w.env, scope, forgotten, staying, writers.ReasonForgotten)
+		if err != nil {
+			return err
+		}
+		targets = append(targets, lt...)
+		for _, k := range kept {
+			res.Kept = append(res.Kept, forgetKept{Path: k.Display, Scope: k.Scope, Tools: k.Tools, By: k.By})
+		}
+	}
+	res.Warnings = append(res.Warnings, againWarnings(w, forgotten, opts.All)...)
+	if !opts.DryRun && len(targets) > 0 {
+		unlock, err := lockWorkspace(f, w)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	plan, written, err := planAndApply(f, w.env, targets, writers.Options{}, !opts.DryRun)
+	if err != nil {
+		return err
+	}
+	defer plan.Close()
+	for _, pw := range plan.Warnings {
+		res.Warnings = appendUnique(res.Warnings, pw)
+	}
+	for _, fp := range plan.Files {
+		if !fp.Changed() && !slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
+			continue
+		}
+		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "written"}
+		if opts.DryRun {
+			fr.Status, fr.Diff = "stale", writers.Diff(fp)
+		}
+		if fr.Changes == nil {
+			fr.Changes = []writers.Change{}
+		}
+		res.Files = append(res.Files, fr)
+	}
+	if opts.Output == "json" {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printForget(f, opts, res)
+	return nil
+}
+
+// againWarnings are the forgotten tools the next repo sync writes again:
+// those listed in [mcp] tools, or, without a list, detected.
+func againWarnings(w *workspace, forgotten []*toolprofiles.Profile, all bool) []string {
+	cfg, err := extensions.LoadConfig(w.root)
+	if err != nil {
+		return nil // selectTools has read it already: not reached
+	}
+	var out []string
+	for _, p := range forgotten {
+		switch {
+		case cfg.Set && slices.Contains(cfg.Tools, p.ID):
+			out = append(out, fmt.Sprintf("%s is listed in [mcp] tools of %s: the next repo sync writes its entries again; take it out of the list to keep them out", p.ID, extensions.ConfigFile))
+		case !cfg.Set && !all && len(workspaceEvidence(p, w)) > 0:
+			out = append(out, fmt.Sprintf("%s is detected in this workspace (see repo tools): the next repo sync writes its entries again; list the tools repo writes in [mcp] tools of %s to leave it out", p.ID, extensions.ConfigFile))
+		}
+	}
+	if all && !cfg.Set {
+		out = append(out, fmt.Sprintf("the next repo sync writes the tools detected in this workspace again; list the tools repo writes in [mcp] tools of %s (an empty list writes none)", extensions.ConfigFile))
+	}
+	return out
+}
+
+func printForget(f *Factory, opts *ForgetOptions, res forgetResult) {
+	errOut := f.IO.ErrOut
+	if !opts.Quiet {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(errOut, "%s %s\n", f.paint(errOut, yellow, "warning:"), w)
+		}
+	}
+	if opts.DryRun {
+		color := f.colorOn(f.IO.Out)
+		for _, fr := range res.Files {
+			if color {
+				fmt.Fprint(f.IO.Out, colorDiff(fr.Diff))
+			} else {
+				fmt.Fprint(f.IO.Out, fr.Diff)
+			}
+		}
+	}
+	if opts.Quiet {
+		return
+	}
+	for _, k := range res.Kept {
+		fmt.Fprintf(errOut, "kept %s (%s: %s): %s writes it too; forget %s as well to remove the entries\n",
+			k.Path, k.Scope, strings.Join(k.Tools, ", "), strings.Join(k.By, ", "), strings.Join(k.By, ","))
+	}
+	for _, fr := range res.Files {
+		if fr.Status == "written" {
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
+		}
+		if opts.Verbose {
+			for _, c := range fr.Changes {
+				if c.Entry == "" {
+					fmt.Fprintf(errOut, "  %s: %s\n", c.Action, c.Reason)
+					continue
+				}
+				fmt.Fprintf(errOut, "  %s %s: %s\n", c.Action, c.Entry, c.Reason)
+			}
+		}
+	}
+	if len(res.Files) == 0 && len(res.Kept) == 0 {
+		fmt.Fprintf(errOut, "nothing to forget: the ownership records hold no entries of %s in the %s scope\n", strings.Join(res.Tools, ", "), scopeWords(res.Scopes))
+	}
+}
+
+// scopeWords is "project", "project, local or user".
+func scopeWords(scopes []string) string {
+	if len(scopes) == 1 {
+		return scopes[0]
+	}
+	return strings.Join(scopes[:len(scopes)-1], ", ") + " or " + scopes[len(scopes)-1]
+}
+
+// forgetResult is the --output json document of repo forget (schema
+// docs/schema/forget.v1.json).
+type forgetResult struct {
+	Version  int          `json:"version"`
+	Mode     string       `json:"mode"`
+	Root     string       `json:"root"`
+	Tools    []string     `json:"tools"`
+	Scopes   []string     `json:"scopes"`
+	Files    []fileResult `json:"files"`
+	Kept     []forgetKept `json:"kept"`
+	Warnings []string     `json:"warnings"`
+}
+
+// forgetKept is a file whose entries stay because a tool still selected
+// writes it too.
+type forgetKept struct {
+	Path  string   `json:"path"`
+	Scope string   `json:"scope"`
+	Tools []string `json:"tools"`
+	By    []string `json:"by"`
+}
