@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 )
@@ -464,7 +465,7 @@ func fixHint(opts *SyncOptions) string {
 		cmd += " --scope " + opts.Scope
 	}
 	if opts.Root != "" {
-		cmd += " --root " + shellJoin([]string{opts.Root})
+		cmd += " --root " + shellquote.Join([]string{opts.Root})
 	}
 	if opts.Portable {
 		cmd += " --portable"
