@@ -84,9 +84,6 @@ fails (with --strict: or any advice or warning), 2 error.`,
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
 			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}

@@ -43,9 +43,6 @@ func newMCPListCmd(f *Factory, runF func(*MCPListOptions) error) *cobra.Command 
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
 			if runF != nil {
 				return runF(opts)
 			}

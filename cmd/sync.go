@@ -63,9 +63,6 @@ configuration) is created only for a tool named with --tool. An empty
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
 			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
