@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -450,8 +449,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 			if p == nil || p.Entry.NamePattern == "" || slices.Contains(accepted, id) {
 				continue
 			}
-			re, err := regexp.Compile(p.Entry.NamePattern)
-			if err != nil || re.MatchString(s.Name) {
+			if p.Entry.AcceptsName(s.Name) {
 				accepted = append(accepted, id)
 				continue
 			}
@@ -561,9 +559,8 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 				Message: fmt.Sprintf("%s: %s", a.Message, strings.Join(names, ", ")), Fix: a.Fix})
 			continue
 		}
-		re := regexp.MustCompile(a.NamePattern) // validated when the profile was loaded
 		for _, n := range names {
-			if !re.MatchString(n) {
+			if a.Concerns(n) {
 				out = append(out, finding{Level: levelAdvice, Server: n, Tool: p.ID, Check: "name",
 					Message: a.Message, Fix: a.Fix})
 			}
