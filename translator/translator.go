@@ -63,11 +63,6 @@ type Options struct {
 	NoEnvRef bool
 }
 
-// Translate renders s for profile p.
-func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
-	return TranslateWith(s, p, Options{})
-}
-
 // TranslateWith renders s for profile p with options.
 func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Result {
 	if o.NoEnvRef && p.Entry.EnvRef != "" {
