@@ -23,7 +23,7 @@ func buildRepo(t *testing.T) string {
 	bin := filepath.Join(t.TempDir(), "repo")
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/repo-manager/repo/cmd/repo").CombinedOutput()
 	if err != nil {
-		t.Skipf("cannot build repo: %v\n%s", err, out)
+		t.Fatalf("cannot build repo: %v\n%s", err, out)
 	}
 	return bin
 }
