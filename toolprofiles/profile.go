@@ -41,7 +41,8 @@ const (
 	ContainerList = "list" // [{name: "<name>", …entry}] (Continue)
 )
 
-// Evidence levels, as in tool-formats.md.
+// Evidence levels, strongest first, as docs/supported-tools.md explains
+// them.
 var evidenceLevels = []string{"run", "src", "docs", "2nd", "unverified"}
 
 // Profile describes one AI tool.
@@ -355,7 +356,7 @@ type Expansion struct {
 	Escape map[string]string `toml:"escape"`
 	// ResolvedOnly checks only text that comes from resolved paths: the
 	// syntax is one authors write on purpose for this tool (Continue's
-	// ${{ secrets.X }}, which passes through untouched, DESIGN §3.3).
+	// ${{ secrets.X }}, which passes through untouched; docs/tool-profiles.md).
 	ResolvedOnly bool `toml:"resolved_only"`
 }
 
