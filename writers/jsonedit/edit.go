@@ -11,7 +11,7 @@ import (
 	"github.com/repo-manager/repo/internal/textedit"
 )
 
-// Formatting rules of Set and Delete (the tests spell them out as golden
+// Formatting rules of Insert, Replace and Delete (the tests spell them out as golden
 // files):
 //
 // Multi-line objects (the '{' and '}' on different lines, and an empty
@@ -33,27 +33,6 @@ import (
 // its comma and the blanks next to it. The comma of the previous member goes
 // when the deleted member was the last one without a trailing comma. An object
 // left with nothing but whitespace inside becomes {}.
-
-// Set inserts the member key: value into the object at path, or replaces the
-// value if key exists. Missing objects along path are created. value must be
-// valid JSON (normally compact); it is pretty-printed at the member's
-// indentation, keeping its member order. Set returns a new Doc; d is
-// unchanged. A path segment that is not an object is a *TypeError, a
-// duplicate key in an object on the path a *DuplicateKeyError.
-func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
-	kvs := []KeyValue{{key, value}}
-	if err := checkMembers("Set", path, kvs); err != nil {
-		return nil, err
-	}
-	objs, err := d.walk(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(objs) == len(path)+1 && objs[len(path)].index(key) >= 0 {
-		return d.replace(objs, path, kvs)
-	}
-	return d.insert(objs, path, kvs)
-}
 
 // Insert adds members that the object at path does not have yet, in one
 // edit: the bytes are those of a Set of each in turn, but the document is
@@ -572,7 +551,10 @@ func (d *Doc) derive(ss []textedit.Splice, edited []object) (nd *Doc, region []b
 			inside = false
 		}
 	}
-	out := textedit.Apply(d.data, ss)
+	out, err := textedit.Apply(d.data, ss)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("jsonedit: internal error: %w", err)
+	}
 	if !inside {
 		if nd, err = parse(out, d.dialect); err != nil {
 			return nil, nil, 0, invalid(err)

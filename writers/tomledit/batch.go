@@ -43,18 +43,9 @@ func (d *Doc) Insert(table []string, kvs []KeyValue) (*Doc, error) {
 		}
 		block = append(block, rendered[i]...)
 	}
-	var out []byte
-	switch {
-	case d.start >= 0:
-		out = d.appendToBlock(block)
-	case len(d.strays) > 0:
-		clean, err := parse(d.removeLines(d.strays))
-		if err != nil {
-			return nil, fmt.Errorf("tomledit: removing stray markers: %w", err)
-		}
-		out = clean.createBlock(block)
-	default:
-		out = d.createBlock(block)
+	out, err := d.addToBlock(block)
+	if err != nil {
+		return nil, err
 	}
 	return d.finishWrite("Insert", out, table, kvs)
 }

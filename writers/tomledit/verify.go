@@ -10,25 +10,6 @@ import (
 	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
-// verifySet checks a document produced by Set on old: the entry reads back
-// as value, is editable, and nothing else in the document changed.
-func (d *Doc) verifySet(old *Doc, table []string, name string, value []byte) error {
-	e, err := d.lookupEntry(table, name)
-	if err != nil {
-		return fmt.Errorf("tomledit: Set: re-reading the result: %w", err)
-	}
-	if e.node == nil {
-		return fmt.Errorf("tomledit: Set: server %s is missing from the result", quoteForMessage(name))
-	}
-	if e.notTables {
-		return fmt.Errorf("tomledit: Set: server %s is not a table in the result", quoteForMessage(name))
-	}
-	if got := e.node.appendJSON(nil); !jsonEqual(got, value) {
-		return fmt.Errorf("tomledit: Set: server %s reads back as %s, want %s", quoteForMessage(name), got, value)
-	}
-	return d.verifyRest(old, table, []string{name}, "Set of server "+quoteForMessage(name))
-}
-
 // verifyDelete checks a document produced by Delete on old.
 func (d *Doc) verifyDelete(old *Doc, table []string, name string) error {
 	e, err := d.lookupEntry(table, name)

@@ -66,28 +66,6 @@ type Entry struct {
 	Value []byte
 }
 
-// Set inserts the entry name with value (a JSON object) into the container
-// at path, or replaces it: it is Insert or Replace of one entry. For a List
-// the item is written as `- <nameField>: <name>` followed by the members of
-// value, in their order; value must not contain nameField itself. Missing
-// or empty containers are created (see the rules above). Set returns a new
-// Doc; d is unchanged.
-func (d *Doc) Set(path []string, kind Kind, nameField, name string, value []byte) (*Doc, error) {
-	es := []Entry{{Name: name, Value: value}}
-	vals, err := checkEntries(path, kind, nameField, es)
-	if err != nil {
-		return nil, err
-	}
-	before, _, err := d.Entries(path, kind, nameField)
-	if err != nil {
-		return nil, err
-	}
-	if slices.ContainsFunc(before, func(m Member) bool { return m.Key == name }) {
-		return d.replace(path, kind, nameField, es, vals)
-	}
-	return d.insert(path, kind, nameField, es, vals, before)
-}
-
 // Insert adds entries that the container at path does not hold yet, in
 // order, in one edit: the bytes are those of a Set of each in turn, but
 // the document is parsed and verified once, not once per entry (a first
@@ -278,9 +256,6 @@ func (d *Doc) replace(path []string, kind Kind, nameField string, es []Entry, va
 		}
 		newValue[x.Name] = x.Value
 	}
-	if err := checkDisjoint(ss); err != nil {
-		return nil, err
-	}
 	var want []Member
 	for _, it := range items {
 		if it.foreign {
@@ -298,18 +273,6 @@ func (d *Doc) replace(path []string, kind Kind, nameField string, es []Entry, va
 	}
 	nd.origins = slices.Clone(d.origins)
 	return nd, nil
-}
-
-// checkDisjoint checks that no two splices touch the same bytes.
-func checkDisjoint(ss []textedit.Splice) error {
-	sorted := slices.Clone(ss)
-	slices.SortFunc(sorted, func(a, b textedit.Splice) int { return a.At - b.At })
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i-1].At+sorted[i-1].Del > sorted[i].At {
-			return errors.New("yamledit: internal error: two edits overlap")
-		}
-	}
-	return nil
 }
 
 // Delete removes the entry name from the container at path. If the entry
@@ -361,7 +324,10 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 	origins := slices.Clone(d.origins)
 	restored := false
 	if len(es) == 1 { // the container is left empty
-		emptied := textedit.Apply(d.body, ss)
+		emptied, err := textedit.Apply(d.body, ss)
+		if err != nil {
+			return nil, fmt.Errorf("yamledit: internal error: %w", err)
+		}
 		for i := len(origins) - 1; i >= 0 && !restored; i-- {
 			o := origins[i]
 			if o.kind == kind && slices.Equal(o.path, path) && bytes.Equal(o.emptied, emptied) {
@@ -709,7 +675,11 @@ func (d *Doc) step(e edit) (*Doc, error) {
 // was, or one in inserted lines when inserting neutral lines at the same
 // place fails too. Any other failure is an internal error.
 func (d *Doc) reparse(e edit, what string) (*Doc, error) {
-	nd, err := parse(d.bom, textedit.Apply(d.body, e.ss))
+	out, err := textedit.Apply(d.body, e.ss)
+	if err != nil {
+		return nil, fmt.Errorf("yamledit: internal error: %w", err)
+	}
+	nd, err := parse(d.bom, out)
 	if err == nil {
 		return nd, nil
 	}
@@ -724,7 +694,11 @@ func (d *Doc) reparse(e edit, what string) (*Doc, error) {
 			return nil, &ShapeError{Line: se.Line, Col: se.Col, Msg: fmt.Sprintf("repo cannot add lines here: once something follows, the YAML parser rejects line %d (%s)", se.Line, se.Msg)}
 		}
 		if e.probe != nil {
-			if _, perr := parse(d.bom, textedit.Apply(d.body, e.probe)); perr != nil {
+			probed, aerr := textedit.Apply(d.body, e.probe)
+			if aerr != nil {
+				return nil, fmt.Errorf("yamledit: internal error: %w", aerr)
+			}
+			if _, perr := parse(d.bom, probed); perr != nil {
 				return nil, &ShapeError{Line: lastKept, Col: 1, Msg: fmt.Sprintf("repo cannot add lines after line %d: the YAML parser then rejects the document (%s)", lastKept, se.Msg)}
 			}
 		}

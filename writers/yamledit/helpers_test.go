@@ -136,7 +136,7 @@ func checkSet(t testing.TB, before, after *Doc, path []string, kind Kind, name s
 	if got == nil || !sameJSON(got, value) {
 		t.Fatalf("entry %q = %s, want %s\n%s", name, got, value, after.Bytes())
 	}
-	again, err := after.Set(path, kind, "name", name, value)
+	again, err := after.set(path, kind, "name", name, value)
 	if err != nil {
 		t.Fatalf("second Set: %v\n%s", err, after.Bytes())
 	}

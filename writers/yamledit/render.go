@@ -10,8 +10,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 // Rendering rules (the tests spell them out):
