@@ -110,21 +110,23 @@ func tomlEqual(a, b any) bool {
 }
 
 // jsonEqual compares two JSON documents semantically: objects ignore member
-// order, numbers compare by value (20 equals 20.0).
+// order, numbers compare by value (20 equals 20.0) as TOML holds them.
 func jsonEqual(a, b []byte) bool { return jsonvalue.Equal(a, b, numberEqual) }
 
-// numberEqual compares JSON numbers by value: exactly as integers when both
-// are 64-bit integers, else as float64.
+// numberEqual is jsonvalue's number rule applied to what a TOML reader
+// holds: two integers exactly (TOML integers are 64-bit), anything else as
+// float64 (TOML floats are; an integer next to a float is read as one).
 func numberEqual(a, b json.Number) bool {
 	if a == b {
 		return true
 	}
-	i, err1 := strconv.ParseInt(string(a), 10, 64)
-	j, err2 := strconv.ParseInt(string(b), 10, 64)
-	if err1 == nil && err2 == nil {
-		return i == j
+	if isInt64(a) && isInt64(b) {
+		return jsonvalue.SameNumber(a, b)
 	}
-	f, err1 := strconv.ParseFloat(string(a), 64)
-	g, err2 := strconv.ParseFloat(string(b), 64)
-	return err1 == nil && err2 == nil && f == g
+	return jsonvalue.SameFloat(a, b)
+}
+
+func isInt64(n json.Number) bool {
+	_, err := strconv.ParseInt(string(n), 10, 64)
+	return err == nil
 }

@@ -121,7 +121,7 @@ func checkRestIntact(t testing.TB, before, after *Doc, path []string) {
 	if !ok {
 		t.Fatalf("the edited document no longer converts to JSON:\n%s", after.Bytes())
 	}
-	if !jsonvalue.EqualValues(withoutContainer(b, path), withoutContainer(a, path), sameNumber) {
+	if !jsonvalue.EqualValues(withoutContainer(b, path), withoutContainer(a, path), jsonvalue.SameNumber) {
 		t.Fatalf("the edit changed the document outside %q:\nbefore %v\nafter  %v\n%s", path, withoutContainer(b, path), withoutContainer(a, path), after.Bytes())
 	}
 }
