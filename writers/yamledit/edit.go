@@ -20,7 +20,7 @@ import (
 //   - An entry is its lines, from its key or "-" to its last line that is
 //     not blank or a comment, plus the marker comments naming it in the
 //     comment lines around it (only those lines: other comments stay).
-//   - Set (Replace) replaces an existing entry's lines with the rendered
+//   - Replace replaces an existing entry's lines with the rendered
 //     entry between markers, at the same column. A new entry (Insert) goes
 //     after the last item of the container (after that item's closing
 //     marker when there is one), at the column of the items; several new
@@ -47,7 +47,7 @@ import (
 //     Deleting the lines that end such a file keeps the line break that
 //     ends a block scalar before them.
 //
-// Removing the last entry of a container: if this Doc was made by Set from
+// Removing the last entry of a container: if this Doc was made by Insert from
 // a document where the container was missing, null or flow-empty (an edit
 // chain in this process) and nothing else changed since, Delete gives back
 // the original bytes exactly. Otherwise (in particular for any document
@@ -67,10 +67,10 @@ type Entry struct {
 }
 
 // Insert adds entries that the container at path does not hold yet, in
-// order, in one edit: the bytes are those of a Set of each in turn, but
+// order, in one edit: the bytes are those of inserting each in turn, but
 // the document is parsed and verified once, not once per entry (a first
 // sync writes hundreds of entries into one file). Missing or empty
-// containers are created as for Set.
+// containers are created (see the rules above).
 func (d *Doc) Insert(path []string, kind Kind, nameField string, es []Entry) (*Doc, error) {
 	if len(es) == 0 {
 		return d, nil
@@ -99,8 +99,8 @@ func (d *Doc) Insert(path []string, kind Kind, nameField string, es []Entry) (*D
 
 // Replace writes new values of entries that the container at path holds,
 // in one edit, parsed and verified once. Each entry is rewritten where it
-// stands, at its column, as Set would. The indentation copied into them
-// is the document's before the edit (a Set of each in turn would look at
+// stands, at its column. The indentation copied into them
+// is the document's before the edit (replacing each in turn would look at
 // the entries already rewritten first; the two differ only when those
 // were the document's only example of some indentation).
 func (d *Doc) Replace(path []string, kind Kind, nameField string, es []Entry) (*Doc, error) {
