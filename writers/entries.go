@@ -40,7 +40,7 @@ func ReadEntries(env Env, t *Target) ([]Entry, error) {
 	if !snap.existed {
 		return nil, nil
 	}
-	members, _, err := doc.Entries(t.Key, t.shape())
+	members, _, err := doc.Entries(t.Key)
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,

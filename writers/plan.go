@@ -698,7 +698,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		}
 		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
 	}
-	members, found, err := doc.Entries(t.Key, t.shape())
+	members, found, err := doc.Entries(t.Key)
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,
@@ -831,27 +831,24 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	}
 	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
 		var err error
-		if doc, err = bd.DeleteAll(t.Key, t.shape(), gone); err != nil {
+		if doc, err = bd.DeleteAll(t.Key, gone); err != nil {
 			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
 		}
 		gone = nil
 	}
 	for _, name := range gone {
 		var err error
-		if doc, err = doc.Delete(t.Key, t.shape(), name); err != nil {
+		if doc, err = doc.Delete(t.Key, name); err != nil {
 			return nil, fileErr(lineOf(doc, t, current[name]), fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
-	if len(updates) > 0 {
-		var err error
-		if doc, err = doc.Replace(t.Key, t.shape(), updates); err != nil {
-			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
-		}
-	}
 	if len(adds) > 0 {
+		// Before the edit: the file and containers it is going to create.
 		created = noteCreated(created, doc, t, !fp.Existed, found)
+	}
+	if len(updates) > 0 || len(adds) > 0 {
 		var err error
-		if doc, err = doc.Insert(t.Key, t.shape(), adds); err != nil {
+		if doc, err = doc.Write(t.Key, updates, adds); err != nil {
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
@@ -869,7 +866,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 // the others, entries are deleted one at a time): a removed folder of
 // extensions takes all their servers out of each file at once.
 type batchDeleter interface {
-	DeleteAll(key []string, shape Shape, names []string) (Document, error)
+	DeleteAll(key []string, names []string) (Document, error)
 }
 
 // lineOf is the line of an entry, for a message. An editor whose Entries
@@ -880,9 +877,9 @@ func lineOf(doc Document, t *Target, m Member) int {
 		return m.Line
 	}
 	if n, ok := doc.(interface {
-		EntryLine(key []string, shape Shape, name string) int
+		EntryLine(key []string, name string) int
 	}); ok {
-		return n.EntryLine(t.Key, t.shape(), m.Key)
+		return n.EntryLine(t.Key, m.Key)
 	}
 	return 0
 }
@@ -921,18 +918,6 @@ func sortedKeys(m map[string]Owned) []string {
 func keyString(key []string) string {
 	b, _ := json.Marshal(key)
 	return string(b)
-}
-
-// stripPosition drops an editor error's own "line L, column C: " prefix;
-// FileError prints the position as file:line:col.
-func stripPosition(err error) error {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "line ") {
-		if i := strings.Index(msg, ": "); i > 0 {
-			return errors.New(msg[i+2:])
-		}
-	}
-	return err
 }
 
 func unwrapPath(err error) error {

@@ -11,7 +11,7 @@ import (
 	"github.com/repo-manager/repo/internal/textedit"
 )
 
-// Formatting rules of Set and Delete (the tests spell them out as golden
+// Formatting rules of Insert, Replace and Delete (the tests spell them out as golden
 // files):
 //
 // Multi-line objects (the '{' and '}' on different lines, and an empty
@@ -34,29 +34,8 @@ import (
 // when the deleted member was the last one without a trailing comma. An object
 // left with nothing but whitespace inside becomes {}.
 
-// Set inserts the member key: value into the object at path, or replaces the
-// value if key exists. Missing objects along path are created. value must be
-// valid JSON (normally compact); it is pretty-printed at the member's
-// indentation, keeping its member order. Set returns a new Doc; d is
-// unchanged. A path segment that is not an object is a *TypeError, a
-// duplicate key in an object on the path a *DuplicateKeyError.
-func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
-	kvs := []KeyValue{{key, value}}
-	if err := checkMembers("Set", path, kvs); err != nil {
-		return nil, err
-	}
-	objs, err := d.walk(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(objs) == len(path)+1 && objs[len(path)].index(key) >= 0 {
-		return d.replace(objs, path, kvs)
-	}
-	return d.insert(objs, path, kvs)
-}
-
 // Insert adds members that the object at path does not have yet, in one
-// edit: the bytes are those of a Set of each in turn, but the document is
+// edit: the bytes are those of inserting each in turn, but the document is
 // parsed and verified once, not once per member — a first sync writes
 // hundreds of entries into one file. Missing objects along path are created.
 func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
@@ -96,7 +75,7 @@ func (d *Doc) insert(objs []object, path []string, kvs []KeyValue) (*Doc, error)
 }
 
 // Replace sets new values for members that the object at path already has,
-// in one edit: the bytes are those of a Set of each in turn (each value is
+// in one edit: the bytes are those of replacing each in turn (each value is
 // its own span, so the splices do not touch), parsed and verified once.
 func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 	if len(kvs) == 0 {
@@ -186,7 +165,7 @@ func (d *Doc) verifyInsert(ss []textedit.Splice, edited []object, path []string,
 // segment of path is missing it returns d itself, bytes unchanged, and no
 // error.
 //
-// Delete exactly undoes (byte for byte) a Set that inserted a new key into
+// Delete exactly undoes (byte for byte) an Insert of a new key into
 // an object that already existed and was non-empty, provided that object is
 // on one line or there is a line break between its last member (or comment)
 // and its closing brace. Emptying an object otherwise leaves {}. A path segment that is not an object is a *TypeError, a duplicate
@@ -223,7 +202,7 @@ func (d *Doc) Depth(path []string) (int, error) {
 // no members and nothing but whitespace between its braces (a comment
 // there is someone's, and keeps it). It is how a container repo created
 // goes once its last entry has: the member goes by the rules of Delete,
-// so removing a container Set created in an object that already existed
+// so removing a container Insert created in an object that already existed
 // gives back the object's bytes. removed is false, with d itself, when
 // the object is missing, not empty, or the top-level one.
 func (d *Doc) DeleteEmpty(path []string) (nd *Doc, removed bool, err error) {
@@ -572,7 +551,10 @@ func (d *Doc) derive(ss []textedit.Splice, edited []object) (nd *Doc, region []b
 			inside = false
 		}
 	}
-	out := textedit.Apply(d.data, ss)
+	out, err := textedit.Apply(d.data, ss)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("jsonedit: internal error: %w", err)
+	}
 	if !inside {
 		if nd, err = parse(out, d.dialect); err != nil {
 			return nil, nil, 0, invalid(err)

@@ -236,7 +236,7 @@ func TestTypeErrors(t *testing.T) {
 	} {
 		d := mustParse(t, tc.in, Strict)
 		_, _, err1 := d.Object(tc.path)
-		_, err2 := d.Set(tc.path, "k", []byte(`{}`))
+		_, err2 := d.set(tc.path, "k", []byte(`{}`))
 		_, err3 := d.Delete(tc.path, "k")
 		for _, err := range []error{err1, err2, err3} {
 			var te *TypeError
@@ -270,13 +270,13 @@ func TestDuplicateKeys(t *testing.T) {
 	// The top-level object has "p" twice ("\u0070" decodes to "p").
 	_, _, err := d.Object(nil)
 	check(err, nil, "p", 5, 3)
-	_, err = d.Set([]string{"mcpServers"}, "c", []byte(`1`))
+	_, err = d.set([]string{"mcpServers"}, "c", []byte(`1`))
 	check(err, nil, "p", 5, 3)
 
 	d = mustParse(t, "{\n  \"mcpServers\": {\"a\": 1, \"b\": 2, \"a\": 3},\n  \"x\": {\"y\": {}, \"y\": {}}\n}", Strict)
 	_, _, err = d.Object([]string{"mcpServers"})
 	check(err, []string{"mcpServers"}, "a", 2, 34)
-	_, err = d.Set([]string{"mcpServers"}, "c", []byte(`1`))
+	_, err = d.set([]string{"mcpServers"}, "c", []byte(`1`))
 	check(err, []string{"mcpServers"}, "a", 2, 34)
 	_, err = d.Delete([]string{"mcpServers"}, "a")
 	check(err, []string{"mcpServers"}, "a", 2, 34)
@@ -286,7 +286,7 @@ func TestDuplicateKeys(t *testing.T) {
 		t.Fatalf("Error() = %q", got)
 	}
 	// Objects off the path are not checked.
-	if _, err := d.Set([]string{"z"}, "k", []byte(`1`)); err != nil {
+	if _, err := d.set([]string{"z"}, "k", []byte(`1`)); err != nil {
 		t.Fatalf("Set elsewhere: %v", err)
 	}
 }
