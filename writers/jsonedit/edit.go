@@ -45,20 +45,26 @@ func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
 	if err := checkMembers("Insert", path, kvs); err != nil {
 		return nil, err
 	}
-	objs, err := d.walk(path)
+	objs, null, err := d.walkNull(path)
 	if err != nil {
 		return nil, err
 	}
-	return d.insert(objs, path, kvs)
+	return d.insert(objs, null, path, kvs)
 }
 
-// insert is Insert on the objects walk found along path.
-func (d *Doc) insert(objs []object, path []string, kvs []KeyValue) (*Doc, error) {
+// insert is Insert on the objects walkNull found along path (null is
+// where it stopped at a null value, or -1).
+func (d *Doc) insert(objs []object, null int, path []string, kvs []KeyValue) (*Doc, error) {
 	var ss []textedit.Splice
 	var err error
 	if found := len(objs) - 1; found < len(path) {
 		missing := path[found:]
-		ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
+		if null >= 0 {
+			// The null becomes the object, as if it had been empty.
+			ss, err = d.replaceValue(objs, objs[found].members[null], nestMany(missing[1:], kvs))
+		} else {
+			ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
+		}
 	} else {
 		o := objs[found]
 		for _, kv := range kvs {
@@ -190,10 +196,16 @@ func (d *Doc) Delete(path []string, key string) (*Doc, error) {
 // document: len(path) when the object at path exists. A segment that is
 // not an object is a *TypeError, a duplicate key on the way a
 // *DuplicateKeyError.
+//
+// A null on the way counts as an object (an empty one): it is the user's,
+// not something repo creates when it writes the object in its place.
 func (d *Doc) Depth(path []string) (int, error) {
-	objs, err := d.walk(path)
+	objs, null, err := d.walkNull(path)
 	if err != nil {
 		return 0, err
+	}
+	if null >= 0 {
+		return len(objs), nil
 	}
 	return len(objs) - 1, nil
 }

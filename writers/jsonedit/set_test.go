@@ -15,12 +15,12 @@ func (d *Doc) set(path []string, key string, value []byte) (*Doc, error) {
 	if err := checkMembers("Set", path, kvs); err != nil {
 		return nil, err
 	}
-	objs, err := d.walk(path)
+	objs, null, err := d.walkNull(path)
 	if err != nil {
 		return nil, err
 	}
 	if len(objs) == len(path)+1 && objs[len(path)].index(key) >= 0 {
 		return d.replace(objs, path, kvs)
 	}
-	return d.insert(objs, path, kvs)
+	return d.insert(objs, null, path, kvs)
 }
