@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/par"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // ErrChanged is returned by Apply when a file changed between planning and
@@ -71,7 +72,7 @@ func Apply(p *Plan) (Applied, error) {
 	for i, f := range p.Files {
 		all[i] = f.Path
 	}
-	removeStale(all)
+	fileio.RemoveStale(all)
 	if len(files) == 0 {
 		return Applied{}, nil
 	}
@@ -116,7 +117,7 @@ func Apply(p *Plan) (Applied, error) {
 		case errors.Is(err, ErrChanged):
 			return fail(fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged))
 		case err != nil:
-			return fail(fmt.Errorf("%s: cannot write: %w", f.Display, unwrapPath(err)))
+			return fail(fmt.Errorf("%s: cannot write: %w", f.Display, fileio.UnwrapPath(err)))
 		}
 		done = append(done, c)
 		if c.warning != "" {
@@ -148,7 +149,7 @@ func Apply(p *Plan) (Applied, error) {
 func takeToolLocks(f *FilePlan, res *Applied) (release func()) {
 	var releases []func()
 	for _, l := range f.locks {
-		r, err := l.take()
+		r, err := l.Take()
 		releases = append(releases, r)
 		if err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: written without its tool's lock: %v", f.Display, err))
@@ -192,7 +193,7 @@ func stageAll(files []*FilePlan) ([]string, error) {
 	errs := make([]error, len(files))
 	par.Each(len(files), stageParallel, func(i int) {
 		if !files[i].Delete {
-			staged[i], errs[i] = stageFile(files[i].Path, files[i].After, files[i].Mode)
+			staged[i], errs[i] = fileio.StageFile(files[i].Path, files[i].After, files[i].Mode)
 		}
 	})
 	for i, f := range files {
@@ -202,7 +203,7 @@ func stageAll(files []*FilePlan) ([]string, error) {
 					os.Remove(staged[j])
 				}
 			}
-			return nil, fmt.Errorf("%s: cannot write: %w; nothing was written", f.Display, unwrapPath(errs[i]))
+			return nil, fmt.Errorf("%s: cannot write: %w; nothing was written", f.Display, fileio.UnwrapPath(errs[i]))
 		}
 	}
 	return staged, nil
@@ -220,7 +221,7 @@ func syncDirs(files []*FilePlan) {
 			dirs = append(dirs, dir)
 		}
 	}
-	par.Each(len(dirs), len(dirs), func(i int) { _ = syncDir(dirs[i]) })
+	par.Each(len(dirs), len(dirs), func(i int) { _ = fileio.SyncDir(dirs[i]) })
 }
 
 // Diff renders a git-style unified diff of one planned file, with
@@ -243,7 +244,7 @@ func Diff(f *FilePlan) string {
 		fmt.Fprintf(&head, "deleted file mode 100%o\n", f.Mode.Perm())
 		newLabel, after = "/dev/null", nil
 	case !f.Existed:
-		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm()&^umask())
+		fmt.Fprintf(&head, "new file mode 100%o\n", f.Mode.Perm()&^fileio.Umask())
 		oldLabel = "/dev/null"
 	}
 	return head.String() + unifiedDiff(oldLabel, newLabel, f.Before, after)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // These tests play the programs repo shares its files with, as they
@@ -113,7 +114,7 @@ func TestEmptyFileRepoWroteIntoIsRefused(t *testing.T) {
 	write(t, path, claudeJSON(3))
 	syncScope(t, env, []extensions.Server{server}, toolprofiles.ScopeLocal, "claude")
 	write(t, path, "")
-	time.Sleep(2 * settleFor)
+	time.Sleep(2 * fileio.SettleFor)
 	_, err := planScope(t, env, []extensions.Server{server}, toolprofiles.ScopeLocal, "claude")
 	if err == nil || !strings.Contains(err.Error(), ".claude.json: is empty, but repo wrote 1 entry into it") || !strings.Contains(err.Error(), "write {} into it") {
 		t.Fatalf("err = %v, want the refusal of an empty file repo wrote into", err)
@@ -214,9 +215,9 @@ func TestFileThatNeverSettles(t *testing.T) {
 		}()
 		_, err = Build(env, targets, Options{})
 		close(stop)
-		stalled := <-done >= settleFor
+		stalled := <-done >= fileio.SettleFor
 		switch {
-		case errors.Is(err, ErrUnsteady):
+		case errors.Is(err, fileio.ErrUnsteady):
 			return
 		case stalled && attempt < 5:
 			t.Logf("attempt %d: the writer stalled for the settling time; again", attempt)
@@ -234,7 +235,7 @@ func TestMappedFileChangedWhilePlanned(t *testing.T) {
 		t.Skip("files are not mapped on Windows")
 	}
 	path := filepath.Join(t.TempDir(), "big.json")
-	data := bytes.Repeat([]byte(" "), 2*mapThreshold)
+	data := bytes.Repeat([]byte(" "), 2*fileio.MapThreshold)
 	data[0], data[len(data)-1] = '{', '}'
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -245,11 +246,11 @@ func TestMappedFileChangedWhilePlanned(t *testing.T) {
 			u()
 		}
 	}()
-	got, v, mapped, err := readTarget(path, true, &unmap)
+	got, v, mapped, err := fileio.ReadTarget(path, true, &unmap)
 	if err != nil || !mapped || len(got) != len(data) {
 		t.Fatalf("readTarget: %v, mapped %v", err, mapped)
 	}
-	if err := checkSteady(path, v); err != nil {
+	if err := fileio.CheckSteady(path, v); err != nil {
 		t.Fatalf("an unchanged file is not steady: %v", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -258,7 +259,7 @@ func TestMappedFileChangedWhilePlanned(t *testing.T) {
 	}
 	f.WriteAt([]byte("{\"x\":1"), 0)
 	f.Close()
-	if err := checkSteady(path, v); !errors.Is(err, ErrUnsteady) {
+	if err := fileio.CheckSteady(path, v); !errors.Is(err, fileio.ErrUnsteady) {
 		t.Fatalf("a file written under the mapping: %v, want ErrUnsteady", err)
 	}
 }
@@ -391,9 +392,9 @@ func killAfter(t *testing.T, p *Plan, n int) {
 // its process is gone; a run that is still going keeps its own, and the
 // user's files that merely look alike stay.
 func TestStaleStagedFilesRemoved(t *testing.T) {
-	old := staleDeadAfter
-	staleDeadAfter = 0
-	defer func() { staleDeadAfter = old }()
+	old := fileio.StaleDeadAfter
+	fileio.StaleDeadAfter = 0
+	defer func() { fileio.StaleDeadAfter = old }()
 	env := testEnv(t)
 	path := filepath.Join(env.Home, ".claude.json")
 	write(t, path, claudeJSON(1))
@@ -422,7 +423,7 @@ func TestStaleStagedFilesRemoved(t *testing.T) {
 func deadPID(t *testing.T) int {
 	t.Helper()
 	for pid := 4_000_000; pid > 100_000; pid -= 7919 {
-		if !processAlive(pid) {
+		if !fileio.ProcessAlive(pid) {
 			return pid
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // Committing one staged file. The replace is conditional: it must replace
@@ -49,7 +50,7 @@ type committed struct {
 	// watch is the replaced inode, open: a tool that opened the file before
 	// the swap and writes after it writes there, and its version shows it.
 	watch   *os.File
-	ver     version
+	ver     fileio.Version
 	warning string
 }
 
@@ -65,12 +66,12 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 		return deleteFile(f)
 	}
 	if !f.Existed {
-		switch err := renameNoReplace(staged, f.Path); {
+		switch err := fileio.RenameNoReplace(staged, f.Path); {
 		case err == nil:
 			return &committed{f: f, kind: created}, nil
 		case errors.Is(err, fs.ErrExist):
 			return nil, ErrChanged
-		case !errors.Is(err, errUnsupported):
+		case !errors.Is(err, fileio.ErrUnsupported):
 			return nil, err
 		}
 		if _, err := os.Lstat(f.Path); err == nil {
@@ -81,32 +82,32 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 		}
 		return &committed{f: f, kind: created}, nil
 	}
-	if writesInPlace {
+	if fileio.WritesInPlace {
 		return writeInPlace(f, staged, nil)
 	}
 	// The tool usually writes while repo plans, not in the microseconds of
 	// the swap: check first, so its update is not hidden even for the
 	// instant between a swap and the swap back.
-	if !fileEquals(f.Path, f.Before) {
+	if !fileio.FileEquals(f.Path, f.Before) {
 		return nil, ErrChanged
 	}
-	switch err := renameExchange(staged, f.Path); {
+	switch err := fileio.RenameExchange(staged, f.Path); {
 	case err == nil:
 		c := &committed{f: f, kind: exchanged, aside: staged}
-		if !c.watchAside() || !contentEquals(c.watch, f.Before) {
+		if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
 			// Another program wrote the file after repo read it: put its
 			// version back, unless it has written yet again over ours.
 			c.undo()
 			return nil, ErrChanged
 		}
 		return c, nil
-	case renameImpossible(err):
+	case fileio.RenameImpossible(err):
 		return writeInPlace(f, staged, err)
-	case !errors.Is(err, errUnsupported):
+	case !errors.Is(err, fileio.ErrUnsupported):
 		return nil, err
 	}
 	aside := ""
-	if tmp, err := createTemp(f.Path, 0o600); err == nil {
+	if tmp, err := fileio.CreateTemp(f.Path, 0o600); err == nil {
 		// A name for the hard link: reserve one, then link over it.
 		tmp.Close()
 		os.Remove(tmp.Name())
@@ -115,7 +116,7 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 		}
 	}
 	c = &committed{f: f, kind: renamed, aside: aside}
-	if !fileEquals(f.Path, f.Before) {
+	if !fileio.FileEquals(f.Path, f.Before) {
 		c.finish()
 		return nil, ErrChanged
 	}
@@ -124,7 +125,7 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 	}
 	if err := os.Rename(staged, f.Path); err != nil {
 		c.finish()
-		if renameImpossible(err) {
+		if fileio.RenameImpossible(err) {
 			return writeInPlace(f, staged, err)
 		}
 		return nil, err
@@ -139,10 +140,10 @@ func commitFile(f *FilePlan, staged string) (c *committed, err error) {
 // and on Windows a file a tool holds open), the file stays, written in
 // place with f.After, with a warning.
 func deleteFile(f *FilePlan) (*committed, error) {
-	if !fileEquals(f.Path, f.Before) {
+	if !fileio.FileEquals(f.Path, f.Before) {
 		return nil, ErrChanged
 	}
-	tmp, err := createTemp(f.Path, 0o600)
+	tmp, err := fileio.CreateTemp(f.Path, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -152,19 +153,19 @@ func deleteFile(f *FilePlan) (*committed, error) {
 	if err := os.Rename(f.Path, aside); err != nil {
 		os.Remove(aside)
 		switch {
-		case isMissing(err):
+		case fileio.IsMissing(err):
 			return nil, ErrChanged
-		case renameImpossible(err) || writesInPlace:
+		case fileio.RenameImpossible(err) || fileio.WritesInPlace:
 			c, werr := writeInPlace(f, "", nil)
 			if werr == nil {
-				c.warning = fmt.Sprintf("%s: left in place holding nothing, not deleted: it cannot be renamed (%v)", f.Display, unwrapPath(err))
+				c.warning = fmt.Sprintf("%s: left in place holding nothing, not deleted: it cannot be renamed (%v)", f.Display, fileio.UnwrapPath(err))
 			}
 			return c, werr
 		}
 		return nil, err
 	}
 	c := &committed{f: f, kind: deleted, aside: aside}
-	if !c.watchAside() || !contentEquals(c.watch, f.Before) {
+	if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
 		// Another program replaced the file after repo read it: its
 		// version goes back.
 		c.undo()
@@ -180,7 +181,7 @@ func (c *committed) watchAside() bool {
 	if err != nil {
 		return false
 	}
-	c.watch, c.ver = f, versionOf(fi)
+	c.watch, c.ver = f, fileio.VersionOf(fi)
 	return true
 }
 
@@ -194,8 +195,8 @@ func (c *committed) writtenAside() bool {
 	if err != nil {
 		return true
 	}
-	now := versionOf(fi)
-	return now.size != c.ver.size || now.mtime != c.ver.mtime || now.ctime != c.ver.ctime
+	now := fileio.VersionOf(fi)
+	return !now.SameWrite(c.ver)
 }
 
 // writeInPlace writes f.After over f.Path's own bytes, if they are still
@@ -211,7 +212,7 @@ func writeInPlace(f *FilePlan, staged string, why error) (*committed, error) {
 		return nil, err
 	}
 	defer file.Close()
-	if !contentEquals(file, f.Before) {
+	if !fileio.ContentEquals(file, f.Before) {
 		return nil, ErrChanged
 	}
 	if err := overwrite(file, f.After); err != nil {
@@ -222,7 +223,7 @@ func writeInPlace(f *FilePlan, staged string, why error) (*committed, error) {
 	}
 	c := &committed{f: f, kind: inPlace}
 	if why != nil {
-		c.warning = fmt.Sprintf("%s: written in place, not replaced atomically: it cannot be renamed over (%v; a single-file bind mount or another file system)", f.Display, unwrapPath(why))
+		c.warning = fmt.Sprintf("%s: written in place, not replaced atomically: it cannot be renamed over (%v; a single-file bind mount or another file system)", f.Display, fileio.UnwrapPath(why))
 	}
 	return c, nil
 }
@@ -238,7 +239,7 @@ func overwrite(file *os.File, data []byte) error {
 	if err := file.Sync(); err != nil {
 		return err
 	}
-	if !contentEquals(file, data) {
+	if !fileio.ContentEquals(file, data) {
 		return errors.New("reading it back gave different bytes; check the disk")
 	}
 	return nil
@@ -265,7 +266,7 @@ func (c *committed) undo() (restored bool) {
 		}
 		return true
 	}
-	if !fileEquals(path, c.f.After) {
+	if !fileio.FileEquals(path, c.f.After) {
 		// Someone else's version: not repo's to undo. A file repo created
 		// that then changed is kept, and is reported as written.
 		return c.kind != created
@@ -274,7 +275,7 @@ func (c *committed) undo() (restored bool) {
 	case created:
 		return os.Remove(path) == nil
 	case exchanged:
-		if renameExchange(c.aside, path) == nil {
+		if fileio.RenameExchange(c.aside, path) == nil {
 			return true // repo's version is now at aside, which finish removes
 		}
 	case renamed:
@@ -294,8 +295,8 @@ func (c *committed) undo() (restored bool) {
 
 // putBack renames aside to path unless path exists.
 func putBack(aside, path string) error {
-	err := renameNoReplace(aside, path)
-	if !errors.Is(err, errUnsupported) {
+	err := fileio.RenameNoReplace(aside, path)
+	if !errors.Is(err, fileio.ErrUnsupported) {
 		return err
 	}
 	// A hard link is created only where no file is; then the aside name
@@ -347,7 +348,7 @@ func makeFolders(files []*FilePlan) (created []string, err error) {
 			case err == nil:
 				created = append(created, missing[i])
 			case !errors.Is(err, fs.ErrExist):
-				return created, fmt.Errorf("%s: cannot create its folder: %w", f.Display, unwrapPath(err))
+				return created, fmt.Errorf("%s: cannot create its folder: %w", f.Display, fileio.UnwrapPath(err))
 			}
 		}
 	}

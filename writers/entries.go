@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // Entry is one entry of a target's server map, as its file holds it.
@@ -26,7 +27,7 @@ func ReadEntries(env Env, t *Target) ([]Entry, error) {
 	path := t.Path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
-	} else if !isMissing(err) {
+	} else if !fileio.IsMissing(err) {
 		return nil, &FileError{File: t.Display, Err: err}
 	}
 	format, err := FormatFor(t)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // These tests play the file systems users have: immutable files, a full
@@ -58,7 +59,7 @@ func TestImmutableFileMidRunPutsBack(t *testing.T) {
 	if got := read(t, mcp); got != mine {
 		t.Errorf(".mcp.json was not put back:\n%s", got)
 	}
-	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !isMissing(err) {
+	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !fileio.IsMissing(err) {
 		t.Error(".cursor/ is left behind (it would count as evidence of Cursor)")
 	}
 	assertNoStaged(t, env.Root)
@@ -97,7 +98,7 @@ func TestNoSpaceWritesNothing(t *testing.T) {
 	if got := read(t, mcp); got != "{\"mcpServers\": {}}\n" {
 		t.Errorf(".mcp.json changed: %s", got)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".cursor")); !isMissing(err) {
+	if _, err := os.Stat(filepath.Join(dir, ".cursor")); !fileio.IsMissing(err) {
 		t.Error(".cursor/ is left behind")
 	}
 	assertNoStaged(t, dir)
@@ -228,7 +229,7 @@ func TestRewriteKeepsSetgidAndGroup(t *testing.T) {
 	if after.Mode() != before.Mode() {
 		t.Errorf("mode %v after the rewrite, want %v", after.Mode(), before.Mode())
 	}
-	if _, gid := owner(after); os.Geteuid() == 0 && gid != 12345 {
+	if _, gid := fileio.Owner(after); os.Geteuid() == 0 && gid != 12345 {
 		t.Errorf("group %d after the rewrite, want 12345", gid)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // The workspace's .gitignore, with a block of lines that repo keeps: the
@@ -185,7 +186,7 @@ func planIgnore(env Env, root realRoot, b *IgnoreBlock) (*FilePlan, error) {
 	file := &fileGroup{path: path}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		file.path, file.real = real, true
-	} else if !isMissing(err) {
+	} else if !fileio.IsMissing(err) {
 		return nil, &FileError{File: IgnoreFile, Err: err}
 	}
 	if err := checkWritable(env, root, file, t); err != nil {
@@ -198,7 +199,7 @@ func planIgnore(env Env, root realRoot, b *IgnoreBlock) (*FilePlan, error) {
 		fp.Existed, fp.Before = true, data
 	case errors.Is(err, fs.ErrNotExist):
 	default:
-		return nil, &FileError{File: IgnoreFile, Err: fmt.Errorf("cannot read: %w", unwrapPath(err))}
+		return nil, &FileError{File: IgnoreFile, Err: fmt.Errorf("cannot read: %w", fileio.UnwrapPath(err))}
 	}
 	lines := splitIgnoreLines(data)
 	start, end, err := ignoreBlockAt(lines)

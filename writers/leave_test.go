@@ -17,6 +17,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 var second = extensions.Server{Name: "t", Extension: "ext", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Args: []string{"t.js"}}}
@@ -421,7 +422,7 @@ func FuzzLeave(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		withSettle(t, 0, settleMax) // the file is written by the test, not a tool saving it
+		withSettle(t, 0, fileio.SettleMax) // the file is written by the test, not a tool saving it
 		targets, _, err := BuildTargets([]extensions.Server{server}, profiles(t, ft.id), toolprofiles.ScopeProject, env)
 		if err != nil {
 			t.Fatal(err)

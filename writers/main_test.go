@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // TestMain shortens the settling of recently changed empty or unparsable
@@ -11,13 +13,13 @@ import (
 // they plan, and most of them are about something else. The tests of
 // settling itself set the real durations (withSettle).
 func TestMain(m *testing.M) {
-	settleFor, settleMax = 20*time.Millisecond, 2*time.Second
+	fileio.SettleFor, fileio.SettleMax = 20*time.Millisecond, 2*time.Second
 	os.Exit(m.Run())
 }
 
 // withSettle sets the settling durations for one test.
 func withSettle(t *testing.T, settle, maxWait time.Duration) {
-	oldFor, oldMax := settleFor, settleMax
-	settleFor, settleMax = settle, maxWait
-	t.Cleanup(func() { settleFor, settleMax = oldFor, oldMax })
+	oldFor, oldMax := fileio.SettleFor, fileio.SettleMax
+	fileio.SettleFor, fileio.SettleMax = settle, maxWait
+	t.Cleanup(func() { fileio.SettleFor, fileio.SettleMax = oldFor, oldMax })
 }

@@ -11,13 +11,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // Actions a plan can take on an entry.
@@ -80,7 +80,7 @@ type FilePlan struct {
 	// removed (see deleteFile), and Mode the file's mode.
 	Delete  bool
 	Changes []Change
-	locks   []*toolLock // of the tools reading the file (Target.Locks)
+	locks   []*fileio.ToolLock // of the tools reading the file (Target.Locks)
 	// folders are the folders repo created for the file, innermost first
 	// (Created.Folders): removed after the file is deleted, if empty.
 	folders []string
@@ -291,7 +291,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	results := make([]planned, len(files))
 	par.Each(len(files), runtime.GOMAXPROCS(0), func(i int) {
 		r := &results[i]
-		r.err = withFaults(func() (err error) {
+		r.err = fileio.WithFaults(func() (err error) {
 			r.fp, err = planFile(env, root, files[i], states[i], opts, &r.out)
 			return err
 		})
@@ -300,7 +300,7 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 	for i, r := range results {
 		p.unmap = append(p.unmap, r.out.unmap...)
 		err := r.err
-		if errors.Is(err, errFault) {
+		if errors.Is(err, fileio.ErrFault) {
 			err = &FileError{File: files[i].targets[0].Display, Err: err}
 		}
 		if err != nil {
@@ -453,7 +453,7 @@ func groupByFile(targets []*Target) ([]*fileGroup, error) {
 		real, resolved := t.Path, false
 		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
 			real, resolved = r, true
-		} else if !isMissing(err) {
+		} else if !fileio.IsMissing(err) {
 			return nil, &FileError{File: t.Display, Err: err}
 		}
 		g, ok := byPath[real]
@@ -474,7 +474,7 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 	for _, t := range group {
 		fp.Tools = append(fp.Tools, t.Tools...)
 		for _, l := range t.Locks {
-			if !slices.ContainsFunc(fp.locks, func(o *toolLock) bool { return *o == *l }) {
+			if !slices.ContainsFunc(fp.locks, func(o *fileio.ToolLock) bool { return *o == *l }) {
 				fp.locks = append(fp.locks, l)
 			}
 		}
@@ -521,7 +521,7 @@ func planFile(env Env, root realRoot, file *fileGroup, rs *recordState, opts Opt
 		}
 	}
 	if snap.mapped {
-		if err := checkSteady(path, snap.ver); err != nil {
+		if err := fileio.CheckSteady(path, snap.ver); err != nil {
 			return nil, &FileError{File: first.Display, Err: err}
 		}
 	}
@@ -935,14 +935,6 @@ func stripPosition(err error) error {
 	return err
 }
 
-func unwrapPath(err error) error {
-	var perr *fs.PathError
-	if errors.As(err, &perr) {
-		return perr.Err
-	}
-	return err
-}
-
 // realRoot is the workspace root with its symlinks resolved, once per
 // Build rather than once per file; ok is false if it could not be.
 type realRoot struct {
@@ -984,7 +976,7 @@ func checkWritable(env Env, root realRoot, file *fileGroup, t *Target) error {
 	// symlink needs the second look.
 	fi, err := os.Lstat(path)
 	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if fi, err = os.Stat(path); isMissing(err) {
+		if fi, err = os.Stat(path); fileio.IsMissing(err) {
 			dest, _ := os.Readlink(path)
 			target := dest
 			if !filepath.IsAbs(target) {
@@ -1009,10 +1001,10 @@ func checkWritable(env Env, root realRoot, file *fileGroup, t *Target) error {
 		if fi.Mode().Perm()&0o200 == 0 {
 			return fail("is read-only; make it writable (chmod u+w) to let repo update it")
 		}
-		if n := linkCount(fi); n > 1 {
+		if n := fileio.LinkCount(fi); n > 1 {
 			return fail("has %d hard links; an atomic write would give this name a new file and leave the other links unchanged. Replace the hard link with a symbolic link (repo writes through those)", n)
 		}
-	case isMissing(err):
+	case fileio.IsMissing(err):
 		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 			fi, err := os.Stat(dir)
 			if err == nil {
@@ -1027,11 +1019,6 @@ func checkWritable(env Env, root realRoot, file *fileGroup, t *Target) error {
 		}
 	}
 	return nil
-}
-
-// isMissing: the path does not exist, or a folder on it is a file.
-func isMissing(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // existingRealPath resolves the symlinks of the longest existing prefix of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // TestReadOnlyPlanAgrees plans Claude's local scope in a ~/.claude.json
@@ -20,7 +21,7 @@ func TestReadOnlyPlanAgrees(t *testing.T) {
 	path := filepath.Join(env.Home, ".claude.json")
 	var b strings.Builder
 	b.WriteString("{\n  \"projects\": {\n")
-	for i := 0; b.Len() < 2*mapThreshold; i++ {
+	for i := 0; b.Len() < 2*fileio.MapThreshold; i++ {
 		fmt.Fprintf(&b, "    \"/home/u/p%d\": {\"history\": [{\"display\": %q}], \"mcpServers\": {}},\n", i, strings.Repeat("text ", 40))
 	}
 	fmt.Fprintf(&b, "    %q: {\"mcpServers\": {}}\n  }\n}\n", filepath.ToSlash(env.Root))

@@ -807,3 +807,14 @@ func jsonText(s string) string {
 	}
 	return s
 }
+
+// LockPath is the lock file of a workspace: in the per-user state folder,
+// so that no file appears in the repository.
+func LockPath(env Env) (string, error) {
+	dir, err := StateDir(env)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(env.Root))
+	return filepath.Join(dir, "locks", hex.EncodeToString(sum[:8])+".lock"), nil
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // Target is one (file, key path) that servers are written into, with the
@@ -33,7 +34,7 @@ type Target struct {
 	Skeleton  string
 	Tools     []string // profile ids, sorted
 	// Locks are the tools' locks on the file, taken around replacing it.
-	Locks    []*toolLock
+	Locks    []*fileio.ToolLock
 	Entries  []Desired
 	Preserve []string // members owned by the tool or the user, kept across syncs
 	// Machine: a project file whose content depends on the machine (see
@@ -213,7 +214,7 @@ func (tg *Target) addTool(p *toolprofiles.Profile, t *toolprofiles.Target, env E
 			tg.Candidates = append(tg.Candidates, cp)
 		}
 	}
-	if l := toolLockFor(t.Lock, tg.Path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *toolLock) bool { return *o == *l }) {
+	if l := fileio.ToolLockFor(t.Lock, tg.Path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *fileio.ToolLock) bool { return *o == *l }) {
 		tg.Locks = append(tg.Locks, l)
 	}
 	for _, f := range p.Entry.Preserve {
@@ -303,7 +304,7 @@ func Choose(t *toolprofiles.Target, env Env) (toolprofiles.Choice, error) {
 		switch {
 		case err == nil:
 			return true, nil
-		case isMissing(err):
+		case fileio.IsMissing(err):
 			return false, nil
 		}
 		return false, fmt.Errorf("%s: %w", env.Display(p), err)

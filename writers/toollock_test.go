@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 // A tool that re-reads and saves its file under its lock (Claude Code:
@@ -105,12 +106,12 @@ func TestCopilotLockIsTakenNeverCreated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := tryLock(f); !ok || err != nil {
+	if ok, err := fileio.TryLock(f); !ok || err != nil {
 		t.Fatalf("tryLock: %v %v", ok, err)
 	}
 	go func() {
 		time.Sleep(200 * time.Millisecond)
-		unlockFile(f)
+		fileio.UnlockFile(f)
 		f.Close()
 	}()
 	p, err := planScope(t, env, []extensions.Server{server, {Name: "t", Extension: "ext", Spec: server.Spec}}, toolprofiles.ScopeUser, "copilot")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
 func testEnv(t *testing.T) Env {
@@ -255,12 +256,12 @@ func TestFailureBeforeWritesWritesNothing(t *testing.T) {
 		t.Fatalf("%d files written before a failure that staging could see", len(applied.Written))
 	}
 	for _, f := range p.Files {
-		if _, err := os.Stat(f.Path); !isMissing(err) {
+		if _, err := os.Stat(f.Path); !fileio.IsMissing(err) {
 			t.Errorf("%s exists after a run that failed before writing", f.Display)
 		}
 	}
 	for _, dir := range []string{".cursor", ".vscode"} {
-		if _, err := os.Stat(filepath.Join(env.Root, dir)); !isMissing(err) {
+		if _, err := os.Stat(filepath.Join(env.Root, dir)); !fileio.IsMissing(err) {
 			t.Errorf("%s/ was created by a run that wrote nothing: it would count as evidence of the tool", dir)
 		}
 	}
@@ -294,7 +295,7 @@ func TestFailureDuringWritesPutsBack(t *testing.T) {
 	if got := read(t, filepath.Join(env.Root, ".mcp.json")); got != mine {
 		t.Errorf(".mcp.json was replaced before the failure and not put back:\n%s", got)
 	}
-	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !isMissing(err) {
+	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !fileio.IsMissing(err) {
 		t.Error(".cursor/ was created for a file the failed run did not keep")
 	}
 	if got := read(t, gemini); got != "{\"theme\": \"light\"}\n" {
@@ -347,21 +348,21 @@ func jsoncStrip(s string) []byte { return jsonc.ToJSON([]byte(s)) }
 // that says so.
 func TestLockTimesOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ws.lock")
-	unlock, err := Lock(path, time.Second, nil)
+	unlock, err := fileio.Lock(path, time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waited := false
 	start := time.Now()
-	_, err = Lock(path, 150*time.Millisecond, func() { waited = true })
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "another repo sync has been writing this workspace") || !waited {
+	_, err = fileio.Lock(path, 150*time.Millisecond, func() { waited = true })
+	if !errors.Is(err, fileio.ErrLocked) || !strings.Contains(err.Error(), "another repo sync has been writing this workspace") || !waited {
 		t.Fatalf("err = %v, waited = %v", err, waited)
 	}
 	if time.Since(start) < 150*time.Millisecond {
 		t.Fatal("gave up before the timeout")
 	}
 	unlock()
-	again, err := Lock(path, time.Second, nil)
+	again, err := fileio.Lock(path, time.Second, nil)
 	if err != nil {
 		t.Fatalf("lock not released: %v", err)
 	}

@@ -1,15 +1,15 @@
 //go:build !windows
 
-package writers
+package fileio
 
 import (
 	"os"
 	"syscall"
 )
 
-// mapThreshold is the size from which a file is mapped rather than read:
+// MapThreshold is the size from which a file is mapped rather than read:
 // below it a read is cheaper than setting up a mapping.
-const mapThreshold = 1 << 20
+const MapThreshold = 1 << 20
 
 // mapFile maps the first size bytes of f read-only. The pages are the page
 // cache's own: nothing is copied, and nothing is allocated for them, which

@@ -1,17 +1,17 @@
 //go:build !windows
 
-package writers
+package fileio
 
 import (
 	"io/fs"
 	"syscall"
 )
 
-// versionOf identifies one state of a file: which inode it is, and what
+// VersionOf identifies one state of a file: which inode it is, and what
 // every write to it changes (size, modification and change times, in
 // nanoseconds). Two reads with the same version read the same bytes.
-func versionOf(fi fs.FileInfo) version {
-	v := version{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+func VersionOf(fi fs.FileInfo) Version {
+	v := Version{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		v.dev, v.ino = uint64(st.Dev), uint64(st.Ino)
 		v.ctime = changeTime(st)

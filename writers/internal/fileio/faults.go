@@ -1,25 +1,25 @@
-package writers
+package fileio
 
 import (
 	"fmt"
 	"runtime/debug"
 )
 
-// errFault is a read of a mapped file that faulted: the file was truncated
+// ErrFault is a read of a mapped file that faulted: the file was truncated
 // while repo was reading it.
-var errFault = fmt.Errorf("it shrank while repo was reading it: %w", ErrUnsteady)
+var ErrFault = fmt.Errorf("it shrank while repo was reading it: %w", ErrUnsteady)
 
-// withFaults runs fn with memory faults turned into errors: a mapped file
+// WithFaults runs fn with memory faults turned into errors: a mapped file
 // that another program truncates makes the next read of the lost pages
 // fault (SIGBUS), which would otherwise kill the process.
-func withFaults(fn func() error) (err error) {
+func WithFaults(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isFault := r.(interface{ Addr() uintptr }); !isFault {
 				panic(r)
 			}
-			err = errFault
+			err = ErrFault
 		}
 	}()
 	return fn()

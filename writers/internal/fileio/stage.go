@@ -1,4 +1,4 @@
-package writers
+package fileio
 
 import (
 	"bytes"
@@ -22,17 +22,17 @@ import (
 // content to a temporary file in the same folder, fsynced and read back;
 // commitFile (commit.go) then puts it in place.
 
-// tempPrefix is how a staged file of path is named: hidden, next to the
+// TempPrefix is how a staged file of path is named: hidden, next to the
 // file, with the staging process's id, so that a later run can tell a
 // file left by a killed run from one another run is about to commit.
-func tempPrefix(path string) string {
+func TempPrefix(path string) string {
 	return "." + filepath.Base(path) + ".repo-" + strconv.Itoa(os.Getpid()) + "-"
 }
 
-// createTemp creates a new file next to path for staging. perm is
+// CreateTemp creates a new file next to path for staging. perm is
 // subject to the umask, as for any new file.
-func createTemp(path string, perm fs.FileMode) (*os.File, error) {
-	prefix := filepath.Join(filepath.Dir(path), tempPrefix(path))
+func CreateTemp(path string, perm fs.FileMode) (*os.File, error) {
+	prefix := filepath.Join(filepath.Dir(path), TempPrefix(path))
 	for range 100 {
 		f, err := os.OpenFile(prefix+strconv.FormatUint(uint64(rand.Uint32()), 10), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) {
@@ -46,20 +46,20 @@ func createTemp(path string, perm fs.FileMode) (*os.File, error) {
 // setuid, setgid and sticky (fs.FileMode.Perm drops the last three).
 const keptModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// stageFile writes data to a new temporary file next to path and returns
+// StageFile writes data to a new temporary file next to path and returns
 // its name. If path exists, the temporary file gets its mode (setgid
 // included) and, where repo may, its owner; a new file gets newPerm less
 // the umask, as any program's new file does.
-func stageFile(path string, data []byte, newPerm fs.FileMode) (name string, err error) {
+func StageFile(path string, data []byte, newPerm fs.FileMode) (name string, err error) {
 	var keep *fs.FileMode
 	uid, gid := -1, -1
 	if fi, err := os.Stat(path); err == nil {
 		m := fi.Mode() & keptModeBits
 		keep = &m
-		uid, gid = owner(fi)
+		uid, gid = Owner(fi)
 		newPerm = 0o600 // until the chmod below: never readable by more than the file was
 	}
-	tmp, err := createTemp(path, newPerm)
+	tmp, err := CreateTemp(path, newPerm)
 	if err != nil {
 		return "", err
 	}
@@ -90,13 +90,13 @@ func writeSynced(f *os.File, data []byte, keep *fs.FileMode, uid, gid int) error
 	}
 	readBack := func() error {
 		// Through f: the file a fresh open of its name would give.
-		if !contentEquals(f, data) {
+		if !ContentEquals(f, data) {
 			return errors.New("reading the new file back gave different bytes; check the disk")
 		}
 		return nil
 	}
 	var back chan error
-	if len(data) >= mapThreshold {
+	if len(data) >= MapThreshold {
 		back = make(chan error, 1)
 		go func() { back <- readBack() }()
 	}
@@ -112,27 +112,27 @@ func writeSynced(f *os.File, data []byte, keep *fs.FileMode, uid, gid int) error
 	return f.Close()
 }
 
-// fileEquals reports whether the file at path is a regular file holding
+// FileEquals reports whether the file at path is a regular file holding
 // exactly want. With the read-back, three such compares run per written
 // file; a large file (a ~/.claude.json can be 100 MB) is mapped and
 // compared in place, a small one read into a buffer of its size.
-func fileEquals(path string, want []byte) bool {
+func FileEquals(path string, want []byte) bool {
 	f, _, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	return contentEquals(f, want)
+	return ContentEquals(f, want)
 }
 
-// contentEquals is fileEquals for a file already open: it reads f from
+// ContentEquals is fileEquals for a file already open: it reads f from
 // its start, whatever f's offset.
-func contentEquals(f *os.File, want []byte) bool {
+func ContentEquals(f *os.File, want []byte) bool {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() != int64(len(want)) {
 		return false
 	}
-	if len(want) >= mapThreshold {
+	if len(want) >= MapThreshold {
 		if eq, ok := mappedEquals(f, want); ok {
 			return eq
 		}
@@ -170,7 +170,7 @@ func mappedEquals(f *os.File, want []byte) (eq, ok bool) {
 		if err != nil {
 			return false, off > 0
 		}
-		err = withFaults(func() error { eq = bigmem.Equal(m, want[off:off+n]); return nil })
+		err = WithFaults(func() error { eq = bigmem.Equal(m, want[off:off+n]); return nil })
 		unmapFile(m)
 		if err != nil || !eq {
 			return false, true
@@ -179,28 +179,28 @@ func mappedEquals(f *os.File, want []byte) (eq, ok bool) {
 	return true, true
 }
 
-var errUnsupported = errors.New("not supported")
+var ErrUnsupported = errors.New("not supported")
 
 // staleAfter is how old a staged file must be before a later run removes
 // it: older than any run, whether or not its process is still there
 // (process ids are reused, and a dev container does not see the host's).
-// staleDeadAfter is the age from which one whose process is gone goes.
+// StaleDeadAfter is the age from which one whose process is gone goes.
 var (
 	staleAfter     = 24 * time.Hour
-	staleDeadAfter = time.Minute
+	StaleDeadAfter = time.Minute
 )
 
 // stagedName matches the staged files of a file named base, of this
-// version of repo (with a process id) and of earlier ones (without).
+// Version of repo (with a process id) and of earlier ones (without).
 func stagedName(base string) *regexp.Regexp {
 	return regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.repo-(?:([0-9]+)-)?[0-9]+$`)
 }
 
-// removeStale removes what killed runs left next to the given files:
+// RemoveStale removes what killed runs left next to the given files:
 // staged files that were never committed, and replaced files that were
 // never cleared (both are named by tempPrefix). Only names staged for
 // these very files are looked at, so nothing of the user's is touched.
-func removeStale(paths []string) {
+func RemoveStale(paths []string) {
 	byDir := map[string]map[string]bool{}
 	for _, p := range paths {
 		dir := filepath.Dir(p)
@@ -235,9 +235,9 @@ func removeStale(paths []string) {
 				// The change time: a replaced file kept aside has the
 				// modification time of its last write, maybe long ago,
 				// but its rename aside changed its change time.
-				age := now.Sub(versionOf(fi).changedAt())
+				age := now.Sub(VersionOf(fi).changedAt())
 				pid, _ := strconv.Atoi(m[1])
-				if age > staleAfter || (age > staleDeadAfter && (pid == 0 || !processAlive(pid))) {
+				if age > staleAfter || (age > StaleDeadAfter && (pid == 0 || !ProcessAlive(pid))) {
 					os.Remove(filepath.Join(dir, e.Name()))
 				}
 				break

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package writers
+package fileio
 
 import (
 	"errors"
@@ -11,33 +11,33 @@ import (
 	"syscall"
 )
 
-// writesInPlace: files are replaced by rename (see commit.go).
-const writesInPlace = false
+// WritesInPlace: files are replaced by rename (see commit.go).
+const WritesInPlace = false
 
-// owner is the file's owner and group.
-func owner(fi fs.FileInfo) (uid, gid int) {
+// Owner is the file's owner and group.
+func Owner(fi fs.FileInfo) (uid, gid int) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return int(st.Uid), int(st.Gid)
 	}
 	return -1, -1
 }
 
-// renameImpossible: the rename failed because of where the file is, not
+// RenameImpossible: the rename failed because of where the file is, not
 // what it is: a mount point (a single-file bind mount) or another file
 // system than the folder's.
-func renameImpossible(err error) bool {
+func RenameImpossible(err error) bool {
 	return errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV)
 }
 
-// processAlive reports whether a process with this id is running (in this
+// ProcessAlive reports whether a process with this id is running (in this
 // PID namespace).
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// syncDir makes the renames into dir durable.
-func syncDir(dir string) error {
+// SyncDir makes the renames into dir durable.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
@@ -46,19 +46,19 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// linkCount is the number of hard links to the file.
-func linkCount(fi os.FileInfo) uint64 {
+// LinkCount is the number of hard links to the file.
+func LinkCount(fi os.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Nlink)
 	}
 	return 1
 }
 
-// umask is the process's file mode creation mask, which the kernel takes
+// Umask is the process's file mode creation mask, which the kernel takes
 // from every new file's mode (Diff shows the mode a new file will get).
 // Linux says it in /proc/self/status; elsewhere it is the mask read when
 // the program started, the only moment setting it to read it is safe.
-func umask() fs.FileMode {
+func Umask() fs.FileMode {
 	if b, err := os.ReadFile("/proc/self/status"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			if v, ok := strings.CutPrefix(line, "Umask:"); ok {

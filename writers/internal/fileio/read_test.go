@@ -1,4 +1,4 @@
-package writers
+package fileio
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestReadFileHalves(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, _, _, err := readTarget(path, false, new([]func()))
+	got, _, _, err := ReadTarget(path, false, new([]func()))
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("readTarget: %v, %d bytes, equal %v", err, len(got), bytes.Equal(got, data))
 	}

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package writers
+package fileio
 
 import (
 	"bytes"
@@ -19,16 +19,16 @@ func TestMappedFileTruncated(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.json")
 	// 12 MB: compared on two cores (internal/bigmem), so the fault can
 	// happen on either goroutine.
-	data := bytes.Repeat([]byte("0123456789abcdef"), 12*mapThreshold/16)
+	data := bytes.Repeat([]byte("0123456789abcdef"), 12*MapThreshold/16)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !fileEquals(path, data) {
+	if !FileEquals(path, data) {
 		t.Fatal("fileEquals: a mapped file differs from the bytes written to it")
 	}
 	changed := bytes.Clone(data)
 	changed[len(changed)-1] ^= 1
-	if fileEquals(path, changed) || fileEquals(path, data[:len(data)-1]) {
+	if FileEquals(path, changed) || FileEquals(path, data[:len(data)-1]) {
 		t.Fatal("fileEquals: equal to different bytes")
 	}
 	f, err := os.Open(path)
@@ -44,11 +44,11 @@ func TestMappedFileTruncated(t *testing.T) {
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	err = withFaults(func() error {
+	err = WithFaults(func() error {
 		_ = bigmem.Equal(m, data)
 		return nil
 	})
-	if !errors.Is(err, errFault) {
+	if !errors.Is(err, ErrFault) {
 		t.Fatalf("reading a truncated mapping: err = %v, want errFault", err)
 	}
 	// Other panics are not swallowed.
@@ -57,7 +57,7 @@ func TestMappedFileTruncated(t *testing.T) {
 			t.Fatal("withFaults swallowed an ordinary panic")
 		}
 	}()
-	_ = withFaults(func() error { panic("boom") })
+	_ = WithFaults(func() error { panic("boom") })
 }
 
 // TestFileEqualsWindows: a file larger than one compare window is
@@ -71,12 +71,12 @@ func TestFileEqualsWindows(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !fileEquals(path, data) {
+	if !FileEquals(path, data) {
 		t.Fatal("a file differs from the bytes written to it")
 	}
 	for _, at := range []int{0, compareWindow - 1, compareWindow, 2 * compareWindow, len(data) - 1} {
 		data[at] ^= 1
-		if fileEquals(path, data) {
+		if FileEquals(path, data) {
 			t.Fatalf("a difference at %d was missed", at)
 		}
 		data[at] ^= 1

@@ -1,13 +1,13 @@
 //go:build windows
 
-package writers
+package fileio
 
 import (
 	"errors"
 	"os"
 )
 
-const mapThreshold = 1 << 20
+const MapThreshold = 1 << 20
 
 // mapFile and mapRange are not used on Windows: files are read.
 func mapFile(f *os.File, size int) ([]byte, error) { return nil, errors.ErrUnsupported }

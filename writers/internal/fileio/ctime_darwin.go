@@ -1,4 +1,4 @@
-package writers
+package fileio
 
 import "syscall"
 

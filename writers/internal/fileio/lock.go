@@ -1,8 +1,6 @@
-package writers
+package fileio
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -14,38 +12,27 @@ import (
 // longer than the caller is willing to wait.
 var ErrLocked = errors.New("locked")
 
-// LockPath is the lock file of a workspace: in the per-user state folder,
-// so that no file appears in the repository.
-func LockPath(env Env) (string, error) {
-	dir, err := StateDir(env)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(env.Root))
-	return filepath.Join(dir, "locks", hex.EncodeToString(sum[:8])+".lock"), nil
-}
-
 // Lock serialises repo runs that write one workspace: it takes an
 // exclusive lock on path, calling waiting once if it has to wait, and gives
 // up after timeout. The lock is released by unlock, or by the OS when the
 // process ends, so a crashed run never leaves it held.
 func Lock(path string, timeout time.Duration, waiting func()) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the lock folder: %w", unwrapPath(err))
+		return nil, fmt.Errorf("cannot create the lock folder: %w", UnwrapPath(err))
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the lock file %s: %w", path, unwrapPath(err))
+		return nil, fmt.Errorf("cannot open the lock file %s: %w", path, UnwrapPath(err))
 	}
 	deadline := time.Now().Add(timeout)
 	for told := false; ; {
-		ok, err := tryLock(f)
+		ok, err := TryLock(f)
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
 		}
 		if ok {
-			return func() { unlockFile(f); f.Close() }, nil
+			return func() { UnlockFile(f); f.Close() }, nil
 		}
 		if time.Now().After(deadline) {
 			f.Close()

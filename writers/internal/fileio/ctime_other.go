@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !windows
 
-package writers
+package fileio
 
 import "syscall"
 

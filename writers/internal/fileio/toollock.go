@@ -1,4 +1,4 @@
-package writers
+package fileio
 
 import (
 	"errors"
@@ -19,18 +19,18 @@ import (
 // the same lock around replacing the file, so each save sees the other's
 // (docs/coexistence.md). It is held for the commit of one file only.
 
-// toolLock is a lock of a file's tool, resolved to a path.
-type toolLock struct {
+// ToolLock is a lock of a file's tool, resolved to a path.
+type ToolLock struct {
 	kind string // toolprofiles.LockMkdir or LockFlock
 	path string
 }
 
-// toolLockFor resolves a profile's lock for the config file at path.
-func toolLockFor(l *toolprofiles.Lock, path string) *toolLock {
+// ToolLockFor resolves a profile's lock for the config file at path.
+func ToolLockFor(l *toolprofiles.Lock, path string) *ToolLock {
 	if l == nil {
 		return nil
 	}
-	return &toolLock{kind: l.Kind, path: filepath.Join(filepath.Dir(path), l.Path)}
+	return &ToolLock{kind: l.Kind, path: filepath.Join(filepath.Dir(path), l.Path)}
 }
 
 var (
@@ -45,11 +45,11 @@ var (
 	staleMkdirLock = 10 * time.Second
 )
 
-// take acquires l. It returns the function that releases it, or, when the
+// Take acquires l. It returns the function that releases it, or, when the
 // lock could not be had in time, an error saying so (the caller writes
 // without it). A lock that does not apply — a flock file the tool has not
 // created, a folder that does not exist yet — is no lock at all.
-func (l *toolLock) take() (release func(), err error) {
+func (l *ToolLock) Take() (release func(), err error) {
 	noop := func() {}
 	deadline := time.Now().Add(toolLockWait)
 	switch l.kind {
@@ -79,13 +79,13 @@ func (l *toolLock) take() (release func(), err error) {
 			return noop, nil
 		}
 		for {
-			ok, err := tryLock(f)
+			ok, err := TryLock(f)
 			switch {
 			case err != nil:
 				f.Close()
 				return noop, nil
 			case ok:
-				return func() { unlockFile(f); f.Close() }, nil
+				return func() { UnlockFile(f); f.Close() }, nil
 			case time.Now().After(deadline):
 				f.Close()
 				return noop, fmt.Errorf("%s was held for more than %s", l.path, toolLockWait)

@@ -1,9 +1,8 @@
-package writers
+package fileio
 
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -20,27 +19,33 @@ import (
 // read that may be a tool's half-written save. See docs/coexistence.md.
 var ErrUnsteady = errors.New("changed while repo was reading it")
 
-// version identifies one state of a file; see versionOf.
-type version struct {
+// Version identifies one state of a file; see versionOf.
+type Version struct {
 	dev, ino           uint64
 	size, mtime, ctime int64
 }
 
 // changedAt is when the file last changed, by the file system's clock.
-func (v version) changedAt() time.Time {
+func (v Version) changedAt() time.Time {
 	if v.ctime != 0 {
 		return time.Unix(0, v.ctime)
 	}
 	return time.Unix(0, v.mtime)
 }
 
+// SameWrite: v and o are the same write of a file, by size, modification
+// time and change time (the file may have been renamed in between).
+func (v Version) SameWrite(o Version) bool {
+	return v.size == o.size && v.mtime == o.mtime && v.ctime == o.ctime
+}
+
 // statVersion is the version of the file at path now.
-func statVersion(path string) (version, error) {
+func statVersion(path string) (Version, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return version{}, err
+		return Version{}, err
 	}
-	return versionOf(fi), nil
+	return VersionOf(fi), nil
 }
 
 // splitReadMin is the size from which a file is read in two halves.
@@ -50,7 +55,7 @@ const splitReadMin = 8 << 20
 // read itself.
 const readAttempts = 3
 
-// readTarget reads a target file, which must be a regular file (or a
+// ReadTarget reads a target file, which must be a regular file (or a
 // link to one): anything else is refused without blocking (regfile). It
 // returns the bytes and the version they are of: a file that changes
 // while it is read is read again, and after readAttempts gives
@@ -63,29 +68,29 @@ const readAttempts = 3
 // is added to unmap (for Plan.Close); a mapping shows later writes, so the
 // caller checks the version again once it has read what it needed
 // (checkSteady).
-func readTarget(path string, readOnly bool, unmap *[]func()) ([]byte, version, bool, error) {
+func ReadTarget(path string, readOnly bool, unmap *[]func()) ([]byte, Version, bool, error) {
 	for range readAttempts {
 		data, v, mapped, steady, err := readOnce(path, readOnly, unmap)
 		if err != nil || steady {
 			return data, v, mapped, err
 		}
 	}
-	return nil, version{}, false, ErrUnsteady
+	return nil, Version{}, false, ErrUnsteady
 }
 
 // readOnce reads path once; steady is false when the file changed during
 // the read.
-func readOnce(path string, readOnly bool, unmap *[]func()) (data []byte, v version, mapped, steady bool, err error) {
+func readOnce(path string, readOnly bool, unmap *[]func()) (data []byte, v Version, mapped, steady bool, err error) {
 	f, fi, err := regfile.Open(path)
 	if err != nil {
-		return nil, version{}, false, false, err
+		return nil, Version{}, false, false, err
 	}
 	defer f.Close()
-	v = versionOf(fi)
+	v = VersionOf(fi)
 	size := fi.Size()
 	if size == int64(int(size)) {
 		switch {
-		case readOnly && size >= mapThreshold:
+		case readOnly && size >= MapThreshold:
 			if m, err := mapFile(f, int(size)); err == nil {
 				*unmap = append(*unmap, func() { unmapFile(m) })
 				return m, v, true, true, nil
@@ -111,7 +116,7 @@ func readOnce(path string, readOnly bool, unmap *[]func()) (data []byte, v versi
 	if err != nil {
 		return nil, v, false, false, err
 	}
-	return data, v, false, versionOf(after) == v && int64(len(data)) == v.size, nil
+	return data, v, false, VersionOf(after) == v && int64(len(data)) == v.size, nil
 }
 
 // readHalves reads exactly size bytes in two concurrent halves, and
@@ -128,9 +133,9 @@ func readHalves(f *os.File, size int) ([]byte, bool) {
 	return b, true
 }
 
-// checkSteady reports ErrUnsteady if the file at path is no longer at
-// version v: what was read of a mapping may mix two versions.
-func checkSteady(path string, v version) error {
+// CheckSteady reports ErrUnsteady if the file at path is no longer at
+// Version v: what was read of a mapping may mix two versions.
+func CheckSteady(path string, v Version) error {
 	now, err := statVersion(path)
 	if err != nil || now != v {
 		return ErrUnsteady
@@ -146,18 +151,18 @@ func checkSteady(path string, v version) error {
 // planning from it would replace the tool's data with repo's entries
 // alone. So a read that is empty or unparsable, of a file that changed
 // within the last settleFor, is watched until the file has been quiet for
-// settleFor (then it is what it is: an empty or broken file) or changes
+// SettleFor (then it is what it is: an empty or broken file) or changes
 // (then it is read again); a file missing where the record says repo wrote
 // entries is waited for as long. Past settleMax the run stops with
 // ErrUnsteady. docs/coexistence.md tells how the tools really save.
 var (
-	settleFor  = 500 * time.Millisecond
-	settleMax  = 5 * time.Second
+	SettleFor  = 500 * time.Millisecond
+	SettleMax  = 5 * time.Second
 	settlePoll = 10 * time.Millisecond
 )
 
-// settler watches one file for a plan.
-type settler struct {
+// Settler watches one file for a plan.
+type Settler struct {
 	path  string
 	start time.Time
 }
@@ -166,12 +171,15 @@ type settler struct {
 // quiet for settleFor by the file system's clock (a change time in the
 // future counts from now), and reports whether it stayed at v. It gives
 // ErrUnsteady once the plan has waited settleMax in all.
-func (s *settler) waitQuiet(v version) (unchanged bool, err error) {
+// NewSettler starts settling the file at path now.
+func NewSettler(path string) *Settler { return &Settler{path: path, start: time.Now()} }
+
+func (s *Settler) WaitQuiet(v Version) (unchanged bool, err error) {
 	now := time.Now()
-	quiet := settleFor - max(0, now.Sub(v.changedAt()))
-	until := now.Add(min(quiet, settleFor))
+	quiet := SettleFor - max(0, now.Sub(v.changedAt()))
+	until := now.Add(min(quiet, SettleFor))
 	for {
-		if time.Since(s.start) > settleMax {
+		if time.Since(s.start) > SettleMax {
 			return false, ErrUnsteady
 		}
 		if !time.Now().Before(until) {
@@ -184,10 +192,10 @@ func (s *settler) waitQuiet(v version) (unchanged bool, err error) {
 	}
 }
 
-// waitAppears waits up to settleFor for a missing file to appear, and
+// WaitAppears waits up to settleFor for a missing file to appear, and
 // reports whether it did.
-func (s *settler) waitAppears() bool {
-	until := time.Now().Add(settleFor)
+func (s *Settler) WaitAppears() bool {
+	until := time.Now().Add(SettleFor)
 	for time.Now().Before(until) {
 		time.Sleep(settlePoll)
 		if _, err := os.Lstat(s.path); err == nil {
@@ -197,75 +205,7 @@ func (s *settler) waitAppears() bool {
 	return false
 }
 
-// recentlyChanged: v changed within settleFor of now (or in the future).
-func recentlyChanged(v version) bool {
-	return time.Since(v.changedAt()) < settleFor
-}
-
-// heldError refuses an empty file in which the record says repo wrote
-// entries: an empty file is what a tool's in-place save looks like
-// halfway, and planning from it would drop whatever the tool was writing.
-func heldError(display string, held int) error {
-	entries := "entries"
-	if held == 1 {
-		entries = "entry"
-	}
-	return &FileError{File: display, Err: fmt.Errorf("is empty, but repo wrote %d %s into it; another program may be saving it in place, so repo changes nothing: try again. If you emptied it on purpose, delete it (or write {} into it) and run repo sync again", held, entries)}
-}
-
-// snapshot is what a plan read of a target file.
-type snapshot struct {
-	data    []byte
-	ver     version
-	existed bool
-	mapped  bool // data is a live mapping: checkSteady after using it
-}
-
-// openDocument reads and parses a target, settling first if the read may
-// be a tool's half-written save (see settleFor). held is how many entries
-// the record says repo wrote into the file.
-func openDocument(display, path string, format Format, held int, readOnly bool, unmap *[]func()) (Document, snapshot, error) {
-	s := settler{path: path, start: time.Now()}
-	waitedForFile := false
-	for {
-		data, v, mapped, err := readTarget(path, readOnly, unmap)
-		switch {
-		case isMissing(err):
-			if held > 0 && !waitedForFile {
-				waitedForFile = true
-				if s.waitAppears() {
-					continue
-				}
-			}
-			return format.New(), snapshot{}, nil
-		case err != nil:
-			return nil, snapshot{}, &FileError{File: display, Err: fmt.Errorf("cannot read: %w", unwrapPath(err))}
-		}
-		snap := snapshot{data: data, ver: v, existed: true, mapped: mapped}
-		blank := isBlank(data)
-		var doc Document
-		var perr error
-		if blank {
-			doc = format.New()
-		} else if doc, perr = format.Parse(data); perr == nil {
-			return doc, snap, nil
-		}
-		if recentlyChanged(v) {
-			unchanged, err := s.waitQuiet(v)
-			if err != nil {
-				return nil, snap, &FileError{File: display, Err: err}
-			}
-			if !unchanged {
-				continue
-			}
-		}
-		switch {
-		case perr != nil:
-			l, c := position(perr)
-			return nil, snap, &FileError{File: display, Line: l, Col: c, Err: fmt.Errorf("%v; fix the file (repo changes nothing until every file parses)", stripPosition(perr))}
-		case held > 0:
-			return nil, snap, heldError(display, held)
-		}
-		return doc, snap, nil
-	}
+// RecentlyChanged: v changed within settleFor of now (or in the future).
+func RecentlyChanged(v Version) bool {
+	return time.Since(v.changedAt()) < SettleFor
 }

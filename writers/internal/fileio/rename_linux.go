@@ -1,6 +1,6 @@
 //go:build linux
 
-package writers
+package fileio
 
 import (
 	"errors"
@@ -9,13 +9,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// renameExchange atomically swaps two paths (renameat2 RENAME_EXCHANGE).
-func renameExchange(a, b string) error {
+// RenameExchange atomically swaps two paths (renameat2 RENAME_EXCHANGE).
+func RenameExchange(a, b string) error {
 	return renameat2(a, b, unix.RENAME_EXCHANGE)
 }
 
-// renameNoReplace renames unless the destination exists.
-func renameNoReplace(from, to string) error {
+// RenameNoReplace renames unless the destination exists.
+func RenameNoReplace(from, to string) error {
 	return renameat2(from, to, unix.RENAME_NOREPLACE)
 }
 
@@ -23,7 +23,7 @@ func renameat2(from, to string, flags uint) error {
 	err := unix.Renameat2(unix.AT_FDCWD, from, unix.AT_FDCWD, to, flags)
 	switch {
 	case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EINVAL), errors.Is(err, unix.EOPNOTSUPP):
-		return errUnsupported // old kernel, or a filesystem without it
+		return ErrUnsupported // old kernel, or a filesystem without it
 	case errors.Is(err, unix.EEXIST):
 		return fs.ErrExist
 	}
