@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/writers/internal/canon"
 )
 
 // digestCases are entries with the digests repo has always given them:
@@ -34,15 +35,6 @@ func TestDigestValuesArePinned(t *testing.T) {
 	for _, c := range digestCases {
 		if got := normalizedDigest([]byte(c.raw), c.root); got != c.want {
 			t.Errorf("%s: normalizedDigest = %s, want %s", c.name, got, c.want)
-		}
-	}
-}
-
-func TestJSONTextAsMarshal(t *testing.T) {
-	for _, s := range []string{"", "/home/me/ws", `C:\Users\me`, `q"uote`, "a&b<c>", "ünï", "\u2028", "tab\t", "\x7f", "bad \xff"} {
-		b, _ := json.Marshal(s)
-		if got, want := jsonText(s), string(b[1:len(b)-1]); got != want {
-			t.Errorf("jsonText(%q) = %q, json.Marshal gives %q", s, got, want)
 		}
 	}
 }
@@ -77,8 +69,8 @@ func canonicalValueCases() []ordered.Object {
 func TestEntryDigestMatchesRendered(t *testing.T) {
 	for i, v := range canonicalValueCases() {
 		rendered := ordered.JSON(v)
-		got, ok := appendCanonicalValue(nil, v)
-		if want := canonical(rendered); !ok || string(got) != string(want) {
+		got, ok := canon.Value(v)
+		if want := canon.JSON(rendered); !ok || string(got) != string(want) {
 			t.Errorf("case %d (%s): canonical value\n got  %q (ok %v)\n want %q", i, rendered, got, ok, want)
 		}
 		for _, root := range []string{"", "/ws"} {
@@ -93,9 +85,6 @@ func TestEntryDigestMatchesRendered(t *testing.T) {
 // from the rendered entry, as before.
 func TestEntryDigestOfRawMember(t *testing.T) {
 	v := ordered.Object{{Key: "command", Value: "x"}, {Key: "alwaysAllow", Value: json.RawMessage(`[ "b", {"z":1,"a":2} ]`)}}
-	if _, ok := appendCanonicalValue(nil, v); ok {
-		t.Error("appendCanonicalValue took a json.RawMessage apart")
-	}
 	if got, want := entryDigest(v, ""), Digest(ordered.JSON(v)); got != want {
 		t.Errorf("entryDigest %s, Digest %s", got, want)
 	}

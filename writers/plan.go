@@ -17,6 +17,7 @@ import (
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/canon"
 	"github.com/repo-manager/repo/writers/internal/fileio"
 )
 
@@ -718,7 +719,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 	next := map[string]Owned{}
 	intent := map[string]Owned{} // next, and what the file holds of repo's now
 	replacing := func(name string, o Owned, cur []byte) {
-		o.Previous = normalizedDigest(withoutMembers(cur, t.Preserve), env.Root)
+		o.Previous = normalizedDigest(canon.Without(cur, t.Preserve), env.Root)
 		if o.Previous == o.Digest {
 			o.Previous = ""
 		}
@@ -801,7 +802,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		default:
 			replacing(d.Name, next[d.Name], cur.Value)
 			reason := ReasonStale
-			if !rec.owns(env, withoutMembers(cur.Value, t.Preserve)) {
+			if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
 				reason = ReasonHandEdited
 				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
 			}
@@ -820,7 +821,7 @@ func planTarget(env Env, doc Document, t *Target, fp *FilePlan, rs *recordState,
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !owned[name].owns(env, withoutMembers(cur.Value, t.Preserve)) {
+		if !owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
 			change(ActionForget, name, t.goneReason())
 			out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
@@ -885,21 +886,6 @@ func lineOf(doc Document, t *Target, m Member) int {
 		return n.EntryLine(t.Key, t.shape(), m.Key)
 	}
 	return 0
-}
-
-func withoutMembers(raw []byte, keys []string) []byte {
-	if len(keys) == 0 {
-		return raw
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return raw
-	}
-	for _, k := range keys {
-		delete(m, k)
-	}
-	out, _ := json.Marshal(m)
-	return out
 }
 
 func sameJSON(a, b []byte) bool {

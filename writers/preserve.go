@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/writers/internal/canon"
 )
 
 // Members a tool or its user owns inside a managed entry (a profile's
@@ -87,7 +88,7 @@ func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed or
 		if isOffered && Digest(offerText) != base && Digest(offerText) != fileDigest {
 			k := keptMember{member: m, offer: offerText}
 			if inFile {
-				k.file = canonical(fileValue)
+				k.file = canon.JSON(fileValue)
 			}
 			kept = append(kept, k)
 		}

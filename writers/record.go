@@ -19,6 +19,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/writers/internal/canon"
 )
 
 // RecordVersion is the newest format version of ownership records. A
@@ -565,45 +566,44 @@ func appendIndentedStrings(b []byte, list []string, indent string) []byte {
 // matter (a tool that reformats its file has not edited our entry), so the
 // value is canonicalised first.
 func Digest(raw []byte) string {
-	return digestOf(canonical(raw), "")
+	return digestOf(canon.JSON(raw), "")
 }
 
 // normalizedDigest fingerprints an entry with the workspace root spelled
 // <<root>>: the digest of an entry does not depend on where the workspace
 // is, so a committed record stays valid on every clone.
 func normalizedDigest(raw []byte, root string) string {
-	return digestOf(canonical(raw), root)
+	return digestOf(canon.JSON(raw), root)
 }
 
 // entryDigest is normalizedDigest(ordered.JSON(v), root) for an entry repo
-// builds: every entry of every target is fingerprinted on each run, and
-// canonicalising the value directly saves rendering and re-parsing it.
+// builds, without rendering it (canon.Value).
 func entryDigest(v ordered.Object, root string) string {
-	canon, ok := appendCanonicalValue(make([]byte, 0, 512), v) // an entry is a few hundred bytes
+	c, ok := canon.Value(v)
 	if !ok {
-		canon = canonical(ordered.JSON(v))
+		c = canon.JSON(ordered.JSON(v))
 	}
-	return digestOf(canon, root)
+	return digestOf(c, root)
 }
 
 // digestOf hashes a canonical entry, with root (if any) spelled <<root>>:
 // the text between the root's occurrences is hashed piece by piece, which
 // is bytes.ReplaceAll without the copy.
-func digestOf(canon []byte, root string) string {
+func digestOf(c []byte, root string) string {
 	h := sha256.New()
 	if root != "" {
-		text := []byte(jsonText(root))
+		text := []byte(canon.Text(root))
 		for {
-			i := bytes.Index(canon, text)
+			i := bytes.Index(c, text)
 			if i < 0 {
 				break
 			}
-			h.Write(canon[:i])
+			h.Write(c[:i])
 			h.Write([]byte("<<root>>"))
-			canon = canon[i+len(text):]
+			c = c[i+len(text):]
 		}
 	}
-	h.Write(canon)
+	h.Write(c)
 	var sum [sha256.Size]byte
 	return "sha256:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
 }
@@ -616,11 +616,11 @@ func matchesDigest(raw []byte, digest, root string) bool {
 	if normalizedDigest(raw, root) == digest {
 		return true
 	}
-	canon := string(canonical(raw))
-	marker := jsonText(string(filepath.Separator) + ".repository" + string(filepath.Separator) + "extensions" + string(filepath.Separator))
-	if i := strings.Index(canon, marker); i > 0 {
-		start := strings.LastIndexByte(canon[:i], '"') + 1
-		if other := canon[start:i]; other != "" {
+	c := string(canon.JSON(raw))
+	marker := canon.Text(string(filepath.Separator) + ".repository" + string(filepath.Separator) + "extensions" + string(filepath.Separator))
+	if i := strings.Index(c, marker); i > 0 {
+		start := strings.LastIndexByte(c[:i], '"') + 1
+		if other := c[start:i]; other != "" {
 			var unq string
 			if json.Unmarshal([]byte(`"`+other+`"`), &unq) == nil && normalizedDigest(raw, unq) == digest {
 				return true
@@ -637,7 +637,7 @@ func relocated(cur, want []byte, root string) bool {
 	if root == "" {
 		return false
 	}
-	c, w, r := string(canonical(cur)), string(canonical(want)), jsonText(root)
+	c, w, r := string(canon.JSON(cur)), string(canon.JSON(want)), canon.Text(root)
 	i := strings.Index(w, r)
 	if i < 0 || !strings.HasPrefix(c, w[:i]) {
 		return false
@@ -657,155 +657,6 @@ func relocated(cur, want []byte, root string) bool {
 		return false
 	}
 	return strings.ReplaceAll(w, r, other) == c
-}
-
-// canonical is an entry as compact JSON with object keys sorted, so a tool
-// that reorders or reindents its file has not changed the entry. It walks
-// the value with gjson rather than decoding it into Go values: a sync
-// canonicalises every entry of every file, and this is the hot path.
-func canonical(raw []byte) []byte {
-	r := gjson.ParseBytes(raw)
-	if !r.IsObject() && !r.IsArray() && !gjson.ValidBytes(raw) {
-		return raw
-	}
-	return appendCanonical(make([]byte, 0, len(raw)), r)
-}
-
-func appendCanonical(b []byte, r gjson.Result) []byte {
-	switch {
-	case r.IsObject():
-		type kv struct {
-			key string
-			val gjson.Result
-		}
-		var members []kv
-		r.ForEach(func(k, v gjson.Result) bool {
-			members = append(members, kv{k.String(), v})
-			return true
-		})
-		slices.SortStableFunc(members, func(x, y kv) int { return strings.Compare(x.key, y.key) })
-		b = append(b, '{')
-		for i, m := range members {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = ordered.AppendString(b, m.key)
-			b = append(b, ':')
-			b = appendCanonical(b, m.val)
-		}
-		b = append(b, '}')
-	case r.IsArray():
-		b = append(b, '[')
-		i := 0
-		r.ForEach(func(_, v gjson.Result) bool {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCanonical(b, v)
-			i++
-			return true
-		})
-		b = append(b, ']')
-	case r.Type == gjson.String:
-		b = ordered.AppendString(b, r.String()) // one spelling per string, whatever the escapes
-	default:
-		b = append(b, r.Raw...)
-	}
-	return b
-}
-
-// appendCanonicalValue appends canonical(ordered.JSON(v)) for a value of
-// the ordered model, without rendering and re-parsing it. ok is false for a
-// value it does not take apart (json.RawMessage: raw text, which only
-// canonical can read as the rendered whole would be read).
-func appendCanonicalValue(b []byte, v any) (_ []byte, ok bool) {
-	switch t := v.(type) {
-	case ordered.Object:
-		type kv struct {
-			key string // as canonical reads it back
-			val any
-		}
-		members := make([]kv, len(t))
-		for i, m := range t {
-			members[i] = kv{canonicalString(m.Key), m.Value}
-		}
-		slices.SortStableFunc(members, func(x, y kv) int { return strings.Compare(x.key, y.key) })
-		b = append(b, '{')
-		for i, m := range members {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = ordered.AppendString(b, m.key)
-			b = append(b, ':')
-			if b, ok = appendCanonicalValue(b, m.val); !ok {
-				return nil, false
-			}
-		}
-		return append(b, '}'), true
-	case map[string]any:
-		// ordered.JSON renders a map as an Object with its keys sorted.
-		obj := make(ordered.Object, 0, len(t))
-		for _, k := range slices.Sorted(maps.Keys(t)) {
-			obj = append(obj, ordered.Member{Key: k, Value: t[k]})
-		}
-		return appendCanonicalValue(b, obj)
-	case []string:
-		b = append(b, '[')
-		for i, s := range t {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = ordered.AppendString(b, canonicalString(s))
-		}
-		return append(b, ']'), true
-	case []any:
-		b = append(b, '[')
-		for i, e := range t {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, ok = appendCanonicalValue(b, e); !ok {
-				return nil, false
-			}
-		}
-		return append(b, ']'), true
-	case string:
-		return ordered.AppendString(b, canonicalString(t)), true
-	case nil:
-		return append(b, "null"...), true
-	case bool:
-		return strconv.AppendBool(b, t), true
-	case int:
-		return strconv.AppendInt(b, int64(t), 10), true
-	case int64:
-		return strconv.AppendInt(b, t, 10), true
-	case float64:
-		return append(b, ordered.JSON(t)...), true // canonical keeps a number's text
-	}
-	return nil, false
-}
-
-// canonicalString is the string canonical reads back from the JSON text of
-// s: s itself, unless s is not valid UTF-8 (JSON text spells each bad byte
-// as U+FFFD).
-func canonicalString(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return gjson.ParseBytes(ordered.JSON(s)).String()
-}
-
-// jsonText is s as it appears inside a JSON string (quotes removed), as
-// json.Marshal spells it: with HTML characters escaped, which is how the
-// root has always been looked for. Most roots need no escaping at all.
-func jsonText(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || strings.IndexByte(`"\<>&`, c) >= 0 {
-			b, _ := json.Marshal(s)
-			return string(b[1 : len(b)-1])
-		}
-	}
-	return s
 }
 
 // LockPath is the lock file of a workspace: in the per-user state folder,
