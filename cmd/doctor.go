@@ -19,6 +19,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // DoctorOptions are the flags of repo doctor.
@@ -443,7 +444,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 	var accepted []string
 	var out []finding
 	for _, tg := range targets {
-		if !slices.ContainsFunc(tg.Entries, func(e writers.Desired) bool { return e.Name == s.Name }) {
+		if !slices.ContainsFunc(tg.Entries, func(e target.Desired) bool { return e.Name == s.Name }) {
 			continue
 		}
 		for _, id := range tg.Tools {
@@ -476,7 +477,7 @@ func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (fi
 	if t == nil || len(names) == 0 || !slices.ContainsFunc(t.Installs, func(in toolprofiles.Install) bool { return in.OS == d.w.env.GOOS }) {
 		return finding{}, false
 	}
-	c, err := writers.Choose(t, d.w.env)
+	c, err := target.Choose(t, d.w.env)
 	if err != nil {
 		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: err.Error(),
 			Fix: "make the folder readable, or select the tool's scope with --scope"}, true
@@ -513,14 +514,14 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 
 // entriesFor lists the entries written for a tool, in file order, each
 // once.
-func entriesFor(id string, targets []*writers.Target) []writers.Desired {
-	var out []writers.Desired
+func entriesFor(id string, targets []*writers.Target) []target.Desired {
+	var out []target.Desired
 	for _, tg := range targets {
 		if !slices.Contains(tg.Tools, id) {
 			continue
 		}
 		for _, e := range tg.Entries {
-			if !slices.ContainsFunc(out, func(o writers.Desired) bool { return o.Name == e.Name }) {
+			if !slices.ContainsFunc(out, func(o target.Desired) bool { return o.Name == e.Name }) {
 				out = append(out, e)
 			}
 		}

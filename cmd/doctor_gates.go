@@ -15,7 +15,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // A gate is what a user must still do, after repo wrote a tool's config,
@@ -113,8 +113,8 @@ const (
 // gateCtx is what a gate check may look at.
 type gateCtx struct {
 	root    string
-	names   []string          // the servers written for the tool
-	entries []writers.Desired // their entries, as written
+	names   []string         // the servers written for the tool
+	entries []target.Desired // their entries, as written
 	profile *toolprofiles.Profile
 	env     toolprofiles.Env
 	show    func(string) string
@@ -160,7 +160,7 @@ func gateFiles(profiles []*toolprofiles.Profile, scope string) map[string][]stri
 // (none of its folders in the home folder, none of its executables on PATH)
 // one ok finding says they were skipped. A profile that names nothing to
 // look for gets them all.
-func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string, entries []writers.Desired) []finding {
+func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string, entries []target.Desired) []finding {
 	if len(names) == 0 {
 		return nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // Amp keeps workspace servers (.amp/settings.json) waiting until each is
@@ -344,7 +345,7 @@ func zedSettingsFile(c gateCtx) string {
 	if c.profile == nil || c.profile.Scopes.User == nil {
 		return ""
 	}
-	ch, err := writers.Choose(c.profile.Scopes.User, writers.Env{Root: c.root, Env: c.env})
+	ch, err := target.Choose(c.profile.Scopes.User, writers.Env{Root: c.root, Env: c.env})
 	if err != nil {
 		return ""
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
 )
 
 // ForgetOptions are the flags of repo forget.
@@ -145,7 +146,7 @@ func forgetRun(opts *ForgetOptions) error {
 				}
 			}
 		}
-		lt, kept, err := writers.LeavingTargets(w.env, scope, forgotten, staying, writers.ReasonForgotten)
+		lt, kept, err := plan.LeavingTargets(w.env, scope, forgotten, staying, plan.ReasonForgotten)
 		if err != nil {
 			return err
 		}

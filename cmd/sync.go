@@ -13,6 +13,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
 )
 
 // SyncOptions are the flags of repo sync.
@@ -124,7 +125,7 @@ func syncRun(opts *SyncOptions) error {
 	// entries stay, and so do those of a file it shares with one that has.
 	var kept []keptResult
 	if sel.source != "--tool" {
-		lt, _, err := writers.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.wanted), sel.wanted, writers.ReasonDeselected)
+		lt, _, err := plan.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
 		if err != nil {
 			return err
 		}
@@ -272,7 +273,7 @@ func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofi
 // tools for servers — [mcp] tools or the detected ones, whatever --tool
 // the run has, so that a run for some tools keeps the others' lines. Nil
 // when the run keeps no block: without gitignore, or outside project scope.
-func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*writers.IgnoreBlock, error) {
+func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*plan.IgnoreBlock, error) {
 	if !w.env.Gitignore || scope != toolprofiles.ScopeProject {
 		return nil, nil
 	}
@@ -285,7 +286,7 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 			return nil, err
 		}
 	}
-	return &writers.IgnoreBlock{Paths: writers.IgnoredFiles(w.env, targets)}, nil
+	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.env, targets)}, nil
 }
 
 // syncFailed reports a run that stopped with an error. Apply puts back
@@ -303,7 +304,7 @@ func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 // wroteVerb is how a file written is reported: "wrote", or "deleted" for
 // a file repo created that held nothing more.
 func wroteVerb(fr fileResult) string {
-	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == writers.ActionDelete }) {
+	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == plan.ActionDelete }) {
 		return "deleted"
 	}
 	return "wrote"
@@ -482,7 +483,7 @@ func who(fr fileResult) string {
 	switch fr.Scope {
 	case "record":
 		return "ownership record"
-	case writers.ScopeGitignore:
+	case plan.ScopeGitignore:
 		return "ignore block"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
@@ -509,7 +510,7 @@ func summary(changes []writers.Change) string {
 		counts[c.Action]++
 	}
 	var parts []string
-	for _, a := range []string{writers.ActionAdd, writers.ActionUpdate, writers.ActionAdopt, writers.ActionRemove, writers.ActionForget} {
+	for _, a := range []string{plan.ActionAdd, plan.ActionUpdate, plan.ActionAdopt, plan.ActionRemove, plan.ActionForget} {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
 		}
