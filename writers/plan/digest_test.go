@@ -85,7 +85,7 @@ func TestEntryDigestMatchesRendered(t *testing.T) {
 // from the rendered entry, as before.
 func TestEntryDigestOfRawMember(t *testing.T) {
 	v := ordered.Object{{Key: "command", Value: "x"}, {Key: "alwaysAllow", Value: json.RawMessage(`[ "b", {"z":1,"a":2} ]`)}}
-	if got, want := entryDigest(v, ""), Digest(ordered.JSON(v)); got != want {
+	if got, want := entryDigest(v, ""), digest(ordered.JSON(v)); got != want {
 		t.Errorf("entryDigest %s, Digest %s", got, want)
 	}
 }
@@ -105,12 +105,12 @@ func FuzzEntryDigest(f *testing.F) {
 // A tool that reformats its file (key order, indentation) has not edited
 // our entry: the digest is over the canonical value.
 func TestDigestIgnoresFormatting(t *testing.T) {
-	a := Digest([]byte(`{"command":"x","args":["a"]}`))
-	b := Digest([]byte("{\n  \"args\": [ \"a\" ],\n  \"command\": \"x\"\n}"))
+	a := digest([]byte(`{"command":"x","args":["a"]}`))
+	b := digest([]byte("{\n  \"args\": [ \"a\" ],\n  \"command\": \"x\"\n}"))
 	if a != b {
 		t.Fatalf("%s != %s", a, b)
 	}
-	if a == Digest([]byte(`{"command":"y","args":["a"]}`)) {
+	if a == digest([]byte(`{"command":"y","args":["a"]}`)) {
 		t.Fatal("different values, same digest")
 	}
 }

@@ -72,7 +72,7 @@ func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed or
 		}
 		fileDigest := ""
 		if inFile {
-			fileDigest = Digest(fileValue)
+			fileDigest = digest(fileValue)
 		}
 		if fileDigest == base {
 			continue // untouched: the offer (or its absence) stands
@@ -85,7 +85,7 @@ func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed or
 		}
 		// Worth a word only when the author asks for another value now; an
 		// author who stopped setting the member has no wish left to miss.
-		if isOffered && Digest(offerText) != base && Digest(offerText) != fileDigest {
+		if isOffered && digest(offerText) != base && digest(offerText) != fileDigest {
 			k := keptMember{member: m, offer: offerText}
 			if inFile {
 				k.file = canon.JSON(fileValue)
@@ -121,7 +121,7 @@ func memberDigest(o ordered.Object, m string) string {
 	if !ok {
 		return ""
 	}
-	return Digest(ordered.JSON(v))
+	return digest(ordered.JSON(v))
 }
 
 // currentMembers reads the preserved members of the entry in the file with

@@ -23,13 +23,13 @@ import (
 	"github.com/repo-manager/repo/writers/target"
 )
 
-// RecordVersion is the newest format version of ownership records. A
+// recordVersion is the newest format version of ownership records. A
 // record is written with the lowest version that holds what it records
 // (Record.MinVersion): version 2 added Owned.Defaults and version 3
 // RecordEntry.Created, so a workspace whose extensions use no settings,
 // in files repo did not create, keeps a record that earlier releases of
 // repo read.
-const RecordVersion = 3
+const recordVersion = 3
 
 // Record is repo's memory of the entries it wrote: per target, each name
 // with a digest of the value written — never the value, which can hold a
@@ -186,7 +186,7 @@ func StateDir(env target.Env) (string, error) {
 func ReadRecord(path, display string) (*Record, []byte, error) {
 	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Record{Version: RecordVersion}, nil, nil
+		return &Record{Version: recordVersion}, nil, nil
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
@@ -200,8 +200,8 @@ func ReadRecord(path, display string) (*Record, []byte, error) {
 			return nil, nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
 		}
 	}
-	if r.Version < 1 || r.Version > RecordVersion {
-		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads versions 1 to %d)", display, r.Version, RecordVersion)
+	if r.Version < 1 || r.Version > recordVersion {
+		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads versions 1 to %d)", display, r.Version, recordVersion)
 	}
 	return r, data, nil
 }
@@ -563,10 +563,10 @@ func appendIndentedStrings(b []byte, list []string, indent string) []byte {
 	return append(b, ']')
 }
 
-// Digest fingerprints an entry value. Key order and whitespace do not
+// digest fingerprints an entry value. Key order and whitespace do not
 // matter (a tool that reformats its file has not edited our entry), so the
 // value is canonicalised first.
-func Digest(raw []byte) string {
+func digest(raw []byte) string {
 	return digestOf(canon.JSON(raw), "")
 }
 
