@@ -151,7 +151,7 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return err
 	}

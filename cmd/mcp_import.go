@@ -172,7 +172,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		res.Warnings = appendUnique(res.Warnings, s)
 	}
 	for _, fp := range ip.plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
 		if fp.Changed() {
 			fr.Status = "written"
 			if opts.DryRun {
@@ -204,7 +204,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	if err := checkNewExtension(w, dir); err != nil {
 		return nil, err
 	}
-	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, opts.Scope, w.env)
+	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	// tool and scope, adopting exactly the imported entries.
 	servers := append(slices.Clone(w.ws.Servers), draft.Servers...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
-	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, opts.Scope, w.env)
+	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 	"github.com/repo-manager/repo/writers/plan"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // SyncOptions are the flags of repo sync.
@@ -108,7 +109,7 @@ func syncRun(opts *SyncOptions) error {
 	portable := opts.Portable || cfg.Portable
 	w.env.Portable = portable
 	w.env.Gitignore = opts.Gitignore || cfg.Gitignore
-	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return err
 	}
@@ -125,7 +126,7 @@ func syncRun(opts *SyncOptions) error {
 	// entries stay, and so do those of a file it shares with one that has.
 	var kept []keptResult
 	if sel.source != "--tool" {
-		lt, _, err := plan.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
+		lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
 		if err != nil {
 			return err
 		}
@@ -137,7 +138,7 @@ func syncRun(opts *SyncOptions) error {
 				where = "on this machine"
 			}
 			for _, t := range lt {
-				kept = append(kept, keptResult{Path: t.Display, Scope: t.Scope, Tools: t.Tools,
+				kept = append(kept, keptResult{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
 					Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
 			}
 		}
@@ -187,7 +188,7 @@ func syncRun(opts *SyncOptions) error {
 		stale = written
 	}
 	for _, fp := range plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
 		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			fr.Status = "stale"
 			if writing {
@@ -282,7 +283,7 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 		if err != nil {
 			return nil, err
 		}
-		if targets, _, err = writers.BuildTargets(servers, all.profiles, scope, w.env); err != nil {
+		if targets, _, err = writers.BuildTargets(servers, all.profiles, writers.Scope(scope), w.env); err != nil {
 			return nil, err
 		}
 	}
@@ -295,7 +296,7 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 // "wrote" line, so the report never says less than what happened.
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {
-		fr := fileResult{Scope: fp.Scope, Tools: fp.Tools, Changes: fp.Changes}
+		fr := fileResult{Scope: string(fp.Scope), Tools: fp.Tools, Changes: fp.Changes}
 		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), fp.Display, who(fr), summary(fp.Changes))
 	}
 	return err
@@ -399,7 +400,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 				}
 			}
 			for _, fp := range plan.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}))
+				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
 			}
 			warn()
 		}
@@ -481,9 +482,9 @@ func fixHint(opts *SyncOptions) string {
 
 func who(fr fileResult) string {
 	switch fr.Scope {
-	case "record":
+	case string(plan.ScopeRecord):
 		return "ownership record"
-	case plan.ScopeGitignore:
+	case string(plan.ScopeGitignore):
 		return "ignore block"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
@@ -493,7 +494,7 @@ func reasons(changes []writers.Change) string {
 	var out []string
 	for _, c := range changes {
 		if c.Entry == "" {
-			out = appendUnique(out, c.Reason)
+			out = appendUnique(out, string(c.Reason))
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s %q", c.Reason, c.Entry))
@@ -505,12 +506,12 @@ func reasons(changes []writers.Change) string {
 }
 
 func summary(changes []writers.Change) string {
-	counts := map[string]int{}
+	counts := map[plan.Action]int{}
 	for _, c := range changes {
 		counts[c.Action]++
 	}
 	var parts []string
-	for _, a := range []string{plan.ActionAdd, plan.ActionUpdate, plan.ActionAdopt, plan.ActionRemove, plan.ActionForget} {
+	for _, a := range []plan.Action{plan.ActionAdd, plan.ActionUpdate, plan.ActionAdopt, plan.ActionRemove, plan.ActionForget} {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
 		}

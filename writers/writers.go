@@ -36,6 +36,9 @@ import (
 type (
 	// Env is the workspace root and where per-user paths come from.
 	Env = target.Env
+	// Scope is where a tool reads a file: toolprofiles.ScopeProject,
+	// ScopeLocal or ScopeUser.
+	Scope = target.Scope
 	// Target is one file and key that servers are written into.
 	Target = target.Target
 	// Options change what a plan may do.
@@ -63,7 +66,7 @@ var (
 // BuildTargets translates every server for every profile that has the
 // scope (toolprofiles.ScopeProject, ScopeLocal or ScopeUser), and groups
 // the entries by file and key.
-func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile, scope string, env Env) ([]*Target, []translator.Warning, error) {
+func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
 	return target.Build(servers, profiles, scope, env)
 }
 

@@ -16,7 +16,7 @@ import (
 
 // syncAt plans and applies one scope with the root in the args, the
 // way a resolved server holds it, and returns the plan.
-func syncAt(t *testing.T, env target.Env, scope string, ids ...string) *plan.Plan {
+func syncAt(t *testing.T, env target.Env, scope target.Scope, ids ...string) *plan.Plan {
 	t.Helper()
 	s := server
 	s.Args = []string{filepath.Join(env.Root, "s.js")}

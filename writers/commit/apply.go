@@ -55,7 +55,7 @@ func Apply(p *plan.Plan) (Applied, error) {
 	var intents, configs, records, intentOf, recordOf []*plan.FilePlan
 	for _, f := range p.Stale() {
 		switch {
-		case f.Scope != "record":
+		case f.Scope != plan.ScopeRecord:
 			configs = append(configs, f)
 		case f.Intent != nil:
 			intent, final := *f, *f

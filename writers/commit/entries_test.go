@@ -13,7 +13,7 @@ import (
 	"github.com/repo-manager/repo/writers/target"
 )
 
-func targetFor(t *testing.T, env target.Env, id, scope string) *target.Target {
+func targetFor(t *testing.T, env target.Env, id string, scope target.Scope) *target.Target {
 	t.Helper()
 	targets, _, err := target.Build(nil, profiles(t, id), scope, env)
 	if err != nil {
@@ -32,8 +32,10 @@ func TestReadEntriesEveryFormat(t *testing.T) {
 	env := testEnv(t)
 	root, home := env.Root, env.Home
 	cases := []struct {
-		tool, scope, file, body string
-		want                    map[string]extensions.Spec
+		tool       string
+		scope      target.Scope
+		file, body string
+		want       map[string]extensions.Spec
 	}{
 		{"claude", "project", ".mcp.json", `{"mcpServers": {
   "gh": {"type": "stdio", "command": "npx", "args": ["-y", "gh-mcp"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}},

@@ -18,7 +18,7 @@ import (
 )
 
 // planScope builds the plan of one sync without applying it.
-func planScope(t *testing.T, env target.Env, servers []extensions.Server, scope string, ids ...string) (*plan.Plan, error) {
+func planScope(t *testing.T, env target.Env, servers []extensions.Server, scope target.Scope, ids ...string) (*plan.Plan, error) {
 	t.Helper()
 	targets, _, err := target.Build(servers, profiles(t, ids...), scope, env)
 	if err != nil {
@@ -28,7 +28,7 @@ func planScope(t *testing.T, env target.Env, servers []extensions.Server, scope 
 }
 
 // syncScope plans and applies once.
-func syncScope(t *testing.T, env target.Env, servers []extensions.Server, scope string, ids ...string) *plan.Plan {
+func syncScope(t *testing.T, env target.Env, servers []extensions.Server, scope target.Scope, ids ...string) *plan.Plan {
 	t.Helper()
 	p, err := planScope(t, env, servers, scope, ids...)
 	if err != nil {

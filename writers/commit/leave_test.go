@@ -26,7 +26,7 @@ var second = extensions.Server{Name: "t", Extension: "ext", Spec: extensions.Spe
 
 // planLeaving plans a run of scope that writes servers for the staying
 // tools and removes what repo wrote for the leaving ones.
-func planLeaving(t *testing.T, env target.Env, scope string, servers []extensions.Server, staying, leaving []string) (*plan.Plan, []plan.Kept) {
+func planLeaving(t *testing.T, env target.Env, scope target.Scope, servers []extensions.Server, staying, leaving []string) (*plan.Plan, []plan.Kept) {
 	t.Helper()
 	var stay []*toolprofiles.Profile
 	if len(staying) > 0 {
@@ -47,7 +47,7 @@ func planLeaving(t *testing.T, env target.Env, scope string, servers []extension
 	return p, kept
 }
 
-func leaveScope(t *testing.T, env target.Env, scope string, servers []extensions.Server, staying, leaving []string) (*plan.Plan, []plan.Kept) {
+func leaveScope(t *testing.T, env target.Env, scope target.Scope, servers []extensions.Server, staying, leaving []string) (*plan.Plan, []plan.Kept) {
 	t.Helper()
 	p, kept := planLeaving(t, env, scope, servers, staying, leaving)
 	if _, err := Apply(p); err != nil {
@@ -66,7 +66,7 @@ func exists(t *testing.T, path string) bool {
 }
 
 // noop checks that planning the same run again changes nothing.
-func noop(t *testing.T, env target.Env, scope string, servers []extensions.Server, staying, leaving []string) {
+func noop(t *testing.T, env target.Env, scope target.Scope, servers []extensions.Server, staying, leaving []string) {
 	t.Helper()
 	p, _ := planLeaving(t, env, scope, servers, staying, leaving)
 	if st := p.Stale(); len(st) != 0 {
@@ -520,7 +520,7 @@ func isEmptyValue(v any) bool {
 
 // meaning decodes a file of a format (see toolprofiles.Format*), as a
 // tool's own reader would, into plain Go values.
-func meaning(format string, data []byte) (any, error) {
+func meaning(format target.Format, data []byte) (any, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var v any
 	switch format {

@@ -10,7 +10,7 @@ import (
 
 // ReasonAlias is why a plan removes an entry repo wrote under another path
 // to the workspace.
-const ReasonAlias = "entry written under another path to this workspace"
+const ReasonAlias Reason = "entry written under another path to this workspace"
 
 // aliasPlan is what earlier versions of repo left under the other paths to
 // the workspace that this run came by (Env.Aliases). They keyed, recorded
@@ -137,9 +137,9 @@ func matchesDigestAt(env target.Env, raw []byte, digest string) bool {
 
 // goneReason is why an entry repo owns in t that no server wants any more
 // is removed.
-func goneReason(t *target.Target) string {
+func goneReason(t *target.Target) Reason {
 	if t.Leaving != "" {
-		return t.Leaving
+		return Reason(t.Leaving)
 	}
 	if t.Alias != "" {
 		return ReasonAlias

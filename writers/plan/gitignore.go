@@ -38,10 +38,10 @@ const (
 
 // Reasons for changes to the .gitignore.
 const (
-	ReasonNotIgnored   = "machine-specific file not ignored"
-	ReasonNoLongerOurs = "file repo no longer writes"
-	ReasonUserLine     = "named by a line of the user's"
-	ReasonIgnoreBlock  = "ignore block out of date"
+	ReasonNotIgnored   Reason = "machine-specific file not ignored"
+	ReasonNoLongerOurs Reason = "file repo no longer writes"
+	ReasonUserLine     Reason = "named by a line of the user's"
+	ReasonIgnoreBlock  Reason = "ignore block out of date"
 )
 
 // IgnoreBlock is what repo's block in the .gitignore is to list (see

@@ -22,10 +22,10 @@ import (
 // tools that a staying tool writes too (Claude Code and Copilot CLI share
 // .mcp.json): the entries stay, as the staying tool still wants them.
 type Kept struct {
-	Display string   // the file, as shown to people
-	Scope   string   // project, local or user
-	Tools   []string // the leaving tools, sorted
-	By      []string // the staying tools that write it, sorted
+	Display string       // the file, as shown to people
+	Scope   target.Scope // project, local or user
+	Tools   []string     // the leaving tools, sorted
+	By      []string     // the staying tools that write it, sorted
 }
 
 // LeavingTargets returns, for the given scope, a target for each file and
@@ -36,7 +36,7 @@ type Kept struct {
 // in the scope is looked at — each candidate path and installation, not
 // only the one a sync would choose now — so a tool that was uninstalled
 // since still has its entries found.
-func LeavingTargets(env target.Env, scope string, leaving, staying []*toolprofiles.Profile, reason string) ([]*target.Target, []Kept, error) {
+func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*toolprofiles.Profile, reason Reason) ([]*target.Target, []Kept, error) {
 	rs, err := scopeRecord(env, scope)
 	if err != nil || len(rs.rec.Targets) == 0 {
 		return nil, nil, err
@@ -47,7 +47,7 @@ func LeavingTargets(env target.Env, scope string, leaving, staying []*toolprofil
 	}
 	stayingAt := map[place][]string{}
 	for _, p := range staying {
-		t := p.Scopes.Get(scope)
+		t := p.Scopes.Get(string(scope))
 		if t == nil || !p.MCP {
 			continue
 		}
@@ -61,7 +61,7 @@ func LeavingTargets(env target.Env, scope string, leaving, staying []*toolprofil
 	kept := map[place]*Kept{}
 	var order, keptOrder []place
 	for _, p := range leaving {
-		t := p.Scopes.Get(scope)
+		t := p.Scopes.Get(string(scope))
 		if t == nil || !p.MCP {
 			continue
 		}
@@ -84,7 +84,7 @@ func LeavingTargets(env target.Env, scope string, leaving, staying []*toolprofil
 			tg, ok := byPlace[pl]
 			if !ok {
 				tg = target.New(env, scope, path, key, t)
-				tg.Leaving = reason
+				tg.Leaving = string(reason)
 				byPlace[pl] = tg
 				order = append(order, pl)
 			}
@@ -141,7 +141,7 @@ func candidatePaths(t *toolprofiles.Target, env target.Env) []string {
 // gitignore is on, or was when they were written. The result is only
 // looked at: Build writes each target's change into the record its file
 // belongs to now, taking it over from the other one (takeOver).
-func scopeRecord(env target.Env, scope string) (*recordState, error) {
+func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if scope == toolprofiles.ScopeProject {
 		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
 		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))

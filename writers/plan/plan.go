@@ -22,50 +22,62 @@ import (
 	"github.com/repo-manager/repo/writers/target"
 )
 
+// Action is what a Change does to an entry (ActionDelete: to the whole
+// file).
+type Action string
+
 // Actions a plan can take on an entry.
 const (
-	ActionAdd    = "add"
-	ActionUpdate = "update"
-	ActionRemove = "remove"
-	ActionAdopt  = "adopt"
-	ActionForget = "forget" // dropped from the record, left in the file
-	ActionDelete = "delete" // the whole file: repo created it, and nothing is left in it
+	ActionAdd    Action = "add"
+	ActionUpdate Action = "update"
+	ActionRemove Action = "remove"
+	ActionAdopt  Action = "adopt"
+	ActionForget Action = "forget" // dropped from the record, left in the file
+	ActionDelete Action = "delete" // the whole file: repo created it, and nothing is left in it
 )
 
-// ScopeGitignore is the scope of a plan's .gitignore (see IgnoreFile).
-const ScopeGitignore = "gitignore"
+// The scopes of the planned files that no tool reads.
+const (
+	// ScopeGitignore is the scope of a plan's .gitignore (see IgnoreFile).
+	ScopeGitignore target.Scope = "gitignore"
+	// ScopeRecord is the scope of an ownership record.
+	ScopeRecord target.Scope = "record"
+)
+
+// Reason is why a Change is made, as --check prints it.
+type Reason string
 
 // Reasons, as --check prints them.
 const (
-	ReasonMissing    = "missing entry"
-	ReasonStale      = "stale entry"
-	ReasonHandEdited = "hand-edited entry"
-	ReasonGone       = "entry of a removed server"
-	ReasonAdopted    = "user entry adopted"
-	ReasonRecognised = "entry written by repo, not yet recorded"
-	ReasonRelocated  = "entry written at another workspace root"
-	ReasonRecord     = "ownership record out of date"
+	ReasonMissing    Reason = "missing entry"
+	ReasonStale      Reason = "stale entry"
+	ReasonHandEdited Reason = "hand-edited entry"
+	ReasonGone       Reason = "entry of a removed server"
+	ReasonAdopted    Reason = "user entry adopted"
+	ReasonRecognised Reason = "entry written by repo, not yet recorded"
+	ReasonRelocated  Reason = "entry written at another workspace root"
+	ReasonRecord     Reason = "ownership record out of date"
 	// ReasonDeselected: the tool left the [mcp] tools list.
-	ReasonDeselected = "entry of a tool no longer selected"
+	ReasonDeselected Reason = "entry of a tool no longer selected"
 	// ReasonForgotten: repo forget named the tool.
-	ReasonForgotten = "entry of a forgotten tool"
+	ReasonForgotten Reason = "entry of a forgotten tool"
 	// ReasonCreatedEmpty: a file repo created holds nothing any more.
-	ReasonCreatedEmpty = "file repo created, left empty"
+	ReasonCreatedEmpty Reason = "file repo created, left empty"
 )
 
 // Change is one thing a plan does to a file.
 type Change struct {
-	Action string `json:"action"`
+	Action Action `json:"action"`
 	Entry  string `json:"entry,omitempty"`
-	Reason string `json:"reason"`
+	Reason Reason `json:"reason"`
 }
 
 // FilePlan is one file's planned new content.
 type FilePlan struct {
-	Path    string   // absolute path to write (symlinks resolved)
-	Display string   // as shown to people
-	Scope   string   // project, local, user; "record" for ownership records
-	Tools   []string // profile ids reading the file
+	Path    string       // absolute path to write (symlinks resolved)
+	Display string       // as shown to people
+	Scope   target.Scope // project, local, user; ScopeRecord, ScopeGitignore
+	Tools   []string     // profile ids reading the file
 	Existed bool
 	Before  []byte
 	After   []byte
@@ -354,7 +366,7 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		if rs.before == nil && len(rs.rec.Targets) == 0 {
 			continue // nothing owned, nothing to remember
 		}
-		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: "record",
+		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
 			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser)}
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
@@ -738,7 +750,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		o.Defaults = intent[name].Defaults // the offers the file's values still reflect
 		intent[name] = o
 	}
-	change := func(action, entry, reason string) {
+	change := func(action Action, entry string, reason Reason) {
 		fp.Changes = append(fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
 	}
 	// Entries already in the file are replaced together, after the loop,

@@ -29,12 +29,12 @@ import (
 type Target struct {
 	Path    string   // absolute file path
 	Display string   // the path as shown to people: root-relative, ~/…, or absolute
-	Scope   string   // project, local or user
-	Format  string   // toolprofiles.Format*
+	Scope   Scope    // project, local or user
+	Format  Format   // toolprofiles.Format*
 	Key     []string // path of the server map, <<root>> filled in
 	// Container, NameField and Skeleton describe the server map's shape
 	// and a new file's content (see toolprofiles.Target).
-	Container string
+	Container ContainerKind
 	NameField string
 	Skeleton  string
 	Tools     []string // profile ids, sorted
@@ -106,7 +106,7 @@ func (e Env) Display(p string) string {
 // Build translates every server for every profile that has the
 // scope, and groups the results by file and key. Profiles without the scope
 // are skipped by the caller's choice, not here.
-func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope string, env Env) ([]*Target, []translator.Warning, error) {
+func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
 	var warnings []translator.Warning
 	byKey := map[string]*Target{}
 	var order []string
@@ -120,7 +120,7 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 	}
 	seen := map[string]map[string]produced{}
 	for _, p := range profiles {
-		t := p.Scopes.Get(scope)
+		t := p.Scopes.Get(string(scope))
 		if t == nil || !p.MCP {
 			continue
 		}
@@ -198,9 +198,9 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 
 // New is the target of a profile's scope target t at path, its
 // key's <<root>> filled in, without tools (addTool) or entries yet.
-func New(env Env, scope, path string, key []string, t *toolprofiles.Target) *Target {
-	return &Target{Path: path, Display: env.Display(path), Scope: scope, Format: t.Format, Key: key,
-		Container: t.Container, NameField: t.NameField, Skeleton: t.Skeleton}
+func New(env Env, scope Scope, path string, key []string, t *toolprofiles.Target) *Target {
+	return &Target{Path: path, Display: env.Display(path), Scope: scope, Format: Format(t.Format), Key: key,
+		Container: ContainerKind(t.Container), NameField: t.NameField, Skeleton: t.Skeleton}
 }
 
 // AddTool adds profile p, whose scope target t lands in tg, to the tools
@@ -208,7 +208,7 @@ func New(env Env, scope, path string, key []string, t *toolprofiles.Target) *Tar
 // file machine-specific (Machine) and the paths it may read the file from
 // (Candidates). Two tools must read the file and its server map alike.
 func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env Env) error {
-	if len(tg.Tools) > 0 && (tg.Format != t.Format || tg.Container != t.Container || tg.NameField != t.NameField) {
+	if len(tg.Tools) > 0 && (tg.Format != Format(t.Format) || tg.Container != ContainerKind(t.Container) || tg.NameField != t.NameField) {
 		return fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
 	}
 	tg.Tools = append(tg.Tools, p.ID)
