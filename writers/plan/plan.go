@@ -236,47 +236,84 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	records := map[string]*recordState{}
-	recordFor := func(kind string) (*recordState, error) {
-		if rs, ok := records[kind]; ok {
-			return rs, nil
-		}
-		var path string
-		var err error
-		switch kind {
-		case recordProject:
-			path = ProjectRecordPath(env.Root)
-		case recordMachine:
-			path = MachineRecordPath(env.Root)
-		default:
-			if path, err = UserRecordPath(env); err != nil {
-				return nil, err
-			}
-		}
-		rec, raw, err := ReadRecord(path, env.Display(path))
-		if err != nil {
-			return nil, err
-		}
-		if kind == recordUser {
-			rec.Root = env.Root
-			aliases.adoptInto(rec)
-		}
-		rs := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
-		records[kind] = rs
-		return rs, nil
-	}
-
+	records := &recordSet{env: env, aliases: aliases, byKind: map[string]*recordState{}}
 	files, err := groupByFile(targets)
 	if err != nil {
 		return nil, err
 	}
+	states, err := records.ofFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	if opts.CommittedOnly && env.Gitignore {
+		files, states = p.leaveOutMachineFiles(files, states)
+	}
 	root := resolveRoot(env.Root)
-	states := make([]*recordState, len(files))
-	for i, file := range files {
-		if states[i], err = recordFor(recordKind(env, file.targets)); err != nil {
+	errs := p.addFiles(files, states, planFiles(env, root, files, states, opts))
+	if opts.Ignore != nil {
+		fp, err := planIgnore(env, root, opts.Ignore)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case fp.Existed || fp.Changed():
+			p.Files = append(p.Files, fp)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	p.addRecords(env, records, opts)
+	return p, nil
+}
+
+// recordSet is the ownership records a plan reads, each once, by kind
+// (recordProject, recordMachine, recordUser).
+type recordSet struct {
+	env     target.Env
+	aliases *aliasPlan
+	byKind  map[string]*recordState
+}
+
+// get reads the record of a kind, the first time it is asked for.
+func (rs *recordSet) get(kind string) (*recordState, error) {
+	if st, ok := rs.byKind[kind]; ok {
+		return st, nil
+	}
+	env := rs.env
+	var path string
+	var err error
+	switch kind {
+	case recordProject:
+		path = ProjectRecordPath(env.Root)
+	case recordMachine:
+		path = MachineRecordPath(env.Root)
+	default:
+		if path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
-		if file.targets[0].Scope == toolprofiles.ScopeProject {
+	}
+	rec, raw, err := ReadRecord(path, env.Display(path))
+	if err != nil {
+		return nil, err
+	}
+	if kind == recordUser {
+		rec.Root = env.Root
+		rs.aliases.adoptInto(rec)
+	}
+	st := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
+	rs.byKind[kind] = st
+	return st, nil
+}
+
+// ofFiles is the record each file's entries go into.
+func (rs *recordSet) ofFiles(files []*fileGroup) ([]*recordState, error) {
+	states := make([]*recordState, len(files))
+	for i, file := range files {
+		var err error
+		if states[i], err = rs.get(recordKind(rs.env, file.targets)); err != nil {
+			return nil, err
+		}
+		if file.targets[0].Scope == target.ScopeProject {
 			// A project file's entries are in the committed record or in
 			// the clone's own (the machine-specific files, when they are
 			// git-ignored): one that the other record holds, from before
@@ -285,34 +322,41 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 			if states[i].kind == recordMachine {
 				other = recordProject
 			}
-			from, err := recordFor(other)
+			from, err := rs.get(other)
 			if err != nil {
 				return nil, err
 			}
 			states[i].takeOver(from, file.targets)
 		}
 	}
-	if opts.CommittedOnly && env.Gitignore {
-		kept, keptStates := files[:0:0], states[:0:0]
-		for i, file := range files {
-			if states[i].kind == recordMachine {
-				first := file.targets[0]
-				left := &FilePlan{Path: file.path, Display: first.Display, Scope: first.Scope}
-				for _, t := range file.targets {
-					left.Tools = append(left.Tools, t.Tools...)
-				}
-				slices.Sort(left.Tools)
-				left.Tools = slices.Compact(left.Tools)
-				p.Unchecked = append(p.Unchecked, left)
-				continue
+	return states, nil
+}
+
+// leaveOutMachineFiles drops the files whose entries go into the clone's
+// own record (Options.CommittedOnly), listing them as Unchecked.
+func (p *Plan) leaveOutMachineFiles(files []*fileGroup, states []*recordState) ([]*fileGroup, []*recordState) {
+	kept, keptStates := files[:0:0], states[:0:0]
+	for i, file := range files {
+		if states[i].kind == recordMachine {
+			first := file.targets[0]
+			left := &FilePlan{Path: file.path, Display: first.Display, Scope: first.Scope}
+			for _, t := range file.targets {
+				left.Tools = append(left.Tools, t.Tools...)
 			}
-			kept, keptStates = append(kept, file), append(keptStates, states[i])
+			slices.Sort(left.Tools)
+			left.Tools = slices.Compact(left.Tools)
+			p.Unchecked = append(p.Unchecked, left)
+			continue
 		}
-		files, states = kept, keptStates
+		kept, keptStates = append(kept, file), append(keptStates, states[i])
 	}
-	// The files are planned at once, each on its own, and what they add to
-	// the plan is merged in file order: the plan is the same as one made
-	// a file at a time.
+	return kept, keptStates
+}
+
+// planFiles plans the files at once, each on its own; addFiles merges what
+// they add to the plan in file order, so that the plan is the same as one
+// made a file at a time.
+func planFiles(env target.Env, root realRoot, files []*fileGroup, states []*recordState, opts Options) []planned {
 	results := make([]planned, len(files))
 	par.Each(len(files), runtime.GOMAXPROCS(0), func(i int) {
 		r := &results[i]
@@ -321,6 +365,12 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 			return err
 		})
 	})
+	return results
+}
+
+// addFiles adds the planned files to p and their entries to their
+// records, and returns the files' errors.
+func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []planned) []error {
 	var errs []error
 	for i, r := range results {
 		p.unmap = append(p.unmap, r.out.unmap...)
@@ -344,20 +394,14 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		}
 		p.Files = append(p.Files, r.fp)
 	}
-	if opts.Ignore != nil {
-		fp, err := planIgnore(env, root, opts.Ignore)
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case fp.Existed || fp.Changed():
-			p.Files = append(p.Files, fp)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
+	return errs
+}
+
+// addRecords adds the ownership records the plan read to p, as they are
+// to be after it.
+func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
 	for _, kind := range []string{recordProject, recordMachine, recordUser} {
-		rs, ok := records[kind]
+		rs, ok := records.byKind[kind]
 		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
 			continue
 		}
@@ -376,7 +420,6 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		}
 		p.Files = append(p.Files, fp)
 	}
-	return p, nil
 }
 
 // planned is one file's plan and what it adds to the whole plan.
@@ -715,144 +758,187 @@ func (rs *recordState) fileKey(t *target.Target) string {
 	return t.Display
 }
 
+// planTarget plans one target of a file: it compares the entries the file
+// holds at t.Key with the ones repo wants and the record says repo wrote,
+// notes each change, edits doc and returns it, and adds the target's part
+// of the record to out.
 func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut) (Document, error) {
-	fileErr := func(line int, err error) error {
-		l, c := position(err)
-		if l == 0 {
-			l = line
-		}
-		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
-	}
 	members, found, err := doc.Entries(t.Key, shapeOf(t))
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,
 			Err: fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key))}
 	}
-	current := map[string]Member{}
+	tp := &targetPlan{env: env, t: t, fp: fp, opts: opts, out: out,
+		current: map[string]Member{}, next: map[string]Owned{}, intent: map[string]Owned{}}
 	for _, m := range members {
-		current[m.Key] = m
+		tp.current[m.Key] = m
 	}
 	recFile := rs.fileKey(t)
-	var owned map[string]Owned
-	var created *Created
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
-		owned = e.Entries
-		created = e.Created.clone()
+		tp.owned = e.Entries
+		tp.created = e.Created.clone()
 	}
-	next := map[string]Owned{}
-	intent := map[string]Owned{} // next, and what the file holds of repo's now
-	replacing := func(name string, o Owned, cur []byte) {
-		o.Previous = normalizedDigest(canon.Without(cur, t.Preserve), env.Root)
-		if o.Previous == o.Digest {
-			o.Previous = ""
+	for _, d := range t.Entries {
+		if err := tp.want(doc, d); err != nil {
+			return nil, err
 		}
-		o.Defaults = intent[name].Defaults // the offers the file's values still reflect
-		intent[name] = o
 	}
-	change := func(action Action, entry string, reason Reason) {
-		fp.Changes = append(fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
+	tp.dropGone()
+	if doc, err = tp.edit(doc, found); err != nil {
+		return nil, err
 	}
+	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: tp.next, intent: tp.intent, created: tp.created})
+	return doc, nil
+}
+
+// targetPlan is the state of planTarget: what the file holds, what the
+// record says, and what the plan does so far.
+type targetPlan struct {
+	env  target.Env
+	t    *target.Target
+	fp   *FilePlan
+	opts Options
+	out  *fileOut
+
+	current map[string]Member // the file's entries
+	owned   map[string]Owned  // what the record says repo wrote
+	created *Created          // what repo created for the target
+	next    map[string]Owned  // the record after the plan
+	intent  map[string]Owned  // next, and what the file holds of repo's now
 	// Entries already in the file are replaced together, after the loop,
 	// in one edit (a moved root or an upgrade changes every entry).
-	var updates []target.Desired
-	set := func(name string, v ordered.Object) error {
-		updates = append(updates, target.Desired{Name: name, Value: v})
-		return nil
+	updates []target.Desired
+	adds    []target.Desired // written together at the end, in one edit
+	gone    []string         // deleted together after the loop
+}
+
+func (tp *targetPlan) change(action Action, entry string, reason Reason) {
+	tp.fp.Changes = append(tp.fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
+}
+
+// replacing notes that the file's entry name, cur, is replaced by repo's
+// o: until the file is written, the record's intent knows cur as repo's.
+func (tp *targetPlan) replacing(name string, o Owned, cur []byte) {
+	o.Previous = normalizedDigest(canon.Without(cur, tp.t.Preserve), tp.env.Root)
+	if o.Previous == o.Digest {
+		o.Previous = ""
 	}
-	var adds []target.Desired // written together at the end, in one edit
-	for _, d := range t.Entries {
-		want := d.Value
-		cur, present := current[d.Name]
-		rec, isOwned := owned[d.Name]
-		var offered map[string]string
-		if present {
-			var kept []keptMember
-			want, offered, kept = mergePreserved(want, cur.Value, t.Preserve, d.Fixed, rec.Defaults)
-			for _, k := range kept {
-				out.warnings = append(out.warnings, k.warning(t.Display, d.Name))
-			}
-		} else {
-			offered = offers(want, t.Preserve, d.Fixed)
+	o.Defaults = tp.intent[name].Defaults // the offers the file's values still reflect
+	tp.intent[name] = o
+}
+
+func (tp *targetPlan) set(name string, v ordered.Object) {
+	tp.updates = append(tp.updates, target.Desired{Name: name, Value: v})
+}
+
+// want plans the entry repo wants for server d.
+func (tp *targetPlan) want(doc Document, d target.Desired) error {
+	env, t, opts := tp.env, tp.t, tp.opts
+	want := d.Value
+	cur, present := tp.current[d.Name]
+	rec, isOwned := tp.owned[d.Name]
+	var offered map[string]string
+	if present {
+		var kept []keptMember
+		want, offered, kept = mergePreserved(want, cur.Value, t.Preserve, d.Fixed, rec.Defaults)
+		for _, k := range kept {
+			tp.out.warnings = append(tp.out.warnings, k.warning(t.Display, d.Name))
 		}
-		digest := entryDigest(want.Without(t.Preserve...), env.Root)
-		next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
-		intent[d.Name] = next[d.Name]
-		if present && isOwned {
-			// Until the file is written it holds the values the old offers
-			// describe: a run killed before then must still read them as
-			// repo's (see FilePlan.Intent).
-			o := intent[d.Name]
-			o.Defaults = rec.Defaults
-			intent[d.Name] = o
-		}
-		switch {
-		case !present:
-			change(ActionAdd, d.Name, ReasonMissing)
-			adds = append(adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
-		case sameJSON(cur.Value, ordered.JSON(want)):
-			if !isOwned {
-				// Exactly what repo writes, but not in the record: what a
-				// run killed between writing the file and the record
-				// leaves, or an entry repo mcp import adopts as it is.
-				// Nothing to write but the record.
-				reason := ReasonRecognised
-				if slices.Contains(opts.AdoptNames, d.Name) {
-					reason = ReasonAdopted
-				}
-				change(ActionAdopt, d.Name, reason)
-			}
-		case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
-			// What repo wrote for this server at another root. Only an
-			// entry the record owns: a user's own entry that happens to
-			// differ from the wanted one by a path prefix is the user's.
-			if opts.AcceptRelocated {
-				break
-			}
-			change(ActionUpdate, d.Name, ReasonRelocated)
-			replacing(d.Name, next[d.Name], cur.Value)
-			if err := set(d.Name, want); err != nil {
-				return nil, err
-			}
-		case !isOwned:
-			if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
-				return nil, &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
-			}
-			change(ActionAdopt, d.Name, ReasonAdopted)
-			replacing(d.Name, next[d.Name], cur.Value)
-			if err := set(d.Name, want); err != nil {
-				return nil, err
-			}
-		default:
-			replacing(d.Name, next[d.Name], cur.Value)
-			reason := ReasonStale
-			if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
-				reason = ReasonHandEdited
-				out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
-			}
-			change(ActionUpdate, d.Name, reason)
-			if err := set(d.Name, want); err != nil {
-				return nil, err
-			}
-		}
+	} else {
+		offered = offers(want, t.Preserve, d.Fixed)
 	}
-	var gone []string // deleted together after the loop
-	for _, name := range sortedKeys(owned) {
-		if _, still := next[name]; still {
+	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
+	tp.intent[d.Name] = tp.next[d.Name]
+	if present && isOwned {
+		// Until the file is written it holds the values the old offers
+		// describe: a run killed before then must still read them as
+		// repo's (see FilePlan.Intent).
+		o := tp.intent[d.Name]
+		o.Defaults = rec.Defaults
+		tp.intent[d.Name] = o
+	}
+	switch {
+	case !present:
+		tp.change(ActionAdd, d.Name, ReasonMissing)
+		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
+	case sameJSON(cur.Value, ordered.JSON(want)):
+		if !isOwned {
+			// Exactly what repo writes, but not in the record: what a
+			// run killed between writing the file and the record
+			// leaves, or an entry repo mcp import adopts as it is.
+			// Nothing to write but the record.
+			reason := ReasonRecognised
+			if slices.Contains(opts.AdoptNames, d.Name) {
+				reason = ReasonAdopted
+			}
+			tp.change(ActionAdopt, d.Name, reason)
+		}
+	case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
+		// What repo wrote for this server at another root. Only an
+		// entry the record owns: a user's own entry that happens to
+		// differ from the wanted one by a path prefix is the user's.
+		if opts.AcceptRelocated {
+			break
+		}
+		tp.change(ActionUpdate, d.Name, ReasonRelocated)
+		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+		tp.set(d.Name, want)
+	case !isOwned:
+		if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
+			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
+		}
+		tp.change(ActionAdopt, d.Name, ReasonAdopted)
+		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+		tp.set(d.Name, want)
+	default:
+		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+		reason := ReasonStale
+		if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+			reason = ReasonHandEdited
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
+		}
+		tp.change(ActionUpdate, d.Name, reason)
+		tp.set(d.Name, want)
+	}
+	return nil
+}
+
+// dropGone plans the entries repo wrote that no server wants any more:
+// removed, unless edited by hand since (then forgotten, left to the user).
+func (tp *targetPlan) dropGone() {
+	env, t := tp.env, tp.t
+	for _, name := range sortedKeys(tp.owned) {
+		if _, still := tp.next[name]; still {
 			continue
 		}
-		cur, present := current[name]
+		cur, present := tp.current[name]
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
-			change(ActionForget, name, goneReason(t))
-			out.warnings = append(out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
+		if !tp.owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
+			tp.change(ActionForget, name, goneReason(t))
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
 		}
-		change(ActionRemove, name, goneReason(t))
-		intent[name] = owned[name]
-		gone = append(gone, name)
+		tp.change(ActionRemove, name, goneReason(t))
+		tp.intent[name] = tp.owned[name]
+		tp.gone = append(tp.gone, name)
+	}
+}
+
+// edit makes the planned changes to doc: deletions, replacements, then
+// additions, each in as few edits as the editor allows. found: the
+// server map was in the file.
+func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
+	t, gone, updates, adds, created := tp.t, tp.gone, tp.updates, tp.adds, tp.created
+	fileErr := func(line int, err error) error {
+		l, c := position(err)
+		if l == 0 {
+			l = line
+		}
+		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
 	}
 	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
 		var err error
@@ -864,7 +950,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 	for _, name := range gone {
 		var err error
 		if doc, err = doc.Delete(t.Key, shapeOf(t), name); err != nil {
-			return nil, fileErr(lineOf(doc, t, current[name]), fmt.Errorf("removing entry %q: %w", name, err))
+			return nil, fileErr(lineOf(doc, t, tp.current[name]), fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
 	if len(updates) > 0 {
@@ -874,19 +960,19 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		}
 	}
 	if len(adds) > 0 {
-		created = noteCreated(created, doc, t, !fp.Existed, found)
+		created = noteCreated(created, doc, t, !tp.fp.Existed, found)
 		var err error
 		if doc, err = doc.Insert(t.Key, shapeOf(t), adds); err != nil {
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
-	if len(next) == 0 {
+	if len(tp.next) == 0 {
 		var err error
 		if doc, err = dropCreated(doc, t, created); err != nil {
 			return nil, fileErr(0, err)
 		}
 	}
-	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: next, intent: intent, created: created})
+	tp.created = created
 	return doc, nil
 }
 
