@@ -39,7 +39,9 @@ type Applied struct {
 //     ownership records last, so a record never claims an entry that is
 //     not on disk. Each commit replaces only what was planned from, and
 //     keeps what it replaced (see commit.go).
-//  4. It fsyncs the folders, then checks that no tool wrote into a file
+//  4. It fsyncs the folders (best effort: where a folder cannot be
+//     fsynced, the renames are whole but their durability is the file
+//     system's; see syncDirs), then checks that no tool wrote into a file
 //     it replaced or deleted (a tool that saves in place into a file it
 //     opened before the swap), and lets the replaced and deleted files go
 //     (and the empty folders repo had created for a deleted one).

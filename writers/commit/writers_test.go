@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tidwall/jsonc"
-
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/fileio"
@@ -330,8 +328,6 @@ func converges(t *testing.T, env target.Env, ids []string) {
 		t.Fatalf("a run after the failure did not converge: %d files stale", len(p.Stale()))
 	}
 }
-
-func jsoncStrip(s string) []byte { return jsonc.ToJSON([]byte(s)) }
 
 // A second writing run waits for the lock, then gives up with a message
 // that says so.

@@ -36,7 +36,9 @@ func ProcessAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// SyncDir makes the renames into dir durable.
+// SyncDir asks the file system to make the renames into dir durable. It
+// is best effort for its callers: a folder that cannot be fsynced leaves
+// them to the file system's own timing (see commit.syncDirs).
 func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {

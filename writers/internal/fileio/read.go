@@ -19,7 +19,7 @@ import (
 // read that may be a tool's half-written save. See docs/coexistence.md.
 var ErrUnsteady = errors.New("changed while repo was reading it")
 
-// Version identifies one state of a file; see versionOf.
+// Version identifies one state of a file; see VersionOf.
 type Version struct {
 	dev, ino           uint64
 	size, mtime, ctime int64
@@ -134,7 +134,7 @@ func readHalves(f *os.File, size int) ([]byte, bool) {
 }
 
 // CheckSteady reports ErrUnsteady if the file at path is no longer at
-// Version v: what was read of a mapping may mix two versions.
+// version v: what was read of a mapping may mix two versions.
 func CheckSteady(path string, v Version) error {
 	now, err := statVersion(path)
 	if err != nil || now != v {
@@ -150,10 +150,10 @@ func CheckSteady(path string, v Version) error {
 // leaves a moment with no file at all. Neither is the file's state, and
 // planning from it would replace the tool's data with repo's entries
 // alone. So a read that is empty or unparsable, of a file that changed
-// within the last settleFor, is watched until the file has been quiet for
+// within the last SettleFor, is watched until the file has been quiet for
 // SettleFor (then it is what it is: an empty or broken file) or changes
 // (then it is read again); a file missing where the record says repo wrote
-// entries is waited for as long. Past settleMax the run stops with
+// entries is waited for as long. Past SettleMax the run stops with
 // ErrUnsteady. docs/coexistence.md tells how the tools really save.
 var (
 	SettleFor  = 500 * time.Millisecond
@@ -168,9 +168,9 @@ type Settler struct {
 }
 
 // quietSince waits until the file at path, now at version v, has been
-// quiet for settleFor by the file system's clock (a change time in the
+// quiet for SettleFor by the file system's clock (a change time in the
 // future counts from now), and reports whether it stayed at v. It gives
-// ErrUnsteady once the plan has waited settleMax in all.
+// ErrUnsteady once the plan has waited SettleMax in all.
 // NewSettler starts settling the file at path now.
 func NewSettler(path string) *Settler { return &Settler{path: path, start: time.Now()} }
 
@@ -192,7 +192,7 @@ func (s *Settler) WaitQuiet(v Version) (unchanged bool, err error) {
 	}
 }
 
-// WaitAppears waits up to settleFor for a missing file to appear, and
+// WaitAppears waits up to SettleFor for a missing file to appear, and
 // reports whether it did.
 func (s *Settler) WaitAppears() bool {
 	until := time.Now().Add(SettleFor)
@@ -205,7 +205,7 @@ func (s *Settler) WaitAppears() bool {
 	return false
 }
 
-// RecentlyChanged: v changed within settleFor of now (or in the future).
+// RecentlyChanged: v changed within SettleFor of now (or in the future).
 func RecentlyChanged(v Version) bool {
 	return time.Since(v.changedAt()) < SettleFor
 }

@@ -190,11 +190,11 @@ var (
 	StaleDeadAfter = time.Minute
 )
 
-// stagedName matches the staged files of a file named base, of this
-// Version of repo (with a process id) and of earlier ones (without).
-func stagedName(base string) *regexp.Regexp {
-	return regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.repo-(?:([0-9]+)-)?[0-9]+$`)
-}
+// stagedName matches the name of a staged file: the name of the file it
+// was staged for (submatch 1), and the process id of this version of repo
+// (submatch 2; earlier versions wrote none). The suffix holds no dot, so
+// the file's name is everything before the last ".repo-".
+var stagedName = regexp.MustCompile(`^\.(.+)\.repo-(?:([0-9]+)-)?[0-9]+$`)
 
 // RemoveStale removes what killed runs left next to the given files:
 // staged files that were never committed, and replaced files that were
@@ -215,32 +215,25 @@ func RemoveStale(paths []string) {
 		if err != nil {
 			continue
 		}
-		var patterns []*regexp.Regexp
-		for base := range bases {
-			patterns = append(patterns, stagedName(base))
-		}
 		for _, e := range entries {
 			if !e.Type().IsRegular() || len(e.Name()) < 2 || e.Name()[0] != '.' {
 				continue
 			}
-			for _, re := range patterns {
-				m := re.FindStringSubmatch(e.Name())
-				if m == nil {
-					continue
-				}
-				fi, err := e.Info()
-				if err != nil {
-					break
-				}
-				// The change time: a replaced file kept aside has the
-				// modification time of its last write, maybe long ago,
-				// but its rename aside changed its change time.
-				age := now.Sub(VersionOf(fi).changedAt())
-				pid, _ := strconv.Atoi(m[1])
-				if age > staleAfter || (age > StaleDeadAfter && (pid == 0 || !ProcessAlive(pid))) {
-					os.Remove(filepath.Join(dir, e.Name()))
-				}
-				break
+			m := stagedName.FindStringSubmatch(e.Name())
+			if m == nil || !bases[m[1]] {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			// The change time: a replaced file kept aside has the
+			// modification time of its last write, maybe long ago,
+			// but its rename aside changed its change time.
+			age := now.Sub(VersionOf(fi).changedAt())
+			pid, _ := strconv.Atoi(m[2])
+			if age > staleAfter || (age > StaleDeadAfter && (pid == 0 || !ProcessAlive(pid))) {
+				os.Remove(filepath.Join(dir, e.Name()))
 			}
 		}
 	}
