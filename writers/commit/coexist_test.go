@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/bigmem"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/fileio"
 	"github.com/repo-manager/repo/writers/plan"
@@ -237,7 +238,7 @@ func TestMappedFileChangedWhilePlanned(t *testing.T) {
 		t.Skip("files are not mapped on Windows")
 	}
 	path := filepath.Join(t.TempDir(), "big.json")
-	data := bytes.Repeat([]byte(" "), 2*fileio.MapThreshold)
+	data := bytes.Repeat([]byte(" "), 2*bigmem.MapThreshold)
 	data[0], data[len(data)-1] = '{', '}'
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/bigmem"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/internal/fileio"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -23,7 +23,7 @@ func TestReadOnlyPlanAgrees(t *testing.T) {
 	path := filepath.Join(env.Home, ".claude.json")
 	var b strings.Builder
 	b.WriteString("{\n  \"projects\": {\n")
-	for i := 0; b.Len() < 2*fileio.MapThreshold; i++ {
+	for i := 0; b.Len() < 2*bigmem.MapThreshold; i++ {
 		fmt.Fprintf(&b, "    \"/home/u/p%d\": {\"history\": [{\"display\": %q}], \"mcpServers\": {}},\n", i, strings.Repeat("text ", 40))
 	}
 	fmt.Fprintf(&b, "    %q: {\"mcpServers\": {}}\n  }\n}\n", filepath.ToSlash(env.Root))

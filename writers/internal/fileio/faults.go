@@ -1,26 +1,22 @@
 package fileio
 
 import (
+	"errors"
 	"fmt"
-	"runtime/debug"
+
+	"github.com/repo-manager/repo/internal/bigmem"
 )
 
 // ErrFault is a read of a mapped file that faulted: the file was truncated
 // while repo was reading it.
 var ErrFault = fmt.Errorf("it shrank while repo was reading it: %w", ErrUnsteady)
 
-// WithFaults runs fn with memory faults turned into errors: a mapped file
-// that another program truncates makes the next read of the lost pages
-// fault (SIGBUS), which would otherwise kill the process.
-func WithFaults(fn func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isFault := r.(interface{ Addr() uintptr }); !isFault {
-				panic(r)
-			}
-			err = ErrFault
-		}
-	}()
-	return fn()
+// WithFaults is bigmem.WithFaults, its fault reported as ErrFault (an
+// ErrUnsteady: the run is planned again).
+func WithFaults(fn func() error) error {
+	err := bigmem.WithFaults(fn)
+	if errors.Is(err, bigmem.ErrFault) {
+		return ErrFault
+	}
+	return err
 }

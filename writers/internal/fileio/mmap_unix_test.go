@@ -19,7 +19,7 @@ func TestMappedFileTruncated(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.json")
 	// 12 MB: compared on two cores (internal/bigmem), so the fault can
 	// happen on either goroutine.
-	data := bytes.Repeat([]byte("0123456789abcdef"), 12*MapThreshold/16)
+	data := bytes.Repeat([]byte("0123456789abcdef"), 12*bigmem.MapThreshold/16)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -36,11 +36,11 @@ func TestMappedFileTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, err := mapFile(f, len(data))
+	m, err := bigmem.Map(f, len(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unmapFile(m)
+	defer bigmem.Unmap(m)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/repo-manager/repo/internal/bigmem"
-	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
 )
 
@@ -90,13 +89,13 @@ func readOnce(path string, readOnly bool, unmap *[]func()) (data []byte, v Versi
 	size := fi.Size()
 	if size == int64(int(size)) {
 		switch {
-		case readOnly && size >= MapThreshold:
-			if m, err := mapFile(f, int(size)); err == nil {
-				*unmap = append(*unmap, func() { unmapFile(m) })
+		case readOnly && size >= bigmem.MapThreshold:
+			if m, err := bigmem.Map(f, int(size)); err == nil {
+				*unmap = append(*unmap, func() { bigmem.Unmap(m) })
 				return m, v, true, true, nil
 			}
 		case !readOnly && size >= splitReadMin && runtime.GOMAXPROCS(0) >= 2:
-			if b, ok := readHalves(f, int(size)); ok {
+			if b, ok := bigmem.ReadHalves(f, int(size)); ok {
 				data = b
 			} else if _, err := f.Seek(0, io.SeekStart); err != nil {
 				return nil, v, false, false, err
@@ -117,20 +116,6 @@ func readOnce(path string, readOnly bool, unmap *[]func()) (data []byte, v Versi
 		return nil, v, false, false, err
 	}
 	return data, v, false, VersionOf(after) == v && int64(len(data)) == v.size, nil
-}
-
-// readHalves reads exactly size bytes in two concurrent halves, and
-// reports false if the file is not size bytes long any more.
-func readHalves(f *os.File, size int) ([]byte, bool) {
-	b := bigmem.Alloc(size)
-	half := size / 2
-	var errFirst, errSecond error
-	par.Both(func() { _, errFirst = f.ReadAt(b[:half], 0) }, func() { _, errSecond = f.ReadAt(b[half:], int64(half)) })
-	var more [1]byte
-	if n, _ := f.ReadAt(more[:], int64(size)); n > 0 || errFirst != nil || errSecond != nil {
-		return nil, false
-	}
-	return b, true
 }
 
 // CheckSteady reports ErrUnsteady if the file at path is no longer at

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/repo-manager/repo/internal/bigmem"
 )
 
 // TestReadFileHalves: a file above the threshold is read in two halves,
@@ -27,13 +29,13 @@ func TestReadFileHalves(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, ok := readHalves(f, len(data)-1); ok {
+	if _, ok := bigmem.ReadHalves(f, len(data)-1); ok {
 		t.Fatal("readHalves accepted a file longer than its size")
 	}
-	if _, ok := readHalves(f, len(data)+1); ok {
+	if _, ok := bigmem.ReadHalves(f, len(data)+1); ok {
 		t.Fatal("readHalves accepted a file shorter than its size")
 	}
-	if b, ok := readHalves(f, len(data)); !ok || !bytes.Equal(b, data) {
+	if b, ok := bigmem.ReadHalves(f, len(data)); !ok || !bytes.Equal(b, data) {
 		t.Fatal("readHalves of the right size")
 	}
 }

@@ -96,7 +96,7 @@ func writeSynced(f *os.File, data []byte, keep *fs.FileMode, uid, gid int) error
 		return nil
 	}
 	var back chan error
-	if len(data) >= MapThreshold {
+	if len(data) >= bigmem.MapThreshold {
 		back = make(chan error, 1)
 		go func() { back <- readBack() }()
 	}
@@ -132,7 +132,7 @@ func ContentEquals(f *os.File, want []byte) bool {
 	if err != nil || fi.Size() != int64(len(want)) {
 		return false
 	}
-	if len(want) >= MapThreshold {
+	if len(want) >= bigmem.MapThreshold {
 		if eq, ok := mappedEquals(f, want); ok {
 			return eq
 		}
@@ -166,12 +166,12 @@ const compareWindow = 16 << 20
 func mappedEquals(f *os.File, want []byte) (eq, ok bool) {
 	for off := 0; off < len(want); off += compareWindow {
 		n := min(compareWindow, len(want)-off)
-		m, err := mapRange(f, off, n)
+		m, err := bigmem.MapRange(f, off, n)
 		if err != nil {
 			return false, off > 0
 		}
 		err = WithFaults(func() error { eq = bigmem.Equal(m, want[off:off+n]); return nil })
-		unmapFile(m)
+		bigmem.Unmap(m)
 		if err != nil || !eq {
 			return false, true
 		}

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package fileio
+package bigmem
 
 import (
 	"os"
@@ -11,18 +11,19 @@ import (
 // below it a read is cheaper than setting up a mapping.
 const MapThreshold = 1 << 20
 
-// mapFile maps the first size bytes of f read-only. The pages are the page
+// Map maps the first size bytes of f read-only. The pages are the page
 // cache's own: nothing is copied, and nothing is allocated for them, which
 // for a 100 MB ~/.claude.json is most of the cost of reading it. The
 // mapping shows later writes to the file and faults past a truncated end:
-// use it only inside withFaults, and never as a snapshot to write from.
-func mapFile(f *os.File, size int) ([]byte, error) {
-	return mapRange(f, 0, size)
+// use it only inside WithFaults, and never as a snapshot to write from.
+func Map(f *os.File, size int) ([]byte, error) {
+	return MapRange(f, 0, size)
 }
 
-// mapRange maps size bytes of f from off, a multiple of the page size.
-func mapRange(f *os.File, off, size int) ([]byte, error) {
+// MapRange maps size bytes of f from off, a multiple of the page size.
+func MapRange(f *os.File, off, size int) ([]byte, error) {
 	return syscall.Mmap(int(f.Fd()), int64(off), size, syscall.PROT_READ, syscall.MAP_SHARED)
 }
 
-func unmapFile(b []byte) { _ = syscall.Munmap(b) }
+// Unmap releases a mapping made by Map or MapRange.
+func Unmap(b []byte) { _ = syscall.Munmap(b) }
