@@ -11,7 +11,7 @@ import (
 	"syscall"
 )
 
-// WritesInPlace: files are replaced by rename (see commit.go).
+// WritesInPlace: files are replaced by rename (see writers/commit/commit.go).
 const WritesInPlace = false
 
 // Owner is the file's owner and group.

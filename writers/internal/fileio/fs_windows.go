@@ -9,7 +9,7 @@ import (
 
 // WritesInPlace: on Windows a rename over a file another program has open
 // fails, and the tools keep their configs open, so files are written in
-// place, under the same changed-since-read condition (see commit.go).
+// place, under the same changed-since-read condition (see writers/commit/commit.go).
 const WritesInPlace = true
 
 func Owner(fs.FileInfo) (uid, gid int) { return -1, -1 }
