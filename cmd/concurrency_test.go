@@ -21,9 +21,13 @@ func buildRepo(t *testing.T) string {
 		t.Skip("builds the binary and runs many processes")
 	}
 	bin := filepath.Join(t.TempDir(), "repo")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/repo-manager/repo/cmd/repo").CombinedOutput()
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	out, err := exec.Command("go", append(args, "github.com/repo-manager/repo/cmd/repo")...).CombinedOutput()
 	if err != nil {
-		t.Skipf("cannot build repo: %v\n%s", err, out)
+		t.Fatalf("cannot build repo: %v\n%s", err, out)
 	}
 	return bin
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -17,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/toolprofiles/gates"
 	"github.com/repo-manager/repo/writers"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -81,9 +82,6 @@ fails (with --strict: or any advice or warning), 2 error.`,
 				return err
 			}
 			if err := checkOutput(opts.Output); err != nil {
-				return err
-			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
 				return err
 			}
 			if err := checkToolFlag(c, opts.Tools); err != nil {
@@ -160,7 +158,7 @@ func doctorRun(opts *DoctorOptions) error {
 	for _, p := range sel.profiles {
 		rep.Tools = append(rep.Tools, p.ID)
 	}
-	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, gateFiles(sel.profiles, opts.Scope)) {
+	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, gates.Files(sel.profiles, opts.Scope)) {
 		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.name,
 			Message: v.message() + "; " + v.consequence(),
 			Fix:     v.fix()})
@@ -355,7 +353,7 @@ func (d *doctor) executable(fd finding, cmd, missingFix string) finding {
 	case d.f.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
 		fd.Level = levelFail
 		fd.Message = fmt.Sprintf("command %s is not executable", d.show(cmd))
-		fd.Fix = "chmod +x " + shellJoin([]string{d.show(cmd)})
+		fd.Fix = "chmod +x " + shellquote.Join([]string{d.show(cmd)})
 	default:
 		fd.Message = fmt.Sprintf("command %s is executable", d.show(cmd))
 	}
@@ -418,20 +416,20 @@ func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) f
 // venvFix is the exact way to (re)create an extension's venv and install
 // what the extension needs into it.
 func (d *doctor) venvFix(ext *extensions.Extension, recreate bool) string {
-	create := "python3 -m venv " + shellJoin([]string{d.show(ext.Venv)})
+	create := "python3 -m venv " + shellquote.Join([]string{d.show(ext.Venv)})
 	if recreate {
-		create = "python3 -m venv --clear " + shellJoin([]string{d.show(ext.Venv)})
+		create = "python3 -m venv --clear " + shellquote.Join([]string{d.show(ext.Venv)})
 	}
-	py := shellJoin([]string{d.show(ext.Python)})
+	py := shellquote.Join([]string{d.show(ext.Python)})
 	exists := func(name string) bool {
 		_, err := os.Stat(filepath.Join(ext.Dir, name))
 		return err == nil
 	}
 	switch {
 	case exists("requirements.txt"):
-		return fmt.Sprintf("%s, then %s -m pip install -r %s", create, py, shellJoin([]string{d.show(filepath.Join(ext.Dir, "requirements.txt"))}))
+		return fmt.Sprintf("%s, then %s -m pip install -r %s", create, py, shellquote.Join([]string{d.show(filepath.Join(ext.Dir, "requirements.txt"))}))
 	case exists("pyproject.toml"), exists("setup.py"):
-		return fmt.Sprintf("%s, then %s -m pip install %s", create, py, shellJoin([]string{d.show(ext.Dir)}))
+		return fmt.Sprintf("%s, then %s -m pip install %s", create, py, shellquote.Join([]string{d.show(ext.Dir)}))
 	case exists("README.md"):
 		return fmt.Sprintf("%s, then install the extension's requirements into it (see %s)", create, d.show(filepath.Join(ext.Dir, "README.md")))
 	}
@@ -452,8 +450,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 			if p == nil || p.Entry.NamePattern == "" || slices.Contains(accepted, id) {
 				continue
 			}
-			re, err := regexp.Compile(p.Entry.NamePattern)
-			if err != nil || re.MatchString(s.Name) {
+			if p.Entry.AcceptsName(s.Name) {
 				accepted = append(accepted, id)
 				continue
 			}
@@ -486,6 +483,68 @@ func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (fi
 		Message: fmt.Sprintf("%s reads %s: %s", p.Name, d.show(c.Path), c.Reason)}, true
 }
 
+// toolSteps reports what the user must still do in a tool before it starts
+// the servers written for it: its gate (package gates), checked, and its
+// profile's advice. They concern the tool on this machine, so for a tool
+// that is not here (none of its folders in the home folder, none of its
+// executables on PATH) one ok finding says they were skipped. A profile
+// that names nothing to look for gets them all.
+func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string, entries []target.Desired) []finding {
+	if len(names) == 0 {
+		return nil
+	}
+	g, hasGate := gates.For(p, scope)
+	advice := p.AdviceFor(scope)
+	if !hasGate && len(advice) == 0 {
+		return nil
+	}
+	if ev := onMachine(p, d.w.env.Env, d.show); ev.known && !ev.installed() {
+		var kinds []string
+		if hasGate {
+			kinds = append(kinds, stepNames[g.Kind])
+		}
+		for _, a := range advice {
+			kinds = appendUnique(kinds, stepNames[a.Check])
+		}
+		verb := "is"
+		if len(kinds) > 1 || kinds[0] == "switches" {
+			verb = "are"
+		}
+		return []finding{{Level: levelOK, Tool: p.ID, Check: "installed",
+			Message: fmt.Sprintf("%s is not on this machine (%s), so its %s %s not checked", p.Name, ev.absent(), andList(kinds), verb)}}
+	}
+	var out []finding
+	if hasGate {
+		c := gates.Context{Root: d.w.root, Profile: p, Env: d.w.env.Env, Show: d.show}
+		for _, e := range entries {
+			c.Entries = append(c.Entries, gates.Entry{Name: e.Name, Value: e.Value})
+		}
+		st := g.Check(c)
+		fd := finding{Level: levelOK, Tool: p.ID, Check: g.Kind, Message: st.Msg}
+		switch {
+		case st.Unreadable:
+			fd.Level = levelWarn
+			fd.Fix = "make that file readable and valid; the step itself: " + st.Fix
+		case !st.OK:
+			fd.Level = levelAdvice
+			fd.Fix = st.Fix
+		}
+		out = append(out, fd)
+	}
+	return append(out, d.advice(p, scope, names)...)
+}
+
+// stepNames name the kinds of gate and advice in a sentence.
+var stepNames = map[string]string{gates.Approval: "approval", gates.Trust: "folder trust", "toggle": "switches", "name": "name advice"}
+
+// andList joins "a", "b", "c" as "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 // advice reports what the profile says a user must still do in the tool
 // itself (turn project servers on, approve them, trust the folder), which
 // repo can neither do nor check; a name advice concerns only the servers
@@ -501,9 +560,8 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 				Message: fmt.Sprintf("%s: %s", a.Message, strings.Join(names, ", ")), Fix: a.Fix})
 			continue
 		}
-		re := regexp.MustCompile(a.NamePattern) // validated when the profile was loaded
 		for _, n := range names {
-			if !re.MatchString(n) {
+			if a.Concerns(n) {
 				out = append(out, finding{Level: levelAdvice, Server: n, Tool: p.ID, Check: "name",
 					Message: a.Message, Fix: a.Fix})
 			}

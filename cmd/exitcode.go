@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// Exit codes, in one place (DESIGN §6). CI tells drift (1) from breakage (2).
+// Exit codes, in one place (repo --help states them). CI tells drift (1)
+// from breakage (2).
 const (
 	ExitOK    = 0 // done, or in sync
 	ExitStale = 1 // --check found a config out of date
@@ -23,6 +24,8 @@ type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
 
+func (e usageError) Unwrap() error { return e.err }
+
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 // exitCode maps an error from a command to the process status and prints
@@ -32,6 +35,7 @@ func exitCode(err error, stderr io.Writer, command string) int {
 	if err == nil {
 		return ExitOK
 	}
+	err = fromCobra(err)
 	if errors.Is(err, errStale) {
 		return ExitStale
 	}
@@ -47,4 +51,26 @@ func exitCode(err error, stderr io.Writer, command string) int {
 		fmt.Fprintf(stderr, "run '%s --help' for usage\n", command)
 	}
 	return ExitError
+}
+
+// fromCobra turns the errors cobra makes itself for a command line into
+// repo's usage errors, worded as repo words them. Cobra checks the flags
+// marked with MarkFlagsMutuallyExclusive before a command runs, and says
+// "if any flags in the group [quiet verbose] are set none of the others
+// can be; [quiet verbose] were all set", the group's flags in the order
+// they were marked: repo says "--quiet and --verbose exclude each other".
+func fromCobra(err error) error {
+	rest, ok := strings.CutPrefix(err.Error(), "if any flags in the group [")
+	if !ok {
+		return err
+	}
+	group, rest, ok := strings.Cut(rest, "] are set none of the others can be; [")
+	if !ok || !strings.HasSuffix(rest, "] were all set") {
+		return err
+	}
+	flags := strings.Fields(group)
+	for i, f := range flags {
+		flags[i] = "--" + f
+	}
+	return usagef("%s exclude each other", andList(flags))
 }

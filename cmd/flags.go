@@ -113,17 +113,12 @@ func fixedValues(values []string, descriptions ...string) cobra.CompletionFunc {
 	return cobra.FixedCompletions(out, cobra.ShellCompDirectiveNoFileComp)
 }
 
-// addVerbosityFlags adds -q/--quiet and -v/--verbose.
+// addVerbosityFlags adds -q/--quiet and -v/--verbose, which exclude each
+// other.
 func addVerbosityFlags(cmd *cobra.Command, quiet, verbose *bool, quietUsage, verboseUsage string) {
 	cmd.Flags().BoolVarP(quiet, "quiet", "q", false, quietUsage)
 	cmd.Flags().BoolVarP(verbose, "verbose", "v", false, verboseUsage)
-}
-
-func checkVerbosity(quiet, verbose bool) error {
-	if quiet && verbose {
-		return usagef("--quiet and --verbose exclude each other")
-	}
-	return nil
+	cmd.MarkFlagsMutuallyExclusive("quiet", "verbose")
 }
 
 // noArgs refuses arguments, as a usage error.

@@ -58,13 +58,7 @@ again by the next repo sync.`,
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
-			switch ids := splitIDs(opts.Tools); {
-			case opts.All && len(ids) > 0:
-				return usagef("--tool and --all exclude each other")
-			case !opts.All && len(ids) == 0:
+			if !opts.All && len(splitIDs(opts.Tools)) == 0 {
 				return usagef("name the tools to forget with --tool ID (see repo tools), or pass --all")
 			}
 			if runF != nil {
@@ -76,6 +70,7 @@ again by the next repo sync.`,
 	fl := cmd.Flags()
 	addToolFlag(cmd, f, &opts.Tools, "tool id whose entries to remove (repeatable or comma-separated; see repo tools)")
 	fl.BoolVar(&opts.All, "all", false, "every tool")
+	cmd.MarkFlagsMutuallyExclusive("tool", "all")
 	fl.StringVar(&opts.Scope, "scope", "", "only this scope: project, local or user (default: every scope)")
 	_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(toolprofiles.Scopes,
 		"files in the workspace", "per-project entries in your home folder (Claude Code)", "your own config, every project"))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/shellquote"
 )
 
 // MCPListOptions are the flags of repo mcp list.
@@ -40,9 +41,6 @@ func newMCPListCmd(f *Factory, runF func(*MCPListOptions) error) *cobra.Command 
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if err := checkOutput(opts.Output); err != nil {
-				return err
-			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -97,7 +95,7 @@ func mcpListRun(opts *MCPListOptions) error {
 	for _, s := range ws.Servers {
 		what := s.URL
 		if !s.Remote() {
-			what = shellJoin(append([]string{s.Command}, s.Args...))
+			what = shellquote.Join(append([]string{s.Command}, s.Args...))
 		}
 		if withSettings {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, settingsText(s.Settings), what)
@@ -213,23 +211,6 @@ func kvObject(kvs []extensions.KV) ordered.Object {
 		o = append(o, ordered.Member{Key: kv.Key, Value: kv.Value})
 	}
 	return o
-}
-
-// shellJoin quotes words that a POSIX shell would split or expand, so the
-// printed command line can be pasted.
-func shellJoin(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if w != "" && strings.IndexFunc(w, func(r rune) bool {
-			return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '=' || r == ':' || r == ',' || r == '@' || r == '+' ||
-				(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
-		}) < 0 {
-			out[i] = w
-			continue
-		}
-		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-	}
-	return strings.Join(out, " ")
 }
 
 // indentJSON pretty-prints compact JSON with two spaces, keeping key order.

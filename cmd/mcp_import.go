@@ -67,10 +67,12 @@ MCP file cannot say as the tool means it.`,
 				return usagef("--tool %q: import from one tool at a time", opts.Tool)
 			case opts.Extension == "":
 				return usagef("--extension is required: the name of the new extension")
-			case !slices.Contains(toolprofiles.Scopes, opts.Scope):
-				return usagef("--scope %q: use project, local or user", opts.Scope)
-			case opts.Output != "text" && opts.Output != "json":
-				return usagef("--output %q: use text or json", opts.Output)
+			}
+			if err := checkScope(opts.Scope); err != nil {
+				return err
+			}
+			if err := checkOutput(opts.Output); err != nil {
+				return err
 			}
 			if err := extensions.CheckNewName(opts.Extension); err != nil {
 				return usagef("--extension %v", err)

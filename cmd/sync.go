@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
@@ -64,9 +66,6 @@ configuration) is created only for a tool named with --tool. An empty
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
 			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
@@ -92,56 +91,18 @@ configuration) is created only for a tool named with --tool. An empty
 	return cmd
 }
 
+// syncRun brings the selected tools' configs up to date, in steps: load
+// the workspace and select the tools, work out what each file is to hold,
+// plan the changes and (unless checking) write them, then report.
 func syncRun(opts *SyncOptions) error {
 	f := opts.F
-	w, err := f.load(opts.Root)
+	w, sel, err := loadSync(opts)
 	if err != nil {
 		return err
 	}
-	sel, err := selectTools(w, opts.Tools, opts.Scope)
+	work, err := syncTargets(w, sel, opts)
 	if err != nil {
 		return err
-	}
-	cfg, err := extensions.LoadConfig(w.root)
-	if err != nil {
-		return err
-	}
-	portable := opts.Portable || cfg.Portable
-	w.env.Portable = portable
-	w.env.Gitignore = opts.Gitignore || cfg.Gitignore
-	targets, twarn, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
-	if err != nil {
-		return err
-	}
-	ignore, err := ignoreBlock(w, w.ws.Servers, sel, targets, opts.Scope)
-	if err != nil {
-		return err
-	}
-	// What repo wrote for tools that left the selection: removed when the
-	// workspace lists its tools ([mcp] tools), only said (-v) when they are
-	// detected — a marker that disappears is no reason to touch a file —
-	// and not looked at for a run that names its tools (--tool). A tool
-	// the list names that this run leaves out (not on this machine: user
-	// and local scope go by the machine's evidence) has not left: its
-	// entries stay, and so do those of a file it shares with one that has.
-	var kept []keptResult
-	if sel.source != "--tool" {
-		lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
-		if err != nil {
-			return err
-		}
-		if sel.source == "config" {
-			targets = append(targets, lt...)
-		} else {
-			where := "in the workspace"
-			if userScope(opts.Scope) {
-				where = "on this machine"
-			}
-			for _, t := range lt {
-				kept = append(kept, keptResult{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
-					Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
-			}
-		}
 	}
 	writing := !opts.Check && !opts.DryRun
 	if writing {
@@ -151,38 +112,112 @@ func syncRun(opts *SyncOptions) error {
 		}
 		defer unlock()
 	}
-	plan, written, err := planAndApply(f, w.env, targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: portable && opts.Check,
-		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: ignore}, writing)
+	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: w.env.Portable && opts.Check,
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing)
 	if err != nil {
 		return err
 	}
 	defer plan.Close()
-	warnings := sel.notes
-	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
-		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
-	}
-	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
-		warnings = append(warnings, v.name+": "+v.message())
-	}
-	for _, tw := range twarn {
-		warnings = appendUnique(warnings, tw.String())
-	}
-	if len(sel.profiles) > 0 {
-		for _, s := range w.ws.Servers {
-			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
-				warnings = appendUnique(warnings, missingWarning(s, missing))
-			}
+	res := syncReport(w, sel, opts, work, plan, written)
+	if opts.Output == "json" {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
 		}
+	} else {
+		printText(f, opts, res, plan, sel)
 	}
-	for _, pw := range plan.Warnings {
-		warnings = appendUnique(warnings, pw)
+	if opts.Check && res.Stale {
+		return errStale
 	}
+	return nil
+}
+
+// loadSync loads the workspace, selects the tools the run writes, and
+// takes [mcp] portable and gitignore from the workspace's config (each
+// also a flag).
+func loadSync(opts *SyncOptions) (*workspace, *selection, error) {
+	w, err := opts.F.load(opts.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel, err := selectTools(w, opts.Tools, opts.Scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := extensions.LoadConfig(w.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.env.Portable = opts.Portable || cfg.Portable
+	w.env.Gitignore = opts.Gitignore || cfg.Gitignore
+	return w, sel, nil
+}
+
+// syncWork is what a sync is to bring about, before anything is read:
+// the targets, the ignore block, and the files it leaves alone.
+type syncWork struct {
+	targets  []*writers.Target
+	warnings []translator.Warning // from translating the servers
+	ignore   *plan.IgnoreBlock
+	kept     []keptResult
+}
+
+// syncTargets works out what each file is to hold: the servers of the
+// selected tools, and what repo wrote for tools that left the selection.
+// That is removed when the workspace lists its tools ([mcp] tools), only
+// said (-v) when they are detected — a marker that disappears is no
+// reason to touch a file — and not looked at for a run that names its
+// tools (--tool). A tool the list names that this run leaves out (not on
+// this machine: user and local scope go by the machine's evidence) has
+// not left: its entries stay, and so do those of a file it shares with one
+// that has.
+func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, error) {
+	var work syncWork
+	var err error
+	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
+	if err != nil {
+		return work, err
+	}
+	if work.ignore, err = ignoreBlock(w, w.ws.Servers, sel, work.targets, opts.Scope); err != nil {
+		return work, err
+	}
+	if sel.source == "--tool" {
+		return work, nil
+	}
+	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
+	if err != nil {
+		return work, err
+	}
+	if sel.source == "config" {
+		work.targets = append(work.targets, lt...)
+		return work, nil
+	}
+	where := "in the workspace"
+	if userScope(opts.Scope) {
+		where = "on this machine"
+	}
+	for _, t := range lt {
+		work.kept = append(work.kept, keptResult{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
+			Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
+	}
+	return work, nil
+}
+
+// syncReport is the outcome of a run, as --output json prints it and the
+// text output is made from: the selection, the warnings, and each file's
+// status and changes (with --dry-run, its diff).
+func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan, written []*writers.FilePlan) syncResult {
+	warnings := syncWarnings(w, sel, opts, work, plan)
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: kept}
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
 	res.Mode = mode(opts)
+	writing := !opts.Check && !opts.DryRun
 	stale := plan.Stale()
 	if writing {
 		stale = written
@@ -204,21 +239,35 @@ func syncRun(opts *SyncOptions) error {
 		res.Files = append(res.Files, fr)
 	}
 	res.Stale = len(stale) > 0 && (opts.Check || opts.DryRun)
+	return res
+}
 
-	if opts.Output == "json" {
-		enc := json.NewEncoder(f.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return err
+// syncWarnings are what a run warns about, each once: the selection's
+// notes, [mcp] gitignore with detected tools, folder variables repo
+// ignored, what the tools cannot express, paths the servers name that are
+// missing, and the plan's own.
+func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) []string {
+	warnings := sel.notes
+	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
+		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
+	}
+	for _, v := range ignoredVars(opts.F, w.env, sel.profiles, opts.Scope, nil) {
+		warnings = append(warnings, v.name+": "+v.message())
+	}
+	for _, tw := range work.warnings {
+		warnings = appendUnique(warnings, tw.String())
+	}
+	if len(sel.profiles) > 0 {
+		for _, s := range w.ws.Servers {
+			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
+				warnings = appendUnique(warnings, missingWarning(s, missing))
+			}
 		}
-	} else {
-		printText(f, opts, res, plan, sel)
 	}
-	if opts.Check && len(stale) > 0 {
-		return errStale
+	for _, pw := range plan.Warnings {
+		warnings = appendUnique(warnings, pw)
 	}
-	return nil
+	return warnings
 }
 
 // planAndApply plans the targets and, when writing, applies the plan. A
@@ -466,7 +515,7 @@ func fixHint(opts *SyncOptions) string {
 		cmd += " --scope " + opts.Scope
 	}
 	if opts.Root != "" {
-		cmd += " --root " + shellJoin([]string{opts.Root})
+		cmd += " --root " + shellquote.Join([]string{opts.Root})
 	}
 	if opts.Portable {
 		cmd += " --portable"

@@ -47,9 +47,6 @@ catalog, with project files relative to a workspace root.`,
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
 			return toolsRun(opts)
 		},
 	}

@@ -47,9 +47,6 @@ tells which one the shell runs).`,
 			if err := checkOutput(opts.Output); err != nil {
 				return err
 			}
-			if err := checkVerbosity(opts.Quiet, opts.Verbose); err != nil {
-				return err
-			}
 			return versionRun(opts)
 		},
 	}

@@ -130,6 +130,7 @@ func (tb *Toolbox) ensureNode(ctx context.Context, offline bool, logf func(strin
 	bin := filepath.Join(prefix, "node_modules", pkg, "bin", "node")
 	if v := nodeVersion(bin); nodeMajor(v) < 22 {
 		if offline {
+			//lint:ignore ST1005 Node is a name
 			return fmt.Errorf("Node ≥ 22 not in %s (run once without --quick)", prefix)
 		}
 		logf("npm install %s@22 (the system Node is older than 22) …", pkg)

@@ -48,7 +48,8 @@ func TemplateNames() []string {
 
 var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
 
-// Resolve turns a declaration into a server for this machine (DESIGN §3.3):
+// Resolve turns a declaration into a server for this machine
+// (docs/extension-authors.md, "Resolution"):
 // a bare python command becomes the venv's python, "--root ." and
 // "--root=." get the absolute root, <<templates>> are filled in, and
 // relative paths that exist in the server's folder are made absolute.

@@ -50,6 +50,7 @@ const BuiltinOrigin = "builtin:"
 func Builtin() (*Set, error) {
 	s := &Set{byID: map[string]*Profile{}}
 	for _, p := range builtinProfiles() {
+		p.compile()
 		s.byID[p.ID] = p
 	}
 	s.sortIDs()
@@ -142,6 +143,7 @@ func Decode(data []byte, origin string) (*Profile, error) {
 	if err := p.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", origin, err)
 	}
+	p.compile()
 	return &p, nil
 }
 

@@ -41,7 +41,8 @@ const (
 	ContainerList = "list" // [{name: "<name>", …entry}] (Continue)
 )
 
-// Evidence levels, as in tool-formats.md.
+// Evidence levels, strongest first, as docs/supported-tools.md explains
+// them.
 var evidenceLevels = []string{"run", "src", "docs", "2nd", "unverified"}
 
 // Profile describes one AI tool.
@@ -220,6 +221,15 @@ type Advice struct {
 	NamePattern string `toml:"name_pattern"`
 	Message     string `toml:"message"` // what the tool does, stated as a fact
 	Fix         string `toml:"fix"`     // what the user does about it
+
+	nameRE *regexp.Regexp // NamePattern, compiled when the profile is loaded
+}
+
+// Concerns reports whether a name advice concerns a server named name: one
+// whose name does not match NamePattern. Other advice concerns every
+// server.
+func (a *Advice) Concerns(name string) bool {
+	return a.NamePattern == "" || !matches(a.nameRE, a.NamePattern, name)
 }
 
 // EntryFormat is a tool's dialect for one server entry.
@@ -270,7 +280,8 @@ type EntryFormat struct {
 	NameField string `toml:"name_field"`
 	// NamePattern is the regular expression a server name must match for
 	// the tool to accept it; other names are written with a warning.
-	NamePattern string `toml:"name_pattern"`
+	NamePattern string         `toml:"name_pattern"`
+	nameRE      *regexp.Regexp // NamePattern, compiled when the profile is loaded
 	// BlockedEnv lists environment variables the tool removes from a
 	// server's environment (Gemini CLI drops PYTHONPATH, LD_PRELOAD, …):
 	// a server that sets one is still written, with a warning.
@@ -282,6 +293,42 @@ type EntryFormat struct {
 	// value when the author sets nothing, and in Preserve (see
 	// docs/tool-profiles.md for how an author's value meets the user's).
 	Settings Settings `toml:"settings"`
+}
+
+// AcceptsName reports whether the tool accepts name as a server's name
+// (NamePattern; any name when the profile has none).
+func (e *EntryFormat) AcceptsName(name string) bool {
+	return matches(e.nameRE, e.NamePattern, name)
+}
+
+// matches reports whether name matches pattern, compiled as re: when the
+// profile was loaded, or here for a profile made in Go. No pattern, or one
+// that does not compile (the loaders refuse those), matches every name.
+func matches(re *regexp.Regexp, pattern, name string) bool {
+	if pattern == "" {
+		return true
+	}
+	if re == nil {
+		var err error
+		if re, err = regexp.Compile(pattern); err != nil {
+			return true
+		}
+	}
+	return re.MatchString(name)
+}
+
+// compile compiles the profile's name patterns, once, when it is loaded:
+// they are matched against every server of every run. The patterns were
+// validated (Decode) or are the built-in ones, which were.
+func (p *Profile) compile() {
+	if p.Entry.NamePattern != "" {
+		p.Entry.nameRE = regexp.MustCompile(p.Entry.NamePattern)
+	}
+	for i := range p.Advice {
+		if a := &p.Advice[i]; a.NamePattern != "" {
+			a.nameRE = regexp.MustCompile(a.NamePattern)
+		}
+	}
 }
 
 // ValueFields are the values of a server that a profile's reference rules
@@ -309,7 +356,7 @@ type Expansion struct {
 	Escape map[string]string `toml:"escape"`
 	// ResolvedOnly checks only text that comes from resolved paths: the
 	// syntax is one authors write on purpose for this tool (Continue's
-	// ${{ secrets.X }}, which passes through untouched, DESIGN §3.3).
+	// ${{ secrets.X }}, which passes through untouched; docs/tool-profiles.md).
 	ResolvedOnly bool `toml:"resolved_only"`
 }
 

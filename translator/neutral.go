@@ -17,7 +17,8 @@ import (
 )
 
 // Neutral is the way back: one tool's entry, as its file holds it, turned
-// into a declaration of the neutral MCP file format (DESIGN §3.2), with
+// into a declaration of the neutral MCP file format (docs/extension-authors.md,
+// "The MCP file"), with
 // templates where the tool wrote this machine's paths. It reads the entry
 // with the same profile data TranslateWith writes it with — field names,
 // command shape, transport spellings, reference syntax, escapes — so an

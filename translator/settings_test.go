@@ -160,7 +160,7 @@ func TestSettingsMembers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := Translate(c.server, profileWith(t, c.settings))
+			res := TranslateWith(c.server, profileWith(t, c.settings), Options{})
 			if got := string(ordered.JSON(res.Entry)); got != c.want {
 				t.Errorf("entry:\n got %s\nwant %s", got, c.want)
 			}
@@ -184,11 +184,11 @@ func TestSwitchedOffServerWithoutToggle(t *testing.T) {
 	p.Entry.Expands = []toolprofiles.Expansion{{Fields: []string{"args"}, Pattern: `\$\w+`}}
 	s := extensions.Server{Name: "s", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "x", Args: []string{"$HOME"}, Cwd: "/w"},
 		Settings: extensions.Settings{Enabled: boolPtr(false), AutoApprove: []string{"a"}}}
-	if res := Translate(s, p); res.Entry != nil || res.Err != nil || len(res.Warnings) > 0 || res.Settings != nil {
+	if res := TranslateWith(s, p, Options{}); res.Entry != nil || res.Err != nil || len(res.Warnings) > 0 || res.Settings != nil {
 		t.Fatalf("got %+v, want nothing at all", res)
 	}
 	s.Settings.Enabled = boolPtr(true)
-	if res := Translate(s, p); res.Err == nil {
+	if res := TranslateWith(s, p, Options{}); res.Err == nil {
 		t.Fatalf("the same server switched on must be refused for its literal $HOME: %+v", res)
 	}
 }
@@ -196,11 +196,11 @@ func TestSwitchedOffServerWithoutToggle(t *testing.T) {
 // Result.Settings names exactly the members written from settings.
 func TestSettingsResultMembers(t *testing.T) {
 	set, _ := toolprofiles.Builtin()
-	res := Translate(settingServers[0], set.Get("codex"))
+	res := TranslateWith(settingServers[0], set.Get("codex"), Options{})
 	if want := []string{"enabled", "enabled_tools", "disabled_tools", "tools", "startup_timeout_sec", "tool_timeout_sec"}; !reflect.DeepEqual(res.Settings, want) {
 		t.Errorf("codex settings = %v, want %v", res.Settings, want)
 	}
-	if res := Translate(servers[0], set.Get("codex")); res.Settings != nil {
+	if res := TranslateWith(servers[0], set.Get("codex"), Options{}); res.Settings != nil {
 		t.Errorf("a server without settings: %v", res.Settings)
 	}
 }

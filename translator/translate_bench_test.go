@@ -34,7 +34,7 @@ func BenchmarkTranslate(b *testing.B) {
 				entries = 0
 				for _, p := range profiles {
 					for _, s := range f.Servers {
-						if translator.Translate(s, p).Entry != nil {
+						if translator.TranslateWith(s, p, translator.Options{}).Entry != nil {
 							entries++
 						}
 					}

@@ -63,11 +63,6 @@ type Options struct {
 	NoEnvRef bool
 }
 
-// Translate renders s for profile p.
-func Translate(s extensions.Server, p *toolprofiles.Profile) Result {
-	return TranslateWith(s, p, Options{})
-}
-
 // TranslateWith renders s for profile p with options.
 func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Result {
 	if o.NoEnvRef && p.Entry.EnvRef != "" {
@@ -93,10 +88,8 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 	if t.err != nil {
 		return Result{Warnings: t.warnings, Err: t.err}
 	}
-	if p.Entry.NamePattern != "" && entry != nil {
-		if ok, _ := regexp.MatchString(p.Entry.NamePattern, s.Name); !ok {
-			t.warn("%s does not accept the server name %q (names must match %s); it is written, but the tool will not start it — rename the server in %s", p.Name, s.Name, p.Entry.NamePattern, s.Source)
-		}
+	if entry != nil && !p.Entry.AcceptsName(s.Name) {
+		t.warn("%s does not accept the server name %q (names must match %s); it is written, but the tool will not start it — rename the server in %s", p.Name, s.Name, p.Entry.NamePattern, s.Source)
 	}
 	if entry != nil {
 		keys := make([]string, 0, len(p.Entry.Set))

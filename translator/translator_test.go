@@ -197,9 +197,9 @@ func TestDeterministic(t *testing.T) {
 	set, _ := toolprofiles.Builtin()
 	for _, p := range set.All() {
 		for _, s := range servers {
-			a := ordered.JSON(Translate(s, p).Entry)
+			a := ordered.JSON(TranslateWith(s, p, Options{}).Entry)
 			for i := 0; i < 20; i++ {
-				if b := ordered.JSON(Translate(s, p).Entry); !bytes.Equal(a, b) {
+				if b := ordered.JSON(TranslateWith(s, p, Options{}).Entry); !bytes.Equal(a, b) {
 					t.Fatalf("%s/%s: %s != %s", p.ID, s.Name, a, b)
 				}
 			}
@@ -218,14 +218,14 @@ func TestEnvReferenceSyntax(t *testing.T) {
 		"gemini":   `"LEVEL":"${LOG_LEVEL:-info}"`,
 	}
 	for id, want := range cases {
-		got := string(ordered.JSON(Translate(servers[2], set.Get(id)).Entry))
+		got := string(ordered.JSON(TranslateWith(servers[2], set.Get(id), Options{}).Entry))
 		if !strings.Contains(got, want) {
 			t.Errorf("%s: %s does not contain %s", id, got, want)
 		}
 	}
 	// A tool with no syntax: the forwarding member is left out (inherited),
 	// a renamed one stays literal, and both are warned about.
-	res := Translate(servers[2], set.Get("zed"))
+	res := TranslateWith(servers[2], set.Get("zed"), Options{})
 	got := string(ordered.JSON(res.Entry))
 	if strings.Contains(got, "SUDOCODE_TOKEN") || !strings.Contains(got, `"RENAMED":"${OTHER}"`) {
 		t.Errorf("zed: %s", got)
@@ -237,7 +237,7 @@ func TestEnvReferenceSyntax(t *testing.T) {
 
 func TestRemoteOnStdioOnlyTool(t *testing.T) {
 	set, _ := toolprofiles.Builtin()
-	res := Translate(servers[4], set.Get("jetbrains"))
+	res := TranslateWith(servers[4], set.Get("jetbrains"), Options{})
 	if res.Entry != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].String(), `jetbrains: server "remote-http"`) {
 		t.Fatalf("got %+v", res)
 	}

@@ -58,7 +58,7 @@ func TestRefusedWithoutEscape(t *testing.T) {
 
 	ok := server(t, "/ws/pa$$word", extensions.Spec{Transport: extensions.Stdio, Command: "node",
 		Args: []string{"<<root>>/s.js", "--t=${TOKEN}"}, Env: []extensions.KV{{Key: "K", Value: "${K:-d}<<home>>"}}})
-	res := Translate(ok, p)
+	res := TranslateWith(ok, p, Options{})
 	if res.Err != nil {
 		t.Fatalf("a $ that is not ${…} needs no escape here: %v", res.Err)
 	}
@@ -78,7 +78,7 @@ func TestRefusedWithoutEscape(t *testing.T) {
 		{extensions.Spec{Command: "n", Cwd: "sub"}, "cwd"},
 	} {
 		tc.spec.Transport = extensions.Stdio
-		res := Translate(server(t, root, tc.spec), p)
+		res := TranslateWith(server(t, root, tc.spec), p, Options{})
 		var r *Refusal
 		if !errors.As(res.Err, &r) || res.Entry != nil {
 			t.Errorf("%s: got %s, %v; want a refusal", tc.field, entryJSON(res), res.Err)
@@ -95,7 +95,7 @@ func TestRefusedWithoutEscape(t *testing.T) {
 	}
 
 	// The author's literal ${env:X} is not a reference (only ${NAME} is).
-	res = Translate(server(t, "/ws", extensions.Spec{Transport: extensions.Stdio, Command: "n", Args: []string{"${env:X}"}}), p)
+	res = TranslateWith(server(t, "/ws", extensions.Spec{Transport: extensions.Stdio, Command: "n", Args: []string{"${env:X}"}}), p, Options{})
 	var r *Refusal
 	if !errors.As(res.Err, &r) || r.From != "" || r.Text != "${env:X}" || !strings.Contains(r.Error(), ".repository/extensions/e/mcp.json") {
 		t.Errorf("author's ${env:X}: %+v", res)
@@ -108,7 +108,7 @@ func TestEscaped(t *testing.T) {
 	p := testProfile(t, "env_ref = \"${NAME}\"\nenv_ref_default = true\n\n[[entry.expands]]\nfields = [\"command\", \"args\", \"env\"]\nescape = { '\\' = '\\\\', '$' = '\\$', '`' = '\\`' }\n")
 	s := server(t, "/ws/a$b`c\\d", extensions.Spec{Transport: extensions.Stdio, Command: "python",
 		Args: []string{"--root", ".", "pa$$word", "$(id)", "${TOKEN}", "x${A:-$y}"}, Cwd: "/abs/$x"})
-	res := Translate(s, p)
+	res := TranslateWith(s, p, Options{})
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -126,7 +126,7 @@ func TestReferenceScope(t *testing.T) {
 	p := testProfile(t, "env_ref = \"${env:NAME}\"\nenv_ref_fields = [\"headers\"]\n\n[entry.remote]\nhttp = {}\n")
 	s := server(t, "/ws", extensions.Spec{Transport: extensions.Stdio, Command: "n", Args: []string{"--t=${T}"},
 		Env: []extensions.KV{{Key: "TOKEN", Value: "${TOKEN}"}, {Key: "O", Value: "${OTHER}"}}})
-	res := Translate(s, p)
+	res := TranslateWith(s, p, Options{})
 	if want := `{"command":"n","args":["--t=${T}"],"env":{"O":"${OTHER}"}}`; entryJSON(res) != want {
 		t.Errorf("got  %s\nwant %s", entryJSON(res), want)
 	}
@@ -142,13 +142,13 @@ func TestReferenceScope(t *testing.T) {
 	}
 	r := server(t, "/ws", extensions.Spec{Transport: extensions.HTTP, URL: "https://h/${U}",
 		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer ${T}"}}})
-	if want := `{"url":"https://h/${U}","headers":{"Authorization":"Bearer ${env:T}"}}`; entryJSON(Translate(r, p)) != want {
-		t.Errorf("remote: %s", entryJSON(Translate(r, p)))
+	if want := `{"url":"https://h/${U}","headers":{"Authorization":"Bearer ${env:T}"}}`; entryJSON(TranslateWith(r, p, Options{})) != want {
+		t.Errorf("remote: %s", entryJSON(TranslateWith(r, p, Options{})))
 	}
 	// A value that is all path, and reads "${TOKEN}", is not the author's
 	// forwarding member: it stays, literal.
 	f := server(t, "/${TOKEN}", extensions.Spec{Transport: extensions.Stdio, Command: "n", Env: []extensions.KV{{Key: "TOKEN", Value: "<<root>>"}}})
-	if got := entryJSON(Translate(f, p)); !strings.Contains(got, `"TOKEN":"/${TOKEN}"`) {
+	if got := entryJSON(TranslateWith(f, p, Options{})); !strings.Contains(got, `"TOKEN":"/${TOKEN}"`) {
 		t.Errorf("path taken for a forwarding member: %s", got)
 	}
 }
@@ -193,7 +193,7 @@ func TestRuleOSAndResolvedOnly(t *testing.T) {
 		t.Errorf("windows: %%P%% in the root went through: %s", entryJSON(res))
 	}
 	s = server(t, "/ws/${{ x }}", extensions.Spec{Transport: extensions.Stdio, Command: "n", Args: []string{"<<root>>"}})
-	if res := Translate(s, p); res.Err == nil {
+	if res := TranslateWith(s, p, Options{}); res.Err == nil {
 		t.Errorf("a path holding ${{ x }} went through: %s", entryJSON(res))
 	}
 }

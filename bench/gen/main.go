@@ -105,7 +105,7 @@ func writeClaudeEntries(root, home, path string) error {
 	}
 	var obj ordered.Object
 	for _, s := range ws.Servers {
-		if e := translator.Translate(s, p).Entry; e != nil {
+		if e := translator.TranslateWith(s, p, translator.Options{}).Entry; e != nil {
 			obj = append(obj, ordered.Member{Key: s.Name, Value: e})
 		}
 	}

@@ -288,7 +288,7 @@ func UserConfig(t ToolFile, comments bool) ([]byte, error) {
 	user := extensions.Server{Name: "user-own-" + t.ID, Extension: "user",
 		Spec: extensions.Spec{Transport: extensions.Stdio, Command: "docker",
 			Args: []string{"run", "-i", "--rm", "ghcr.io/acme/db-mcp:1.4"}, Env: []extensions.KV{{Key: "DB_URL", Value: "postgres://localhost/dev"}}}}
-	entry := translator.Translate(user, t.Profile).Entry
+	entry := translator.TranslateWith(user, t.Profile, translator.Options{}).Entry
 	if entry == nil {
 		return nil, fmt.Errorf("%s cannot take a stdio server", t.ID)
 	}

@@ -1,4 +1,4 @@
-package cmd
+package gates
 
 import (
 	"crypto/sha256"
@@ -12,12 +12,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf16"
 
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // Amp keeps workspace servers (.amp/settings.json) waiting until each is
@@ -37,14 +37,14 @@ const ampSettings = "${XDG_CONFIG_HOME:-~/.config}/amp/settings.json"
 
 // ampSettingsFile is the file Amp keeps its approvals in, or "" when the
 // home folder is unknown.
-func ampSettingsFile(c gateCtx) string {
-	if v := c.env.Getenv("AMP_SETTINGS_FILE"); v != "" {
+func ampSettingsFile(c Context) string {
+	if v := c.Env.Getenv("AMP_SETTINGS_FILE"); v != "" {
 		if !filepath.IsAbs(v) {
-			v = filepath.Join(c.root, v) // Amp takes it from its working directory: the workspace
+			v = filepath.Join(c.Root, v) // Amp takes it from its working directory: the workspace
 		}
 		return v
 	}
-	path, err := toolprofiles.ExpandPath(ampSettings, c.root, c.env)
+	path, err := toolprofiles.ExpandPath(ampSettings, c.Root, c.Env)
 	if err != nil {
 		return ""
 	}
@@ -57,10 +57,10 @@ func ampSettingsFile(c gateCtx) string {
 	return path
 }
 
-func ampApproved(c gateCtx) gateState {
+func ampApproved(c Context) State {
 	path := ampSettingsFile(c)
 	if path == "" {
-		return gateState{msg: "workspace servers wait for approval, and repo knows no home folder to read Amp's approvals from: " + strings.Join(c.names, ", ")}
+		return State{Msg: "workspace servers wait for approval, and repo knows no home folder to read Amp's approvals from: " + strings.Join(c.names(), ", ")}
 	}
 	var s struct {
 		Workspaces []struct {
@@ -77,15 +77,15 @@ func ampApproved(c gateCtx) gateState {
 		return unreadable(c, path, err)
 	}
 	for _, w := range s.Workspaces {
-		if w.AllowAll && w.Path == c.root {
-			return gateState{ok: true, msg: fmt.Sprintf("every workspace server is allowed for this workspace (amp.workspaces) in %s", c.show(path))}
+		if w.AllowAll && w.Path == c.Root {
+			return State{OK: true, Msg: fmt.Sprintf("every workspace server is allowed for this workspace (amp.workspaces) in %s", c.Show(path))}
 		}
 	}
 	var denied, pending, changed []string
-	for _, e := range c.entries {
+	for _, e := range c.Entries {
 		hash, err := ampSpecHash(e.Value)
 		if err != nil {
-			return gateState{msg: fmt.Sprintf("the entry of %s cannot be hashed as Amp does: %v", e.Name, err), unreadable: true}
+			return State{Msg: fmt.Sprintf("the entry of %s cannot be hashed as Amp does: %v", e.Name, err), Unreadable: true}
 		}
 		state, named := "", false
 		for _, t := range s.Trusted {
@@ -108,10 +108,11 @@ func ampApproved(c gateCtx) gateState {
 		}
 	}
 	waiting := append(append([]string{}, pending...), changed...)
-	slices.SortStableFunc(waiting, func(a, b string) int { return slices.Index(c.names, a) - slices.Index(c.names, b) })
+	names := c.names()
+	slices.SortStableFunc(waiting, func(a, b string) int { return slices.Index(names, a) - slices.Index(names, b) })
 	var msgs []string
 	if len(denied) > 0 {
-		msgs = append(msgs, "workspace servers denied in "+c.show(path)+": "+strings.Join(denied, ", "))
+		msgs = append(msgs, "workspace servers denied in "+c.Show(path)+": "+strings.Join(denied, ", "))
 	}
 	if len(pending) > 0 {
 		msgs = append(msgs, "workspace servers wait for approval: "+strings.Join(pending, ", "))
@@ -120,16 +121,16 @@ func ampApproved(c gateCtx) gateState {
 		msgs = append(msgs, "their entry changed since Amp last approved or denied it, so they wait again: "+strings.Join(changed, ", "))
 	}
 	if len(msgs) > 0 {
-		return gateState{msg: strings.Join(msgs, "; "), fix: ampFix(append(denied, waiting...))}
+		return State{Msg: strings.Join(msgs, "; "), Fix: ampFix(append(denied, waiting...))}
 	}
-	return gateState{ok: true, msg: fmt.Sprintf("every workspace server is approved in %s (each approval is bound to its entry: approve again after a change)", c.show(path))}
+	return State{OK: true, Msg: fmt.Sprintf("every workspace server is approved in %s (each approval is bound to its entry: approve again after a change)", c.Show(path))}
 }
 
 // ampFix is the command that approves names, in the workspace.
 func ampFix(names []string) string {
 	var cmds []string
 	for _, n := range names {
-		cmds = append(cmds, "amp mcp approve "+shellJoin([]string{n}))
+		cmds = append(cmds, "amp mcp approve "+shellquote.Join([]string{n}))
 	}
 	return "in the workspace root, run " + strings.Join(cmds, " && ") + " (again after every change to an entry)"
 }
@@ -314,7 +315,7 @@ func jsQuote(b *strings.Builder, s string) {
 // the user setting "session": {"trust_all_worktrees": true} trusts every
 // worktree, and that doctor checks, in the user settings file of the
 // profile's user scope.
-func zedTrusted(c gateCtx) gateState {
+func zedTrusted(c Context) State {
 	settings := zedSettingsFile(c)
 	if settings != "" {
 		var s struct {
@@ -326,28 +327,42 @@ func zedTrusted(c gateCtx) gateState {
 			return unreadable(c, settings, err)
 		}
 		if t := s.Session.TrustAll; t != nil && *t {
-			return gateState{ok: true, msg: "every worktree is trusted (session.trust_all_worktrees) in " + c.show(settings)}
+			return State{OK: true, Msg: "every worktree is trusted (session.trust_all_worktrees) in " + c.Show(settings)}
 		}
 	}
-	return gateState{msg: "Zed starts the project's context servers only in a trusted worktree, and keeps which are trusted in its own database, which doctor does not read"}
+	return State{Msg: "Zed starts the project's context servers only in a trusted worktree, and keeps which are trusted in its own database, which doctor does not read"}
 }
 
-func zedFix(c gateCtx) string {
+func zedFix(c Context) string {
 	fix := "open the workspace in Zed and trust it when asked (or with the ! in the title bar: workspace: toggle worktree security)"
 	if s := zedSettingsFile(c); s != "" {
-		fix += fmt.Sprintf(`, or trust every folder with "session": {"trust_all_worktrees": true} in %s`, c.show(s))
+		fix += fmt.Sprintf(`, or trust every folder with "session": {"trust_all_worktrees": true} in %s`, c.Show(s))
 	}
 	return fix
 }
 
 // zedSettingsFile is Zed's user settings file on this machine, or "".
-func zedSettingsFile(c gateCtx) string {
-	if c.profile == nil || c.profile.Scopes.User == nil {
+func zedSettingsFile(c Context) string {
+	if c.Profile == nil || c.Profile.Scopes.User == nil {
 		return ""
 	}
-	ch, err := target.Choose(c.profile.Scopes.User, writers.Env{Root: c.root, Env: c.env})
+	ch, err := c.Profile.Scopes.User.Choose(c.Root, c.Env, exists)
 	if err != nil {
 		return ""
 	}
 	return ch.Path
+}
+
+// exists is how repo sync picks a file among a scope's candidates (see
+// toolprofiles.Target.Choose): a path that cannot be there (a missing
+// folder, or a file where a folder should be) does not exist.
+func exists(p string) (bool, error) {
+	_, err := os.Lstat(p)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return false, nil
+	}
+	return false, err
 }
