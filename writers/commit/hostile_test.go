@@ -103,7 +103,7 @@ func TestHugeClaudeJSONLocalScope(t *testing.T) {
 	}
 	env := testEnv(t)
 	path := filepath.Join(env.Home, ".claude.json")
-	orig := hugeClaudeJSON(target.RootKey(env), 50<<20)
+	orig := hugeClaudeJSON(filepath.ToSlash(env.Root), 50<<20) // the root as the key (target.rootKey)
 	write(t, path, string(orig))
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)

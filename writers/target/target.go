@@ -235,7 +235,7 @@ func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env E
 func ProfileKey(t *toolprofiles.Target, env Env) []string {
 	key := make([]string, len(t.Key))
 	for i, k := range t.Key {
-		key[i] = strings.ReplaceAll(k, "<<root>>", RootKey(env))
+		key[i] = strings.ReplaceAll(k, "<<root>>", rootKey(env))
 	}
 	return key
 }
@@ -292,9 +292,9 @@ func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB stri
 		tg.Display, toolA, toolB, server, toolA, show(a), toolB, show(b))
 }
 
-// RootKey is the root as tools spell it in keys: Claude Code writes
+// rootKey is the root as tools spell it in keys: Claude Code writes
 // project keys with forward slashes on every OS.
-func RootKey(env Env) string { return filepath.ToSlash(env.Root) }
+func rootKey(env Env) string { return filepath.ToSlash(env.Root) }
 
 // choosePath picks the file of a target on this machine (see Choose).
 func choosePath(t *toolprofiles.Target, env Env) (string, error) {
