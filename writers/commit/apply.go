@@ -189,7 +189,7 @@ func failure(err error, committed int, kept []*plan.FilePlan) error {
 // stageParallel bounds how many files are staged at once.
 const stageParallel = 8
 
-// stageAll stages every file (see stageFile), several at once; a file
+// stageAll stages every file (see fileio.StageFile), several at once; a file
 // to delete has nothing to stage (""). On an error nothing is left staged.
 func stageAll(files []*plan.FilePlan) ([]string, error) {
 	staged := make([]string, len(files))

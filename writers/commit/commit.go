@@ -55,7 +55,7 @@ type committed struct {
 	warning string
 }
 
-// commitFile puts the staged file (stageFile) in place of f.Path. On an
+// commitFile puts the staged file (fileio.StageFile) in place of f.Path. On an
 // error, the staged file is gone and f.Path is as it was.
 func commitFile(f *plan.FilePlan, staged string) (c *committed, err error) {
 	defer func() {
@@ -135,7 +135,7 @@ func commitFile(f *plan.FilePlan, staged string) (c *committed, err error) {
 }
 
 // deleteFile removes f.Path if it still holds f.Before: it is renamed to
-// a staging name next to it (where a later run's removeStale finds it if
+// a staging name next to it (where a later run's fileio.RemoveStale finds it if
 // this one is killed), checked there, and kept until the run ends. Where
 // a rename cannot move it (a single-file bind mount, another file system,
 // and on Windows a file a tool holds open), the file stays, written in
@@ -261,7 +261,7 @@ func (c *committed) undo() (restored bool) {
 			// which stays.
 		default:
 			// The file is not back: the aside copy is not repo's to
-			// remove (a later run's removeStale does, past its age).
+			// remove (a later run's fileio.RemoveStale does, past its age).
 			c.aside = ""
 			return false
 		}

@@ -22,11 +22,11 @@ type snapshot struct {
 	data    []byte
 	ver     fileio.Version
 	existed bool
-	mapped  bool // data is a live mapping: checkSteady after using it
+	mapped  bool // data is a live mapping: fileio.CheckSteady after using it
 }
 
 // openDocument reads and parses a target, settling first if the read may
-// be a tool's half-written save (see settleFor). held is how many entries
+// be a tool's half-written save (see fileio.SettleFor). held is how many entries
 // the record says repo wrote into the file.
 func openDocument(display, path string, format Format, held int, readOnly bool, unmap *[]func()) (Document, snapshot, error) {
 	s := fileio.NewSettler(path)

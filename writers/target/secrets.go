@@ -45,7 +45,7 @@ func hasKnownToken(value string) bool {
 	return false
 }
 
-// literalSecrets reports the members of a server that look like literal
+// LiteralSecrets reports the members of a server that look like literal
 // credentials: a value with a known token prefix anywhere, or a non-trivial
 // literal value under a name that says it is secret.
 func LiteralSecrets(s extensions.Server) []string {

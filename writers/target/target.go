@@ -197,7 +197,7 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 }
 
 // New is the target of a profile's scope target t at path, its
-// key's <<root>> filled in, without tools (addTool) or entries yet.
+// key's <<root>> filled in, without tools (AddTool) or entries yet.
 func New(env Env, scope Scope, path string, key []string, t *toolprofiles.Target) *Target {
 	return &Target{Path: path, Display: env.Display(path), Scope: scope, Format: Format(t.Format), Key: key,
 		Container: ContainerKind(t.Container), NameField: t.NameField, Skeleton: t.Skeleton}

@@ -25,7 +25,7 @@ func appendOrdered(b []byte, v any) (_ []byte, ok bool) {
 	switch t := v.(type) {
 	case ordered.Object:
 		type kv struct {
-			key string // as canonical reads it back
+			key string // as JSON reads it back
 			val any
 		}
 		members := make([]kv, len(t))

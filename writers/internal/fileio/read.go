@@ -66,7 +66,7 @@ const readAttempts = 3
 // large file is mapped instead, and the function that releases the mapping
 // is added to unmap (for Plan.Close); a mapping shows later writes, so the
 // caller checks the version again once it has read what it needed
-// (checkSteady).
+// (CheckSteady).
 func ReadTarget(path string, readOnly bool, unmap *[]func()) ([]byte, Version, bool, error) {
 	for range readAttempts {
 		data, v, mapped, steady, err := readOnce(path, readOnly, unmap)

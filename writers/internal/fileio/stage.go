@@ -18,7 +18,7 @@ import (
 )
 
 // A file is replaced in two steps, so that every file of a sync can be
-// made ready before any is replaced (see Apply): stageFile writes the new
+// made ready before any is replaced (see commit.Apply): StageFile writes the new
 // content to a temporary file in the same folder, fsynced and read back;
 // commitFile (commit.go) then puts it in place.
 
@@ -125,7 +125,7 @@ func FileEquals(path string, want []byte) bool {
 	return ContentEquals(f, want)
 }
 
-// ContentEquals is fileEquals for a file already open: it reads f from
+// ContentEquals is FileEquals for a file already open: it reads f from
 // its start, whatever f's offset.
 func ContentEquals(f *os.File, want []byte) bool {
 	fi, err := f.Stat()
