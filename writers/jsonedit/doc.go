@@ -22,7 +22,7 @@
 //     compared semantically with what was meant to be written. A mismatch is an
 //     error: a broken document is never returned.
 //
-// A Doc is immutable: Set and Delete return a new Doc.
+// A Doc is immutable: Insert, Replace and Delete return a new Doc.
 package jsonedit
 
 import (
@@ -70,7 +70,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // "empty document": the caller decides what an empty file means. Invalid
 // UTF-8 and syntax errors are *SyntaxError. A top-level value that is not an
 // object is a *TypeError with an empty Path. Duplicate keys are not checked
-// here but by Object, Set and Delete, in the objects they look into.
+// here but by Object, Insert, Replace and Delete, in the objects they look into.
 //
 // Parse copies data; the caller may reuse it.
 func Parse(data []byte, d Dialect) (*Doc, error) {

@@ -11,7 +11,7 @@ import (
 	"github.com/repo-manager/repo/internal/textedit"
 )
 
-// Formatting rules of Set and Delete (the tests spell them out as golden
+// Formatting rules of Insert, Replace and Delete (the tests spell them out as golden
 // files):
 //
 // Multi-line objects (the '{' and '}' on different lines, and an empty
@@ -34,29 +34,8 @@ import (
 // when the deleted member was the last one without a trailing comma. An object
 // left with nothing but whitespace inside becomes {}.
 
-// Set inserts the member key: value into the object at path, or replaces the
-// value if key exists. Missing objects along path are created. value must be
-// valid JSON (normally compact); it is pretty-printed at the member's
-// indentation, keeping its member order. Set returns a new Doc; d is
-// unchanged. A path segment that is not an object is a *TypeError, a
-// duplicate key in an object on the path a *DuplicateKeyError.
-func (d *Doc) Set(path []string, key string, value []byte) (*Doc, error) {
-	kvs := []KeyValue{{key, value}}
-	if err := checkMembers("Set", path, kvs); err != nil {
-		return nil, err
-	}
-	objs, err := d.walk(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(objs) == len(path)+1 && objs[len(path)].index(key) >= 0 {
-		return d.replace(objs, path, kvs)
-	}
-	return d.insert(objs, path, kvs)
-}
-
 // Insert adds members that the object at path does not have yet, in one
-// edit: the bytes are those of a Set of each in turn, but the document is
+// edit: the bytes are those of inserting each in turn, but the document is
 // parsed and verified once, not once per member — a first sync writes
 // hundreds of entries into one file. Missing objects along path are created.
 func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
@@ -66,20 +45,26 @@ func (d *Doc) Insert(path []string, kvs []KeyValue) (*Doc, error) {
 	if err := checkMembers("Insert", path, kvs); err != nil {
 		return nil, err
 	}
-	objs, err := d.walk(path)
+	objs, null, err := d.walkNull(path)
 	if err != nil {
 		return nil, err
 	}
-	return d.insert(objs, path, kvs)
+	return d.insert(objs, null, path, kvs)
 }
 
-// insert is Insert on the objects walk found along path.
-func (d *Doc) insert(objs []object, path []string, kvs []KeyValue) (*Doc, error) {
+// insert is Insert on the objects walkNull found along path (null is
+// where it stopped at a null value, or -1).
+func (d *Doc) insert(objs []object, null int, path []string, kvs []KeyValue) (*Doc, error) {
 	var ss []textedit.Splice
 	var err error
 	if found := len(objs) - 1; found < len(path) {
 		missing := path[found:]
-		ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
+		if null >= 0 {
+			// The null becomes the object, as if it had been empty.
+			ss, err = d.replaceValue(objs, objs[found].members[null], nestMany(missing[1:], kvs))
+		} else {
+			ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
+		}
 	} else {
 		o := objs[found]
 		for _, kv := range kvs {
@@ -96,7 +81,7 @@ func (d *Doc) insert(objs []object, path []string, kvs []KeyValue) (*Doc, error)
 }
 
 // Replace sets new values for members that the object at path already has,
-// in one edit: the bytes are those of a Set of each in turn (each value is
+// in one edit: the bytes are those of replacing each in turn (each value is
 // its own span, so the splices do not touch), parsed and verified once.
 func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 	if len(kvs) == 0 {
@@ -186,7 +171,7 @@ func (d *Doc) verifyInsert(ss []textedit.Splice, edited []object, path []string,
 // segment of path is missing it returns d itself, bytes unchanged, and no
 // error.
 //
-// Delete exactly undoes (byte for byte) a Set that inserted a new key into
+// Delete exactly undoes (byte for byte) an Insert of a new key into
 // an object that already existed and was non-empty, provided that object is
 // on one line or there is a line break between its last member (or comment)
 // and its closing brace. Emptying an object otherwise leaves {}. A path segment that is not an object is a *TypeError, a duplicate
@@ -211,10 +196,16 @@ func (d *Doc) Delete(path []string, key string) (*Doc, error) {
 // document: len(path) when the object at path exists. A segment that is
 // not an object is a *TypeError, a duplicate key on the way a
 // *DuplicateKeyError.
+//
+// A null on the way counts as an object (an empty one): it is the user's,
+// not something repo creates when it writes the object in its place.
 func (d *Doc) Depth(path []string) (int, error) {
-	objs, err := d.walk(path)
+	objs, null, err := d.walkNull(path)
 	if err != nil {
 		return 0, err
+	}
+	if null >= 0 {
+		return len(objs), nil
 	}
 	return len(objs) - 1, nil
 }
@@ -223,7 +214,7 @@ func (d *Doc) Depth(path []string) (int, error) {
 // no members and nothing but whitespace between its braces (a comment
 // there is someone's, and keeps it). It is how a container repo created
 // goes once its last entry has: the member goes by the rules of Delete,
-// so removing a container Set created in an object that already existed
+// so removing a container Insert created in an object that already existed
 // gives back the object's bytes. removed is false, with d itself, when
 // the object is missing, not empty, or the top-level one.
 func (d *Doc) DeleteEmpty(path []string) (nd *Doc, removed bool, err error) {
@@ -572,7 +563,10 @@ func (d *Doc) derive(ss []textedit.Splice, edited []object) (nd *Doc, region []b
 			inside = false
 		}
 	}
-	out := textedit.Apply(d.data, ss)
+	out, err := textedit.Apply(d.data, ss)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("jsonedit: internal error: %w", err)
+	}
 	if !inside {
 		if nd, err = parse(out, d.dialect); err != nil {
 			return nil, nil, 0, invalid(err)

@@ -136,7 +136,7 @@ func TestHostileKeysEdit(t *testing.T) {
 				value = []byte(`{"command":"x"}`)
 			}
 			for _, path := range [][]string{{"mcpServers"}, {k}, {"mcpServers", k}, {k, k, "mcpServers"}} {
-				nd, err := base.Set(path, k, value)
+				nd, err := base.set(path, k, value)
 				if err != nil {
 					t.Fatalf("Set(%q): %v", path, err)
 				}
@@ -164,14 +164,14 @@ func TestHostileKeysEdit(t *testing.T) {
 func TestSetErrors(t *testing.T) {
 	d := mustParse(t, mcpJSON, Strict)
 	for _, v := range []string{``, `{`, `{"a":}`, `1 2`, `// c` + "\n1", `{"a":1,}`, `'x'`} {
-		if _, err := d.Set([]string{"mcpServers"}, "k", []byte(v)); err == nil {
+		if _, err := d.set([]string{"mcpServers"}, "k", []byte(v)); err == nil {
 			t.Errorf("Set value %q: no error", v)
 		}
 	}
-	if _, err := d.Set([]string{"mcpServers"}, "bad\xff", []byte(`1`)); err == nil {
+	if _, err := d.set([]string{"mcpServers"}, "bad\xff", []byte(`1`)); err == nil {
 		t.Error("invalid UTF-8 key: no error")
 	}
-	if _, err := d.Set([]string{"bad\xff"}, "k", []byte(`1`)); err == nil {
+	if _, err := d.set([]string{"bad\xff"}, "k", []byte(`1`)); err == nil {
 		t.Error("invalid UTF-8 path: no error")
 	}
 }
@@ -179,7 +179,7 @@ func TestSetErrors(t *testing.T) {
 func TestSetValueFormsAreKept(t *testing.T) {
 	d := mustParse(t, "{}", Strict)
 	v := `{"n":1.50,"e":1E+3,"neg":-0,"s":"\u00fc\n\/","z":{"b":1,"a":2},"arr":[[],{},[1,[2]]]}`
-	nd, err := d.Set(nil, "k", []byte(v))
+	nd, err := d.set(nil, "k", []byte(v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestDeleteTopLevelMember(t *testing.T) {
 
 func TestSetIsImmutable(t *testing.T) {
 	d := mustParse(t, mcpJSON, Strict)
-	nd, err := d.Set([]string{"mcpServers"}, "b", []byte(`1`))
+	nd, err := d.set([]string{"mcpServers"}, "b", []byte(`1`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestEditSequence(t *testing.T) {
 		if s.del {
 			d, err = d.Delete(s.path, s.key)
 		} else {
-			d, err = d.Set(s.path, s.key, []byte(s.value))
+			d, err = d.set(s.path, s.key, []byte(s.value))
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -334,7 +334,7 @@ func TestLargeDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nd, err := d.Set([]string{"projects", "/home/u/p7", "mcpServers"}, "repo", []byte(`{"command":"repo"}`))
+	nd, err := d.set([]string{"projects", "/home/u/p7", "mcpServers"}, "repo", []byte(`{"command":"repo"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func BenchmarkSetLarge(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := d.Set([]string{"projects", "/home/u/p7", "mcpServers"}, "repo", []byte(`{"command":"repo"}`)); err != nil {
+		if _, err := d.set([]string{"projects", "/home/u/p7", "mcpServers"}, "repo", []byte(`{"command":"repo"}`)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -376,7 +376,7 @@ func BenchmarkParseLarge(b *testing.B) {
 
 // TestNewThenSet is the example from the package's specification.
 func TestNewThenSet(t *testing.T) {
-	d, err := New(Strict).Set([]string{"mcpServers"}, "a", []byte(`{"command":"x","args":["y"]}`))
+	d, err := New(Strict).set([]string{"mcpServers"}, "a", []byte(`{"command":"x","args":["y"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestNewThenSet(t *testing.T) {
 func TestCommentLikeStrings(t *testing.T) {
 	in := "{\n  \"url\": \"https://x/*y*/\", // real comment\n  \"s\": {\n    \"p\": \"C:\\\\\"\n  }\n}\n"
 	d := mustParse(t, in, JSONC)
-	nd, err := d.Set([]string{"s"}, "q", []byte(`{"u":"http://a//b/*c"}`))
+	nd, err := d.set([]string{"s"}, "q", []byte(`{"u":"http://a//b/*c"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +415,7 @@ func TestCommentLikeStrings(t *testing.T) {
 func TestTrailingCommentLinesAndTrailingComma(t *testing.T) {
 	in := "{\n  \"servers\": {\n    \"a\": 1,\n    // \"b\": 2,\n  },\n}\n"
 	d := mustParse(t, in, JSONC)
-	nd, err := d.Set([]string{"servers"}, "c", []byte(`3`))
+	nd, err := d.set([]string{"servers"}, "c", []byte(`3`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestTrailingCommentLinesAndTrailingComma(t *testing.T) {
 func TestMixedLineEndings(t *testing.T) {
 	in := "{\r\n  \"s\": {\r\n    \"a\": 1\n  }\r\n}\r\n"
 	d := mustParse(t, in, Strict)
-	nd, err := d.Set([]string{"s"}, "b", []byte(`{"x":1}`))
+	nd, err := d.set([]string{"s"}, "b", []byte(`{"x":1}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +464,7 @@ func TestIndentUnitDetection(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := mustParse(t, tc.in, JSONC)
-			nd, err := d.Set([]string{"a"}, "k", []byte(`1`))
+			nd, err := d.set([]string{"a"}, "k", []byte(`1`))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,9 +20,13 @@ type SyntaxError struct {
 	Msg       string
 }
 
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
-}
+func (e *SyntaxError) Error() string { return located(e) }
+
+// Position returns Line and Col.
+func (e *SyntaxError) Position() (line, col int) { return e.Line, e.Col }
+
+// Reason is the message without its position.
+func (e *SyntaxError) Reason() string { return e.Msg }
 
 // TypeError says that a segment of a path exists but is not an object (for
 // example "mcpServers" is an array, a string or null). An empty Path means the
@@ -34,29 +38,51 @@ type TypeError struct {
 	Line, Col int
 }
 
-func (e *TypeError) Error() string {
+func (e *TypeError) Error() string { return located(e) }
+
+// Position returns Line and Col.
+func (e *TypeError) Position() (line, col int) { return e.Line, e.Col }
+
+// Reason is the message without its position.
+func (e *TypeError) Reason() string {
 	what := "the top-level value"
 	if len(e.Path) > 0 {
 		what = "the value of " + formatPath(e.Path)
 	}
-	return fmt.Sprintf("line %d, column %d: %s is %s %s, want an object", e.Line, e.Col, what, article(e.Got), e.Got)
+	return fmt.Sprintf("%s is %s %s, want an object", what, article(e.Got), e.Got)
 }
 
 // DuplicateKeyError says that Key appears more than once in the object at
-// Path, an object that Object, Set or Delete looked into. Line and Col locate
-// the second occurrence.
+// Path, an object that Object, Insert, Replace or Delete looked into. Line
+// and Col locate the second occurrence.
 type DuplicateKeyError struct {
 	Path      []string
 	Key       string
 	Line, Col int
 }
 
-func (e *DuplicateKeyError) Error() string {
+func (e *DuplicateKeyError) Error() string { return located(e) }
+
+// Position returns Line and Col.
+func (e *DuplicateKeyError) Position() (line, col int) { return e.Line, e.Col }
+
+// Reason is the message without its position.
+func (e *DuplicateKeyError) Reason() string {
 	where := "the top-level object"
 	if len(e.Path) > 0 {
 		where = "the object at " + formatPath(e.Path)
 	}
-	return fmt.Sprintf("line %d, column %d: duplicate key %s in %s", e.Line, e.Col, strconv.Quote(e.Key), where)
+	return fmt.Sprintf("duplicate key %s in %s", strconv.Quote(e.Key), where)
+}
+
+// located is the message of an error of this package: its position, then
+// its reason.
+func located(e interface {
+	Position() (line, col int)
+	Reason() string
+}) string {
+	line, col := e.Position()
+	return fmt.Sprintf("line %d, column %d: %s", line, col, e.Reason())
 }
 
 // formatPath renders a path as quoted keys: "projects" > "/home/u" > "mcpServers".

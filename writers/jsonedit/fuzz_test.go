@@ -77,7 +77,7 @@ func FuzzEdit(f *testing.F) {
 		}
 		path := fuzzPath(mode, key)
 		if !utf8.ValidString(key) {
-			if _, err := d.Set(path, key, value); err == nil {
+			if _, err := d.set(path, key, value); err == nil {
 				t.Fatal("Set accepted an invalid UTF-8 key")
 			}
 			return
@@ -89,19 +89,19 @@ func FuzzEdit(f *testing.F) {
 			if !errors.As(err, &te) && !errors.As(err, &de) {
 				t.Fatalf("Object: unexpected error %T %v", err, err)
 			}
-			if _, err := d.Set(path, key, value); err == nil {
+			if _, err := d.set(path, key, value); err == nil {
 				t.Fatal("Set succeeded where Object failed")
 			}
 			return
 		}
 		if !json.Valid(value) || !utf8.Valid(value) {
-			if _, err := d.Set(path, key, value); err == nil {
+			if _, err := d.set(path, key, value); err == nil {
 				t.Fatal("Set accepted an invalid value")
 			}
 			return
 		}
 		present := memberValue(t, d, path, key) != nil
-		nd, err := d.Set(path, key, value)
+		nd, err := d.set(path, key, value)
 		if err != nil {
 			t.Fatalf("Set: %v\ndoc: %q\nkey: %q\nvalue: %q", err, doc, key, value)
 		}

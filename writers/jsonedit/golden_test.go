@@ -1082,7 +1082,7 @@ func testGolden(t *testing.T) {
 			if tc.del {
 				nd, err = d.Delete(tc.path, tc.key)
 			} else {
-				nd, err = d.Set(tc.path, tc.key, []byte(tc.value))
+				nd, err = d.set(tc.path, tc.key, []byte(tc.value))
 			}
 			if err != nil {
 				t.Fatalf("edit: %v", err)

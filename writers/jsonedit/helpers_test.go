@@ -128,7 +128,7 @@ func checkSetProperties(t testing.TB, before, after *Doc, path []string, key str
 	if got == nil || !sameJSON(got, value) {
 		t.Fatalf("Object(%q)[%q] = %s, want %s", path, key, got, value)
 	}
-	again, err := after.Set(path, key, value)
+	again, err := after.set(path, key, value)
 	if err != nil {
 		t.Fatalf("second Set: %v", err)
 	}

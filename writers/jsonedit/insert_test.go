@@ -35,7 +35,7 @@ func TestInsertEqualsSetEach(t *testing.T) {
 		}
 		seq := d
 		for _, kv := range kvs {
-			if seq, err = seq.Set(c.path, kv.Key, kv.Value); err != nil {
+			if seq, err = seq.set(c.path, kv.Key, kv.Value); err != nil {
 				t.Fatalf("%q: Set: %v", c.text, err)
 			}
 		}
@@ -80,7 +80,7 @@ func TestReplaceEqualsSetEach(t *testing.T) {
 		}
 		seq := d
 		for _, kv := range kvs {
-			if seq, err = seq.Set([]string{"m"}, kv.Key, kv.Value); err != nil {
+			if seq, err = seq.set([]string{"m"}, kv.Key, kv.Value); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -230,13 +230,12 @@ func TestTypeErrors(t *testing.T) {
 	}{
 		{`{"mcpServers": []}`, []string{"mcpServers"}, "array", []string{"mcpServers"}, 1, 16},
 		{"{\n  \"mcpServers\": \"x\"\n}", []string{"mcpServers"}, "string", []string{"mcpServers"}, 2, 17},
-		{`{"mcpServers": null}`, []string{"mcpServers"}, "null", []string{"mcpServers"}, 1, 16},
 		{`{"p": {"/x": 3}}`, []string{"p", "/x", "mcpServers"}, "number", []string{"p", "/x"}, 1, 14},
 		{`{"p": {"/x": false}}`, []string{"p", "/x"}, "boolean", []string{"p", "/x"}, 1, 14},
 	} {
 		d := mustParse(t, tc.in, Strict)
 		_, _, err1 := d.Object(tc.path)
-		_, err2 := d.Set(tc.path, "k", []byte(`{}`))
+		_, err2 := d.set(tc.path, "k", []byte(`{}`))
 		_, err3 := d.Delete(tc.path, "k")
 		for _, err := range []error{err1, err2, err3} {
 			var te *TypeError
@@ -251,6 +250,42 @@ func TestTypeErrors(t *testing.T) {
 	e := &TypeError{Path: []string{"projects", "/a"}, Got: "array", Line: 2, Col: 3}
 	if got, want := e.Error(), `line 2, column 3: the value of "projects" > "/a" is an array, want an object`; got != want {
 		t.Fatalf("Error() = %q, want %q", got, want)
+	}
+}
+
+// A null where an object belongs is an empty object that is not there
+// yet (Zed's "context_servers": null): nothing to read, nothing to
+// delete, and an insert writes the object in the null's place, at any
+// depth, leaving every other byte alone.
+func TestNullContainer(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		path  []string
+		depth int
+		want  string
+	}{
+		{`{"mcpServers": null}`, []string{"mcpServers"}, 1, `{"mcpServers": {"k":{}}}`},
+		{"{\n  \"theme\": 1,\n  \"context_servers\": null\n}\n", []string{"context_servers"}, 1,
+			"{\n  \"theme\": 1,\n  \"context_servers\": {\n    \"k\": {}\n  }\n}\n"},
+		{`{"p": {"/x": null}}`, []string{"p", "/x", "mcpServers"}, 2, `{"p": {"/x": {"mcpServers":{"k":{}}}}}`},
+	} {
+		d := mustParse(t, tc.in, Strict)
+		if ms, found, err := d.Object(tc.path); err != nil || found || len(ms) != 0 {
+			t.Fatalf("%s: Object = %v %v %v, want not found", tc.in, ms, found, err)
+		}
+		if depth, err := d.Depth(tc.path); err != nil || depth != tc.depth {
+			t.Fatalf("%s: Depth = %d %v, want %d (the null counts)", tc.in, depth, err, tc.depth)
+		}
+		if nd, err := d.Delete(tc.path, "k"); err != nil || string(nd.Bytes()) != tc.in {
+			t.Fatalf("%s: Delete = %v, changed the bytes", tc.in, err)
+		}
+		nd, err := d.Insert(tc.path, []KeyValue{{"k", []byte(`{}`)}})
+		if err != nil {
+			t.Fatalf("%s: Insert: %v", tc.in, err)
+		}
+		if got := string(nd.Bytes()); got != tc.want {
+			t.Fatalf("%s: Insert gave\n%s\nwant\n%s", tc.in, got, tc.want)
+		}
 	}
 }
 
@@ -270,13 +305,13 @@ func TestDuplicateKeys(t *testing.T) {
 	// The top-level object has "p" twice ("\u0070" decodes to "p").
 	_, _, err := d.Object(nil)
 	check(err, nil, "p", 5, 3)
-	_, err = d.Set([]string{"mcpServers"}, "c", []byte(`1`))
+	_, err = d.set([]string{"mcpServers"}, "c", []byte(`1`))
 	check(err, nil, "p", 5, 3)
 
 	d = mustParse(t, "{\n  \"mcpServers\": {\"a\": 1, \"b\": 2, \"a\": 3},\n  \"x\": {\"y\": {}, \"y\": {}}\n}", Strict)
 	_, _, err = d.Object([]string{"mcpServers"})
 	check(err, []string{"mcpServers"}, "a", 2, 34)
-	_, err = d.Set([]string{"mcpServers"}, "c", []byte(`1`))
+	_, err = d.set([]string{"mcpServers"}, "c", []byte(`1`))
 	check(err, []string{"mcpServers"}, "a", 2, 34)
 	_, err = d.Delete([]string{"mcpServers"}, "a")
 	check(err, []string{"mcpServers"}, "a", 2, 34)
@@ -286,7 +321,7 @@ func TestDuplicateKeys(t *testing.T) {
 		t.Fatalf("Error() = %q", got)
 	}
 	// Objects off the path are not checked.
-	if _, err := d.Set([]string{"z"}, "k", []byte(`1`)); err != nil {
+	if _, err := d.set([]string{"z"}, "k", []byte(`1`)); err != nil {
 		t.Fatalf("Set elsewhere: %v", err)
 	}
 }

@@ -133,7 +133,7 @@ func (d *Doc) sameLine(a, b int) bool {
 // indentation is taken off again, and the width is widened by the same amount
 // so the decisions are those of a member rendered in place. Rendering a member
 // is therefore a pure function of (indent, unit, key, value), which makes a
-// repeated identical Set a byte-for-byte no-op.
+// repeated identical Replace a byte-for-byte no-op.
 func renderMember(rawKey, value []byte, indent, unit string, nl []byte) ([]byte, error) {
 	wrapped := make([]byte, 0, len(rawKey)+len(value)+3)
 	wrapped = append(wrapped, '{')

@@ -207,28 +207,42 @@ func decodeKey(raw []byte) string {
 // at path[:i]; when fewer than len(path)+1 objects come back, path[len(objs)-1]
 // is missing. Every object it looks into is checked for duplicate keys, and a
 // segment whose value is not an object is a *TypeError.
+//
+// A segment whose value is null counts as missing (Zed writes
+// "context_servers": null): there is nothing in it to read, and Insert
+// writes the object in the null's place.
 func (d *Doc) walk(path []string) ([]object, error) {
+	objs, _, err := d.walkNull(path)
+	return objs, err
+}
+
+// walkNull is walk that also says where it stopped at a null: the index,
+// in the last object it returns, of the member whose value is null, or -1.
+func (d *Doc) walkNull(path []string) (_ []object, null int, _ error) {
 	objs := make([]object, 0, len(path)+1)
 	o := d.readObject(d.root)
 	for i := 0; ; i++ {
 		if err := d.checkDuplicates(&o, path[:i]); err != nil {
-			return nil, err
+			return nil, -1, err
 		}
 		objs = append(objs, o)
 		if i == len(path) {
-			return objs, nil
+			return objs, -1, nil
 		}
 		j := o.index(path[i])
 		if j < 0 {
-			return objs, nil
+			return objs, -1, nil
 		}
 		m := o.members[j]
 		if m.valStart >= len(d.clean) {
-			return nil, errors.New("jsonedit: internal error: value out of range")
+			return nil, -1, errors.New("jsonedit: internal error: value out of range")
+		}
+		if d.clean[m.valStart] == 'n' {
+			return objs, j, nil
 		}
 		if d.clean[m.valStart] != '{' {
 			line, col := position(d.data, d.bom, m.valStart)
-			return nil, &TypeError{Path: slices.Clone(path[:i+1]), Got: typeName(d.clean[m.valStart]), Line: line, Col: col}
+			return nil, -1, &TypeError{Path: slices.Clone(path[:i+1]), Got: typeName(d.clean[m.valStart]), Line: line, Col: col}
 		}
 		o = d.readObject(m.valStart)
 	}

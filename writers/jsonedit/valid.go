@@ -281,6 +281,10 @@ const (
 	sKey                       // a key (after ',' in an object)
 	sKeyOrClose                // a key or '}' (after '{')
 	sAfter                     // ',' or a closing bracket (after a value)
+
+	// What a step of run may return besides the state that comes next.
+	sStop // the input ended where a first half may stop (see stop)
+	sFail // not valid JSON
 )
 
 // run is the grammar of RFC 8259 as a loop over three states: before a
@@ -289,6 +293,10 @@ const (
 // edges (see validateHalves): a first half may end between two tokens
 // (partial), a second half starts inside containers it does not know
 // (outer). Neither costs the middle of the loop anything.
+//
+// run moves between the states; the steps (enter, scalar, key, and the
+// edges: endAfterValue, afterOuter) are methods of their own. Strings,
+// commas and closing brackets, the commonest tokens, stay in the loop.
 func (v *validator) run(i int, at state) bool {
 	b := v.b
 	switch at {
@@ -301,127 +309,163 @@ value:
 	if i >= len(b) {
 		return v.stop(sValue)
 	}
-	switch c := b[i]; c {
+	switch b[i] {
 	case '"':
-		if i = v.str(i); i < 0 {
-			return false
-		}
-	case '{':
-		if !v.push(i) {
-			return false
-		}
-		if i = skipWS(b, i+1); i < len(b) && b[i] == '}' {
-			v.pop(i)
-			i++
-			break
-		} else if i >= len(b) {
-			return v.stop(sKeyOrClose)
-		}
-		goto key
-	case '[':
-		if !v.push(i) {
-			return false
-		}
-		if i = skipWS(b, i+1); i < len(b) && b[i] == ']' {
-			v.pop(i)
-			i++
-			break
-		} else if i >= len(b) {
-			return v.stop(sValueOrClose)
-		}
-		goto value
-	case 't':
-		if i = v.literal(i, "true"); i < 0 {
-			return false
-		}
-	case 'f':
-		if i = v.literal(i, "false"); i < 0 {
-			return false
-		}
-	case 'n':
-		if i = v.literal(i, "null"); i < 0 {
-			return false
+		i = v.str(i)
+	case '{', '[':
+		switch i, at = v.enter(i); at {
+		case sKey:
+			goto key
+		case sValue:
+			goto value
+		case sStop:
+			return v.partial
 		}
 	default:
-		if c != '-' && !isDigit(c) {
-			return false
-		}
-		if i = v.number(i); i < 0 {
-			return false
-		}
+		i = v.scalar(i)
+	}
+	if i < 0 {
+		return false
 	}
 after:
 	for {
-		i = skipWS(b, i)
-		if i >= len(b) {
-			if len(v.stack) > 0 {
-				return v.stop(sAfter)
-			}
-			return !v.partial || v.stop(sAfter)
+		if i = skipWS(b, i); i >= len(b) {
+			return v.endAfterValue()
 		}
 		n := len(v.stack)
 		if n == 0 {
-			if v.outer == nil {
-				return false // more after the top-level value
-			}
-			// A second half, in a container it did not see open.
-			switch c := b[i]; c {
-			case ',':
-				t, ok := v.outerType(i + 1)
-				if !ok {
-					return false
-				}
-				i = skipWS(b, i+1)
-				if t == '{' {
-					goto key
-				}
+			switch i, at = v.afterOuter(i); at {
+			case sKey:
+				goto key
+			case sValue:
 				goto value
-			case '}', ']':
-				if !v.closeOuter(i, c) {
-					return false
-				}
-				i++
-				continue
-			default:
+			case sFail:
 				return false
 			}
+			continue
 		}
-		switch b[i] {
+		switch c := b[i]; c {
 		case ',':
 			i = skipWS(b, i+1)
 			if v.stack[n-1] == '{' {
 				goto key
 			}
 			goto value
-		case '}':
-			if v.stack[n-1] != '{' {
+		case '}', ']':
+			if v.stack[n-1] != c-2 { // '{' is '}' - 2, '[' is ']' - 2
 				return false
 			}
-		case ']':
-			if v.stack[n-1] != '[' {
-				return false
-			}
+			v.pop(i)
+			i++
 		default:
 			return false
 		}
-		v.pop(i)
-		i++
 	}
 key:
 	if i >= len(b) {
 		return v.stop(sKey)
 	}
-	if b[i] != '"' {
+	if i = v.key(i); i < 0 {
 		return false
+	}
+	goto value
+}
+
+// enter opens the object or array at b[i] and returns where its contents
+// start and what comes first there: sKey in an object, sValue in an
+// array, sAfter past a container closed at once ({} or []), sStop when
+// the input ends inside it, and -1 when it is nested too deep.
+func (v *validator) enter(i int) (int, state) {
+	b := v.b
+	if !v.push(i) {
+		return -1, sFail
+	}
+	first, closing, open := sKey, byte('}'), sKeyOrClose
+	if b[i] == '[' {
+		first, closing, open = sValue, ']', sValueOrClose
+	}
+	if i = skipWS(b, i+1); i >= len(b) {
+		v.stop(open)
+		return i, sStop
+	}
+	if b[i] == closing {
+		v.pop(i)
+		return i + 1, sAfter
+	}
+	return i, first
+}
+
+// scalar checks the literal or number at b[i] and returns the offset just
+// past it, or -1.
+func (v *validator) scalar(i int) int {
+	switch c := v.b[i]; c {
+	case 't':
+		return v.literal(i, "true")
+	case 'f':
+		return v.literal(i, "false")
+	case 'n':
+		return v.literal(i, "null")
+	default:
+		if c != '-' && !isDigit(c) {
+			return -1
+		}
+		return v.number(i)
+	}
+}
+
+// key checks the object key at b[i] and the ':' after it, and returns the
+// offset of the value, or -1.
+func (v *validator) key(i int) int {
+	b := v.b
+	if b[i] != '"' {
+		return -1
 	}
 	if i = v.str(i); i < 0 {
-		return false
+		return -1
 	}
 	if i = skipWS(b, i); i >= len(b) || b[i] != ':' {
-		return false
+		return -1
 	}
-	i = skipWS(b, i+1)
-	goto value
+	return skipWS(b, i+1)
+}
+
+// endAfterValue is the input ending after a value: the end of the
+// document when no container is open (a first half may stop there too),
+// else a stop inside a container.
+func (v *validator) endAfterValue() bool {
+	if len(v.stack) > 0 {
+		return v.stop(sAfter)
+	}
+	return !v.partial || v.stop(sAfter)
+}
+
+// afterOuter is what follows a value once no container the validator saw
+// open is left: for a second half, a ',' or the close of a container it
+// did not see open; for anything else, more after the top-level value,
+// which is not JSON. It returns the offset and the state after the token:
+// sKey or sValue after a ',', sAfter after a close, or sFail.
+func (v *validator) afterOuter(i int) (int, state) {
+	if v.outer == nil {
+		return i, sFail // more after the top-level value
+	}
+	switch c := v.b[i]; c {
+	case ',':
+		t, ok := v.outerType(i + 1)
+		if !ok {
+			return i, sFail
+		}
+		i = skipWS(v.b, i+1)
+		if t == '{' {
+			return i, sKey
+		}
+		return i, sValue
+	case '}', ']':
+		if !v.closeOuter(i, c) {
+			return i, sFail
+		}
+		return i + 1, sAfter
+	}
+	return i, sFail
 }
 
 // stop is the input ending in state at: an error, except for a first half.

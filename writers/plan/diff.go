@@ -2,10 +2,7 @@ package plan
 
 import (
 	"bytes"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 )
@@ -23,8 +20,8 @@ var windowMin = 1 << 20 // a variable for the tests
 // file that may be a 100 MB ~/.claude.json, and diffing that whole took
 // seconds and seven times its size in memory for a hunk of a few dozen
 // lines. The common lines at both ends are left out but for a margin, the
-// window is diffed, and the hunk headers are moved down by the lines left
-// out before it. A margin too small to show a hunk's full context (a diff
+// window is diffed, and its hunks are moved down by the lines left out
+// before it. A margin too small to show a hunk's full context (a diff
 // may place an edit anywhere in a run of repeated lines) is doubled until
 // it is not, up to the whole texts. TestUnifiedDiffWindow holds the result
 // to udiff.Unified of the whole texts.
@@ -45,31 +42,19 @@ func unifiedDiff(oldLabel, newLabel string, old, new []byte) string {
 			end < len(old) && strings.Count(ow[edits[len(edits)-1].End:], "\n") < diffContext) {
 			continue // a hunk at the edge of the window: widen it
 		}
-		body, err := udiff.ToUnified(oldLabel, newLabel, ow, edits, diffContext)
+		u, err := udiff.ToUnifiedDiff(oldLabel, newLabel, ow, edits, diffContext)
 		if err != nil { // cannot happen: the edits come from udiff itself
 			return udiff.Unified(oldLabel, newLabel, string(old), string(new))
 		}
-		if start == 0 {
-			return body
-		}
+		// The window starts at the same line of both texts: its hunks move
+		// down by the lines left out before it.
 		skipped := bytes.Count(old[:start], []byte{'\n'})
-		header := hunkHeader()
-		return header.ReplaceAllStringFunc(body, func(h string) string {
-			m := header.FindStringSubmatch(h)
-			return "@@ -" + shiftLine(m[1], skipped) + m[2] + " +" + shiftLine(m[3], skipped) + m[4] + " @@"
-		})
+		for _, h := range u.Hunks {
+			h.FromLine += skipped
+			h.ToLine += skipped
+		}
+		return u.String()
 	}
-}
-
-// hunkHeader is compiled on first use: only a dry run of a large file
-// needs it, and every run of repo would pay for it at start-up.
-var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@`)
-})
-
-func shiftLine(n string, by int) string {
-	v, _ := strconv.Atoi(n) // \d+ of a line number
-	return strconv.Itoa(v + by)
 }
 
 // linesBefore returns the start of the n-th line before the line holding

@@ -41,7 +41,7 @@ func ReadEntries(env target.Env, t *target.Target) ([]Entry, error) {
 	if !snap.existed {
 		return nil, nil
 	}
-	members, _, err := doc.Entries(t.Key, shapeOf(t))
+	members, _, err := doc.Entries(t.Key)
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,

@@ -51,33 +51,22 @@ func keyValues(es []target.Desired) []jsonedit.KeyValue {
 	return kvs
 }
 
-// Shape is how a server map is laid out: a map keyed by name, or a list
-// whose entries carry their name in NameField.
-type Shape struct {
-	List      bool
-	NameField string
-}
-
-// Document is a parsed config file that a format editor can change. Edits
-// return a new document and touch no byte outside the edited entry.
+// Document is a parsed config file that a format editor can change: the
+// server map at a key path in it. Edits return a new document and touch no
+// byte outside the edited entries.
 type Document interface {
-	Entries(key []string, shape Shape) (members []Member, found bool, err error)
-	Set(key []string, shape Shape, name string, value ordered.Object) (Document, error)
-	// Insert adds entries that are not there yet, in order, in one edit.
-	Insert(key []string, shape Shape, entries []target.Desired) (Document, error)
-	// Replace writes new values of entries that are there, in one edit.
-	Replace(key []string, shape Shape, entries []target.Desired) (Document, error)
-	Delete(key []string, shape Shape, name string) (Document, error)
+	Entries(key []string) (members []Member, found bool, err error)
+	// Write rewrites the entries the file has (updates) where they stand,
+	// then adds the new ones (adds), in order: one edit, parsed and
+	// verified once, which keeps a first sync linear in the number of
+	// servers.
+	Write(key []string, updates, adds []target.Desired) (Document, error)
+	Delete(key []string, name string) (Document, error)
 	Bytes() []byte
 }
 
-// shapeOf is the target's server-map layout.
-func shapeOf(t *target.Target) Shape {
-	return Shape{List: t.Container == toolprofiles.ContainerList, NameField: t.NameField}
-}
-
-// Format opens the documents of one target: its file format, and the
-// shape of its server map.
+// Format opens the documents of one target: its file format, and for YAML
+// the shape of its server map.
 type Format interface {
 	Parse(data []byte) (Document, error)
 	New() Document
@@ -100,67 +89,58 @@ func FormatFor(t *target.Target) (Format, error) {
 				return nil, fmt.Errorf("the profile's skeleton for a new file is not valid YAML: %w", err)
 			}
 		}
-		return yamlFormat{skeleton: t.Skeleton}, nil
+		f := yamlFormat{skeleton: t.Skeleton, kind: yamledit.Map}
+		if t.Container == toolprofiles.ContainerList {
+			f.kind, f.nameField = yamledit.List, t.NameField
+		}
+		return f, nil
 	}
 	return nil, fmt.Errorf("no editor for format %q", t.Format)
 }
 
 // yamlFormat edits Continue's and Goose's YAML: a map of entries, or a
-// list of entries carrying their name.
-type yamlFormat struct{ skeleton string }
+// list of entries carrying their name in nameField.
+type yamlFormat struct {
+	skeleton  string
+	kind      yamledit.Kind
+	nameField string
+}
 
-func (yamlFormat) Parse(data []byte) (Document, error) {
+func (f yamlFormat) Parse(data []byte) (Document, error) {
 	d, err := yamledit.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	return yamlDoc{d}, nil
+	return f.doc(d), nil
 }
 
-func (f yamlFormat) New() Document { return yamlDoc{yamledit.New([]byte(f.skeleton))} }
+func (f yamlFormat) New() Document { return f.doc(yamledit.New([]byte(f.skeleton))) }
 
-type yamlDoc struct{ d *yamledit.Doc }
-
-func yamlKind(s Shape) (yamledit.Kind, string) {
-	if s.List {
-		return yamledit.List, s.NameField
-	}
-	return yamledit.Map, ""
+func (f yamlFormat) doc(d *yamledit.Doc) yamlDoc {
+	return yamlDoc{d: d, kind: f.kind, nameField: f.nameField}
 }
 
-func (y yamlDoc) Entries(key []string, s Shape) ([]Member, bool, error) {
-	kind, nameField := yamlKind(s)
-	return entries(y.d.Entries(key, kind, nameField))
+type yamlDoc struct {
+	d         *yamledit.Doc
+	kind      yamledit.Kind
+	nameField string
 }
 
-func (y yamlDoc) Set(key []string, s Shape, name string, value ordered.Object) (Document, error) {
-	kind, nameField := yamlKind(s)
-	d, err := y.d.Set(key, kind, nameField, name, ordered.JSON(value))
+func (y yamlDoc) with(d *yamledit.Doc) yamlDoc { y.d = d; return y }
+
+func (y yamlDoc) Entries(key []string) ([]Member, bool, error) {
+	return entries(y.d.Entries(key, y.kind, y.nameField))
+}
+
+func (y yamlDoc) Write(key []string, updates, adds []target.Desired) (Document, error) {
+	d, err := y.d.Replace(key, y.kind, y.nameField, yamlEntries(updates))
 	if err != nil {
 		return nil, err
 	}
-	return yamlDoc{d}, nil
-}
-
-// Insert writes all new entries of a target in one edit, parsed and
-// verified once, which keeps a first sync linear in the number of servers.
-func (y yamlDoc) Insert(key []string, s Shape, entries []target.Desired) (Document, error) {
-	kind, nameField := yamlKind(s)
-	d, err := y.d.Insert(key, kind, nameField, yamlEntries(entries))
-	if err != nil {
+	if d, err = d.Insert(key, y.kind, y.nameField, yamlEntries(adds)); err != nil {
 		return nil, err
 	}
-	return yamlDoc{d}, nil
-}
-
-// Replace is Insert for entries the file has.
-func (y yamlDoc) Replace(key []string, s Shape, entries []target.Desired) (Document, error) {
-	kind, nameField := yamlKind(s)
-	d, err := y.d.Replace(key, kind, nameField, yamlEntries(entries))
-	if err != nil {
-		return nil, err
-	}
-	return yamlDoc{d}, nil
+	return y.with(d), nil
 }
 
 func yamlEntries(es []target.Desired) []yamledit.Entry {
@@ -171,13 +151,12 @@ func yamlEntries(es []target.Desired) []yamledit.Entry {
 	return out
 }
 
-func (y yamlDoc) Delete(key []string, s Shape, name string) (Document, error) {
-	kind, nameField := yamlKind(s)
-	d, err := y.d.Delete(key, kind, nameField, name)
+func (y yamlDoc) Delete(key []string, name string) (Document, error) {
+	d, err := y.d.Delete(key, y.kind, y.nameField, name)
 	if err != nil {
 		return nil, err
 	}
-	return yamlDoc{d}, nil
+	return y.with(d), nil
 }
 
 func (y yamlDoc) Bytes() []byte { return y.d.Bytes() }
@@ -190,7 +169,7 @@ func (y yamlDoc) DeleteEmpty(key []string) (Document, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return yamlDoc{d}, removed, nil
+	return y.with(d), removed, nil
 }
 
 // tomlFormat edits Codex's config.toml: entries are [<key>."<name>"]
@@ -209,16 +188,8 @@ func (tomlFormat) New() Document { return tomlDoc{tomledit.New()} }
 
 type tomlDoc struct{ d *tomledit.Doc }
 
-func (t tomlDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
+func (t tomlDoc) Entries(key []string) ([]Member, bool, error) {
 	return entries(t.d.Entries(key))
-}
-
-func (t tomlDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {
-	d, err := t.d.Set(key, name, ordered.JSON(value))
-	if err != nil {
-		return nil, err
-	}
-	return tomlDoc{d}, nil
 }
 
 // tomlKeyValues is a target's entries as tomledit servers.
@@ -230,27 +201,18 @@ func tomlKeyValues(es []target.Desired) []tomledit.KeyValue {
 	return kvs
 }
 
-// Insert writes all new entries with one parse and one verification of
-// the file (the bytes of a Set of each), which keeps a first sync linear
-// in the number of servers.
-func (t tomlDoc) Insert(key []string, _ Shape, entries []target.Desired) (Document, error) {
-	d, err := t.d.Insert(key, tomlKeyValues(entries))
+func (t tomlDoc) Write(key []string, updates, adds []target.Desired) (Document, error) {
+	d, err := t.d.Replace(key, tomlKeyValues(updates))
 	if err != nil {
+		return nil, err
+	}
+	if d, err = d.Insert(key, tomlKeyValues(adds)); err != nil {
 		return nil, err
 	}
 	return tomlDoc{d}, nil
 }
 
-// Replace is Insert for entries the file has.
-func (t tomlDoc) Replace(key []string, _ Shape, entries []target.Desired) (Document, error) {
-	d, err := t.d.Replace(key, tomlKeyValues(entries))
-	if err != nil {
-		return nil, err
-	}
-	return tomlDoc{d}, nil
-}
-
-func (t tomlDoc) Delete(key []string, _ Shape, name string) (Document, error) {
+func (t tomlDoc) Delete(key []string, name string) (Document, error) {
 	d, err := t.d.Delete(key, name)
 	if err != nil {
 		return nil, err
@@ -260,7 +222,7 @@ func (t tomlDoc) Delete(key []string, _ Shape, name string) (Document, error) {
 
 // DeleteAll removes entries with one parse and one verification of the
 // file (the bytes of a Delete of each; see deleteEntries).
-func (t tomlDoc) DeleteAll(key []string, _ Shape, names []string) (Document, error) {
+func (t tomlDoc) DeleteAll(key []string, names []string) (Document, error) {
 	d, err := t.d.DeleteAll(key, names)
 	if err != nil {
 		return nil, err
@@ -315,56 +277,27 @@ func (f jsonFormat) New() Document {
 type jsonDoc struct{ d *jsonedit.Doc }
 
 // Entries leaves Line 0: see jsonedit.Members, and EntryLine.
-func (j jsonDoc) Entries(key []string, _ Shape) ([]Member, bool, error) {
+func (j jsonDoc) Entries(key []string) ([]Member, bool, error) {
 	return entries(j.d.Members(key))
 }
 
 // EntryLine numbers an entry for a message (see lineOf).
-func (j jsonDoc) EntryLine(key []string, _ Shape, name string) int {
+func (j jsonDoc) EntryLine(key []string, name string) int {
 	return j.d.MemberLine(key, name)
 }
 
-func (j jsonDoc) Set(key []string, _ Shape, name string, value ordered.Object) (Document, error) {
-	d, err := j.d.Set(key, name, ordered.JSON(value))
+func (j jsonDoc) Write(key []string, updates, adds []target.Desired) (Document, error) {
+	d, err := j.d.Replace(key, keyValues(updates))
 	if err != nil {
+		return nil, err
+	}
+	if d, err = d.Insert(key, keyValues(adds)); err != nil {
 		return nil, err
 	}
 	return jsonDoc{d}, nil
 }
 
-// Insert writes all new entries of a target with one parse and one
-// verification of the file, which keeps a first sync linear in the number
-// of servers.
-func (j jsonDoc) Insert(key []string, _ Shape, entries []target.Desired) (Document, error) {
-	d, err := j.d.Insert(key, keyValues(entries))
-	if err != nil {
-		return nil, err
-	}
-	return jsonDoc{d}, nil
-}
-
-// Replace is Insert for entries the file has.
-func (j jsonDoc) Replace(key []string, _ Shape, entries []target.Desired) (Document, error) {
-	d, err := j.d.Replace(key, keyValues(entries))
-	if err != nil {
-		return nil, err
-	}
-	return jsonDoc{d}, nil
-}
-
-// insertEach is Insert (and Replace) for editors without a batch edit:
-// their Set inserts or replaces.
-func insertEach(doc Document, key []string, s Shape, entries []target.Desired) (Document, error) {
-	for _, e := range entries {
-		var err error
-		if doc, err = doc.Set(key, s, e.Name, e.Value); err != nil {
-			return nil, fmt.Errorf("writing entry %q: %w", e.Name, err)
-		}
-	}
-	return doc, nil
-}
-
-func (j jsonDoc) Delete(key []string, _ Shape, name string) (Document, error) {
+func (j jsonDoc) Delete(key []string, name string) (Document, error) {
 	d, err := j.d.Delete(key, name)
 	if err != nil {
 		return nil, err
@@ -385,35 +318,34 @@ func (j jsonDoc) DeleteEmpty(key []string) (Document, bool, error) {
 	return jsonDoc{d}, removed, nil
 }
 
+// locatedError is an editor's error that says where in the file its
+// cause is (jsonedit's, tomledit's and yamledit's syntax and layout
+// errors). Its message is the position, then the reason.
+type locatedError interface {
+	error
+	// Position is the 1-based line and column; column 0 when the error is
+	// about a whole line.
+	Position() (line, col int)
+	// Reason is the message without the position, for a FileError, which
+	// prints it as file:line:col.
+	Reason() string
+}
+
 // position extracts line and column from an editor error, if it has them.
 func position(err error) (int, int) {
-	var se *jsonedit.SyntaxError
-	if errors.As(err, &se) {
-		return se.Line, se.Col
-	}
-	var te *jsonedit.TypeError
-	if errors.As(err, &te) {
-		return te.Line, te.Col
-	}
-	var de *jsonedit.DuplicateKeyError
-	if errors.As(err, &de) {
-		return de.Line, de.Col
-	}
-	var tse *tomledit.SyntaxError
-	if errors.As(err, &tse) {
-		return tse.Line, tse.Col
-	}
-	var tle *tomledit.LayoutError
-	if errors.As(err, &tle) {
-		return tle.Line, 0
-	}
-	var yse *yamledit.SyntaxError
-	if errors.As(err, &yse) {
-		return yse.Line, yse.Col
-	}
-	var yhe *yamledit.ShapeError
-	if errors.As(err, &yhe) {
-		return yhe.Line, yhe.Col
+	var le locatedError
+	if errors.As(err, &le) {
+		return le.Position()
 	}
 	return 0, 0
+}
+
+// stripPosition drops an editor error's own position from its message
+// when the message begins with it; FileError prints the position as
+// file:line:col.
+func stripPosition(err error) error {
+	if le, ok := err.(locatedError); ok {
+		return errors.New(le.Reason())
+	}
+	return err
 }

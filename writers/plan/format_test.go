@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,9 +10,10 @@ import (
 	"github.com/repo-manager/repo/writers/target"
 )
 
-// TestTOMLBatchEqualsEach: the TOML document's Insert, Replace and
-// DeleteAll, which a sync uses, write the bytes of the entry-by-entry path
-// (insertEach, Delete of each in turn) into Codex files as users have them.
+// TestTOMLBatchEqualsEach: the TOML document's Write (of new entries, then
+// of new values) and DeleteAll, which a sync uses, write the bytes of the
+// entry-by-entry path (writeEach, Delete of each in turn) into Codex files
+// as users have them.
 func TestTOMLBatchEqualsEach(t *testing.T) {
 	user := "# Codex\r\nmodel = \"gpt-5-codex\"\r\n\r\n[projects.\"/home/u/w\"]\r\ntrust_level = \"trusted\"\r\n\r\n" +
 		"# mine\r\n[mcp_servers.docs]\r\nurl = \"https://docs\"\r\n\r\n[mcp_servers.docs.tools.search]\r\napproval_mode = \"approve\"\r\n\r\n" +
@@ -42,39 +44,60 @@ func TestTOMLBatchEqualsEach(t *testing.T) {
 			}
 			return d
 		}()
-		batch, err := doc.Insert(key, Shape{}, adds)
+		batch, err := doc.Write(key, nil, adds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		each, err := insertEach(doc, key, Shape{}, adds)
+		each, err := writeEach(doc, key, adds)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameBytes(t, "Insert", batch, each)
 
-		batch2, err := batch.Replace(key, Shape{}, updates)
+		batch2, err := batch.Write(key, updates, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		each2, err := insertEach(batch, key, Shape{}, updates)
+		each2, err := writeEach(batch, key, updates)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameBytes(t, "Replace", batch2, each2)
 
 		gone := append([]string{"docs"}, names[5:]...)
-		batch3, err := batch2.(batchDeleter).DeleteAll(key, Shape{}, gone)
+		batch3, err := batch2.(batchDeleter).DeleteAll(key, gone)
 		if err != nil {
 			t.Fatal(err)
 		}
 		each3 := batch2
 		for _, n := range gone {
-			if each3, err = each3.Delete(key, Shape{}, n); err != nil {
+			if each3, err = each3.Delete(key, n); err != nil {
 				t.Fatal(err)
 			}
 		}
 		sameBytes(t, "DeleteAll", batch3, each3)
 	}
+}
+
+// writeEach writes entries one Write at a time: as an update when the
+// document has the entry, else as an addition.
+func writeEach(doc Document, key []string, entries []target.Desired) (Document, error) {
+	for _, e := range entries {
+		members, _, err := doc.Entries(key)
+		if err != nil {
+			return nil, err
+		}
+		one := []target.Desired{e}
+		if slices.ContainsFunc(members, func(m Member) bool { return m.Key == e.Name }) {
+			doc, err = doc.Write(key, one, nil)
+		} else {
+			doc, err = doc.Write(key, nil, one)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("writing entry %q: %w", e.Name, err)
+		}
+	}
+	return doc, nil
 }
 
 func sameBytes(t *testing.T, what string, got, want Document) {
@@ -91,7 +114,7 @@ func TestTOMLDeleteAllRefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = d.(batchDeleter).DeleteAll([]string{"mcp_servers"}, Shape{}, []string{"a", "b"})
+	_, err = d.(batchDeleter).DeleteAll([]string{"mcp_servers"}, []string{"a", "b"})
 	if l, _ := position(err); l != 2 || !strings.Contains(fmt.Sprint(err), `server "b" is written as dotted keys`) {
 		t.Fatalf("got %v (line %d)", err, l)
 	}

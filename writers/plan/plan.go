@@ -763,7 +763,7 @@ func (rs *recordState) fileKey(t *target.Target) string {
 // notes each change, edits doc and returns it, and adds the target's part
 // of the record to out.
 func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut) (Document, error) {
-	members, found, err := doc.Entries(t.Key, shapeOf(t))
+	members, found, err := doc.Entries(t.Key)
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,
@@ -942,27 +942,24 @@ func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
 	}
 	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
 		var err error
-		if doc, err = bd.DeleteAll(t.Key, shapeOf(t), gone); err != nil {
+		if doc, err = bd.DeleteAll(t.Key, gone); err != nil {
 			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
 		}
 		gone = nil
 	}
 	for _, name := range gone {
 		var err error
-		if doc, err = doc.Delete(t.Key, shapeOf(t), name); err != nil {
+		if doc, err = doc.Delete(t.Key, name); err != nil {
 			return nil, fileErr(lineOf(doc, t, tp.current[name]), fmt.Errorf("removing entry %q: %w", name, err))
 		}
 	}
-	if len(updates) > 0 {
-		var err error
-		if doc, err = doc.Replace(t.Key, shapeOf(t), updates); err != nil {
-			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
-		}
-	}
 	if len(adds) > 0 {
+		// Before the edit: the file and containers it is going to create.
 		created = noteCreated(created, doc, t, !tp.fp.Existed, found)
+	}
+	if len(updates) > 0 || len(adds) > 0 {
 		var err error
-		if doc, err = doc.Insert(t.Key, shapeOf(t), adds); err != nil {
+		if doc, err = doc.Write(t.Key, updates, adds); err != nil {
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
@@ -980,7 +977,7 @@ func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
 // the others, entries are deleted one at a time): a removed folder of
 // extensions takes all their servers out of each file at once.
 type batchDeleter interface {
-	DeleteAll(key []string, shape Shape, names []string) (Document, error)
+	DeleteAll(key []string, names []string) (Document, error)
 }
 
 // lineOf is the line of an entry, for a message. An editor whose Entries
@@ -991,9 +988,9 @@ func lineOf(doc Document, t *target.Target, m Member) int {
 		return m.Line
 	}
 	if n, ok := doc.(interface {
-		EntryLine(key []string, shape Shape, name string) int
+		EntryLine(key []string, name string) int
 	}); ok {
-		return n.EntryLine(t.Key, shapeOf(t), m.Key)
+		return n.EntryLine(t.Key, m.Key)
 	}
 	return 0
 }
@@ -1017,18 +1014,6 @@ func sortedKeys(m map[string]Owned) []string {
 func keyString(key []string) string {
 	b, _ := json.Marshal(key)
 	return string(b)
-}
-
-// stripPosition drops an editor error's own "line L, column C: " prefix;
-// FileError prints the position as file:line:col.
-func stripPosition(err error) error {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "line ") {
-		if i := strings.Index(msg, ": "); i > 0 {
-			return errors.New(msg[i+2:])
-		}
-	}
-	return err
 }
 
 // realRoot is the workspace root with its symlinks resolved, once per

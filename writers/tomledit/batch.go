@@ -7,13 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// Edits of many servers at once. Set and Delete parse, decode and verify
-// their whole result, so writing N servers one at a time costs N² (a first
-// sync of 2,000 servers took a minute). Insert, Replace and DeleteAll make
-// the edits of all the servers in one pass, then parse and verify the result
-// once. Their bytes are those of a Set (or a Delete) of each server in turn,
-// in the order given: Set and Delete remain the definition, and the tests
-// hold the two to each other.
+// Edits of many servers at once. An edit of one server parses, decodes and
+// verifies its whole result, so writing N servers one at a time costs N² (a
+// first sync of 2,000 servers took a minute). Insert, Replace and DeleteAll
+// make the edits of all the servers in one pass, then parse and verify the
+// result once. Their bytes are those of writing (set, in set_test.go) or
+// deleting (Delete) each server in turn, in the order given: the one-server
+// edits remain the definition, and the tests hold the two to each other.
 
 // KeyValue is one server to write: its name, and its value as a JSON object.
 type KeyValue struct {
@@ -22,8 +22,8 @@ type KeyValue struct {
 }
 
 // Insert adds servers that the table does not hold yet, in order, to the
-// managed block (creating it as Set does). A server that is there already,
-// or a name given twice, is an error; so is anything Set refuses.
+// managed block (creating it when missing). A server that is there already,
+// or a name given twice, is an error; so is anything set refuses.
 func (d *Doc) Insert(table []string, kvs []KeyValue) (*Doc, error) {
 	if len(kvs) == 0 {
 		return d, nil
@@ -37,31 +37,22 @@ func (d *Doc) Insert(table []string, kvs []KeyValue) (*Doc, error) {
 		if es[kv.Name].node != nil {
 			return nil, fmt.Errorf("tomledit: Insert: server %s is already in the file", quoteForMessage(kv.Name))
 		}
-		// Each Set appends after the last one, with a blank line between.
+		// Each server goes after the last one, with a blank line between.
 		if i > 0 {
 			block = append(block, d.nl...)
 		}
 		block = append(block, rendered[i]...)
 	}
-	var out []byte
-	switch {
-	case d.start >= 0:
-		out = d.appendToBlock(block)
-	case len(d.strays) > 0:
-		clean, err := parse(d.removeLines(d.strays))
-		if err != nil {
-			return nil, fmt.Errorf("tomledit: removing stray markers: %w", err)
-		}
-		out = clean.createBlock(block)
-	default:
-		out = d.createBlock(block)
+	out, err := d.addToBlock(block)
+	if err != nil {
+		return nil, err
 	}
 	return d.finishWrite("Insert", out, table, kvs)
 }
 
-// Replace writes new values of servers that the table holds, each where Set
+// Replace writes new values of servers that the table holds, each where set
 // would: over the entry's first run of tables, removing its others. A server
-// that is not there, or a name given twice, is an error; so is anything Set
+// that is not there, or a name given twice, is an error; so is anything set
 // refuses. Servers that already have their value are left as they are; when
 // all have, Replace returns d.
 func (d *Doc) Replace(table []string, kvs []KeyValue) (*Doc, error) {
@@ -157,7 +148,7 @@ func checkNames(op string, names []string) error {
 	return nil
 }
 
-// prepare checks what Set checks of every server to write, in order, and
+// prepare checks what set checks of every server to write, in order, and
 // renders them; it looks the servers up in one pass.
 func (d *Doc) prepare(op string, table []string, kvs []KeyValue) (map[string]*entry, [][]byte, error) {
 	names := make([]string, len(kvs))
@@ -190,7 +181,7 @@ func (d *Doc) prepare(op string, table []string, kvs []KeyValue) (map[string]*en
 }
 
 // finishWrite parses the result of Insert or Replace on d and checks it as
-// Set does: every server reads back as its value and is editable, and
+// set does: every server reads back as its value and is editable, and
 // nothing else in the document changed.
 func (d *Doc) finishWrite(op string, out []byte, table []string, kvs []KeyValue) (*Doc, error) {
 	nd, err := parse(out)
@@ -225,7 +216,7 @@ func (d *Doc) finishWrite(op string, out []byte, table []string, kvs []KeyValue)
 
 // A draft is the document as a list of units: each expression (its whole
 // lines), and each blank line between expressions. Replace and DeleteAll
-// edit it one server at a time, exactly as Set and Delete edit the document
+// edit it one server at a time, exactly as set and Delete edit the document
 // the previous server's edit left (the same runs of tables, the same blank
 // line taken with a deleted run, the same final newline), but in place:
 // removing a unit unlinks it, rewriting an entry gives its first unit new
@@ -393,7 +384,7 @@ func (r *draft) sectionEnd(h int) int {
 	return i + j
 }
 
-// replace is what Set does to an existing entry: the first run is rewritten
+// replace is what set does to an existing entry: the first run is rewritten
 // (without a final newline when it ends the file without one), the others
 // are deleted.
 func (r *draft) replace(e *entry, rendered []byte) {
@@ -425,7 +416,7 @@ func (r *draft) delete(e *entry) {
 //
 // An entry's runs are separated by a table header or a marker, so the
 // lines deleteRun looks at for one run are never those of another: deleting
-// them one after the other is deleting them at once, as Set and Delete do.
+// them one after the other is deleting them at once, as set and Delete do.
 func (r *draft) deleteRun(a, b int) {
 	if p := r.units[a].prev; p >= 0 && r.units[p].blank {
 		a = p

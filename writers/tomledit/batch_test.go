@@ -84,7 +84,7 @@ func entryNames(t *testing.T, d *Doc) []string {
 func setEach(d *Doc, kvs []KeyValue) (*Doc, error) {
 	for _, kv := range kvs {
 		var err error
-		if d, err = d.Set(servers, kv.Name, kv.Value); err != nil {
+		if d, err = d.set(servers, kv.Name, kv.Value); err != nil {
 			return nil, err
 		}
 	}

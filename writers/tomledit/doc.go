@@ -27,15 +27,15 @@
 //     multi-line string. Because TOML puts any key after a table header into
 //     that table, a key written after the end marker would silently join the
 //     last managed table: Parse refuses such a file.
-//  4. Set and Delete splice rendered text into the original bytes, re-parse
+//  4. Edits splice rendered text into the original bytes, re-parse
 //     the result, re-read the entry and compare it semantically with what was
 //     meant, and check that the rest of the document decodes exactly as
 //     before. A mismatch is an error: a broken document is never returned.
-//  5. Insert, Replace and DeleteAll edit many servers with the bytes of a Set
-//     or Delete of each in turn, but parse and verify the result once, so
+//  5. Insert, Replace and DeleteAll edit many servers with the bytes of an
+//     edit of each in turn, but parse and verify the result once, so
 //     that a sync of N servers costs N, not N² (see batch.go).
 //
-// A Doc is immutable: Set and Delete return a new Doc.
+// A Doc is immutable: edits return a new Doc.
 package tomledit
 
 import (

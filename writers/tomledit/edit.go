@@ -2,7 +2,6 @@ package tomledit
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -181,68 +180,6 @@ func (e *entry) editError(table []string, name string) error {
 		quoteForMessage(name), e.notTablesWhat, formatPath(table), basicString(name))}
 }
 
-// Set writes server name with the JSON object value, keeping the object's
-// member order. An existing entry is replaced in place: its first run of
-// [table.name…] sections is overwritten and any other sections of it are
-// removed. A new entry is appended to the managed block, which is created at
-// the end of the file when missing (after a blank line; a file without a
-// final newline gets one before the block, and the block then ends without
-// one). Setting an entry to a value it already has (by value: 20 equals
-// 20.0) returns d unchanged.
-//
-// An entry written with dotted keys or as an inline value is a *LayoutError,
-// as is a table path that is an inline table or not a table. The result is
-// re-parsed and the entry re-read and compared with value; any difference, or
-// any change elsewhere in the document, is an error.
-func (d *Doc) Set(table []string, name string, value []byte) (*Doc, error) {
-	if !json.Valid(value) {
-		return nil, errors.New("tomledit: Set: value is not valid JSON")
-	}
-	if !utf8.Valid(value) {
-		return nil, errors.New("tomledit: Set: value is not valid UTF-8")
-	}
-	e, err := d.lookupEntry(table, name)
-	if err != nil {
-		return nil, err
-	}
-	if e.node != nil && (e.notTables || len(e.groups) == 0) {
-		return nil, e.editError(table, name)
-	}
-	rendered, err := renderEntry(table, name, value, d.nl)
-	if err != nil {
-		return nil, err
-	}
-	if e.node != nil && jsonEqual(e.node.appendJSON(nil), value) {
-		return d, nil
-	}
-
-	var out []byte
-	switch {
-	case e.node != nil:
-		out = d.replace(e.groups, rendered)
-	case d.start >= 0:
-		out = d.appendToBlock(rendered)
-	case len(d.strays) > 0:
-		// A client removed one of the markers: drop the other one and start
-		// a new block at the end.
-		clean, err := parse(d.removeLines(d.strays))
-		if err != nil {
-			return nil, fmt.Errorf("tomledit: removing stray markers: %w", err)
-		}
-		out = clean.createBlock(rendered)
-	default:
-		out = d.createBlock(rendered)
-	}
-	nd, err := parse(out)
-	if err != nil {
-		return nil, fmt.Errorf("tomledit: Set produced an invalid document (%w); nothing was changed", err)
-	}
-	if err := nd.verifySet(d, table, name, value); err != nil {
-		return nil, err
-	}
-	return nd, nil
-}
-
 // Delete removes server name's tables (and one blank line next to them). When
 // the managed block is left empty, the block goes too, and the file is back
 // to its bytes from before the block was created. Deleting an absent server
@@ -263,7 +200,11 @@ func (d *Doc) Delete(table []string, name string) (*Doc, error) {
 	for _, g := range e.groups {
 		ss = append(ss, d.deletion(g))
 	}
-	nd, err := parse(textedit.Apply(d.data, ss))
+	out, err := apply(d.data, ss)
+	if err != nil {
+		return nil, err
+	}
+	nd, err := parse(out)
 	if err != nil {
 		return nil, fmt.Errorf("tomledit: Delete produced an invalid document (%w); nothing was changed", err)
 	}
@@ -276,20 +217,6 @@ func (d *Doc) Delete(table []string, name string) (*Doc, error) {
 		return nil, err
 	}
 	return nd, nil
-}
-
-// replace writes rendered over the first group and deletes the others.
-func (d *Doc) replace(groups []span, rendered []byte) []byte {
-	g := groups[0]
-	if !bytes.HasSuffix(d.data[g.start:g.end], []byte{'\n'}) {
-		// The entry ends the file, which has no final newline: keep it so.
-		rendered = trimNL(rendered)
-	}
-	ss := []textedit.Splice{{At: g.start, Del: g.end - g.start, Ins: rendered}}
-	for _, g := range groups[1:] {
-		ss = append(ss, d.deletion(g))
-	}
-	return textedit.Apply(d.data, ss)
 }
 
 // deletion removes the span with one blank line next to it: the one before
@@ -387,9 +314,31 @@ func (d *Doc) createBlock(rendered []byte) []byte {
 	return append(b, d.data[c:]...)
 }
 
+// addToBlock adds rendered entries to the managed block: after its last
+// entry, or in a new block at the end of the file. A client that removed
+// one of the markers leaves the other behind: it goes, and a new block
+// starts at the end.
+func (d *Doc) addToBlock(rendered []byte) ([]byte, error) {
+	switch {
+	case d.start >= 0:
+		return d.appendToBlock(rendered)
+	case len(d.strays) > 0:
+		out, err := d.removeLines(d.strays)
+		if err != nil {
+			return nil, err
+		}
+		clean, err := parse(out)
+		if err != nil {
+			return nil, fmt.Errorf("tomledit: removing stray markers: %w", err)
+		}
+		return clean.createBlock(rendered), nil
+	}
+	return d.createBlock(rendered), nil
+}
+
 // appendToBlock inserts rendered after the last non-blank line of the block,
 // after a blank line unless the block is empty.
-func (d *Doc) appendToBlock(rendered []byte) []byte {
+func (d *Doc) appendToBlock(rendered []byte) ([]byte, error) {
 	startEnd := d.exprs[d.start].end
 	at := d.lastContentEnd(d.exprs[d.end].start)
 	var ins []byte
@@ -399,7 +348,7 @@ func (d *Doc) appendToBlock(rendered []byte) []byte {
 		ins = append(ins, d.nl...)
 	}
 	ins = append(ins, rendered...)
-	return textedit.Apply(d.data, []textedit.Splice{{At: at, Ins: ins}})
+	return apply(d.data, []textedit.Splice{{At: at, Ins: ins}})
 }
 
 // blockEmpty reports a well-formed block with nothing but blank lines between
@@ -425,12 +374,21 @@ func (d *Doc) removeBlock() []byte {
 }
 
 // removeLines removes whole expression lines.
-func (d *Doc) removeLines(idx []int) []byte {
+func (d *Doc) removeLines(idx []int) ([]byte, error) {
 	ss := make([]textedit.Splice, 0, len(idx))
 	for _, i := range idx {
 		ss = append(ss, textedit.Splice{At: d.exprs[i].start, Del: d.exprs[i].end - d.exprs[i].start})
 	}
-	return textedit.Apply(d.data, ss)
+	return apply(d.data, ss)
+}
+
+// apply is textedit.Apply; splices it refuses are a bug of the editor.
+func apply(data []byte, ss []textedit.Splice) ([]byte, error) {
+	out, err := textedit.Apply(data, ss)
+	if err != nil {
+		return nil, fmt.Errorf("tomledit: internal error: %w", err)
+	}
+	return out, nil
 }
 
 // trimNL removes one trailing newline (CRLF or LF).

@@ -183,7 +183,7 @@ func TestLayoutErrors(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("Entries: %v", err)
 			}
-			_, err = d.Set(path, tc.server, []byte(`{"command":"b"}`))
+			_, err = d.set(path, tc.server, []byte(`{"command":"b"}`))
 			check("Set", err)
 			_, err = d.Delete(path, tc.server)
 			check("Delete", err)
@@ -199,10 +199,10 @@ func TestDottedEntriesCoexist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Set(servers, "user", []byte(`{"command":"u2"}`)); err == nil {
+	if _, err := d.set(servers, "user", []byte(`{"command":"u2"}`)); err == nil {
 		t.Fatal("Set of a dotted entry succeeded")
 	}
-	d2, err := d.Set(servers, "x", []byte(`{"command":"x"}`))
+	d2, err := d.set(servers, "x", []byte(`{"command":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestHostileNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d2, err := d.Set(servers, name, []byte(value))
+		d2, err := d.set(servers, name, []byte(value))
 		if err != nil {
 			t.Fatalf("%q: %v", name, err)
 		}
@@ -330,7 +330,7 @@ func TestHostileNames(t *testing.T) {
 		if err != nil || len(ms) != 2 || ms[1].Key != name || string(ms[1].Value) != value {
 			t.Fatalf("%q: Entries = %+v, %v", name, ms, err)
 		}
-		d3, err := d2.Set(servers, name, []byte(`{"command":"y"}`))
+		d3, err := d2.set(servers, name, []byte(`{"command":"y"}`))
 		if err != nil {
 			t.Fatalf("%q: replace: %v", name, err)
 		}
@@ -345,7 +345,7 @@ func TestHostileNames(t *testing.T) {
 	if len(headers) != len(hostileNames) {
 		t.Fatal("a hostile name lacks its header")
 	}
-	if _, err := New().Set(servers, "bad\xff", []byte(`{}`)); err == nil {
+	if _, err := New().set(servers, "bad\xff", []byte(`{}`)); err == nil {
 		t.Fatal("invalid UTF-8 name accepted")
 	}
 }
@@ -354,9 +354,9 @@ func TestHostileNames(t *testing.T) {
 func TestSetOrderIndependence(t *testing.T) {
 	for _, in := range []string{"", "a = 1", "a = 1\n", "a = 1\n\n", "\ufeff[x]\r\ny = 2\r\n"} {
 		d, _ := Parse([]byte(in))
-		ab, err := d.Set(servers, "a", []byte(`{"command":"a"}`))
+		ab, err := d.set(servers, "a", []byte(`{"command":"a"}`))
 		if err == nil {
-			ab, err = ab.Set(servers, "b", []byte(`{"command":"b","env":{"K":"V"}}`))
+			ab, err = ab.set(servers, "b", []byte(`{"command":"b","env":{"K":"V"}}`))
 		}
 		if err == nil {
 			ab, err = ab.Delete(servers, "a")
@@ -364,7 +364,7 @@ func TestSetOrderIndependence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := d.Set(servers, "b", []byte(`{"command":"b","env":{"K":"V"}}`))
+		b, err := d.set(servers, "b", []byte(`{"command":"b","env":{"K":"V"}}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -389,7 +389,7 @@ func TestSetValueErrors(t *testing.T) {
 	}
 	d, _ := Parse([]byte(codexAppConfig))
 	for _, tc := range tests {
-		_, err := d.Set(servers, "x", []byte(tc.value))
+		_, err := d.set(servers, "x", []byte(tc.value))
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%s: got %v, want %q", tc.value, err, tc.msg)
 		}

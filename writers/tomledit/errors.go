@@ -19,6 +19,12 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
 }
 
+// Position returns Line and Col.
+func (e *SyntaxError) Position() (line, col int) { return e.Line, e.Col }
+
+// Reason is the message without its position.
+func (e *SyntaxError) Reason() string { return e.Msg }
+
 // LayoutError says that the document is valid TOML but laid out in a way
 // repo cannot read or edit safely: the server map is an inline table or not a
 // table at all, an entry is written with dotted keys, or a key follows the
@@ -31,6 +37,12 @@ type LayoutError struct {
 func (e *LayoutError) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 }
+
+// Position returns Line, and column 0: the error is about the whole line.
+func (e *LayoutError) Position() (line, col int) { return e.Line, 0 }
+
+// Reason is the message without its position.
+func (e *LayoutError) Reason() string { return e.Msg }
 
 // runeColumn converts go-toml's byte column on a 1-based line of body into a
 // code-point column.
@@ -51,12 +63,4 @@ func runeColumn(body []byte, line, byteCol int) int {
 		return 1
 	}
 	return 1 + utf8.RuneCount(body[start:end])
-}
-
-// lineOf returns the 1-based line of byte offset off in data.
-func lineOf(data []byte, off int) int {
-	if off > len(data) {
-		off = len(data)
-	}
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
+
 	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
@@ -201,7 +202,7 @@ func FuzzEdit(f *testing.F) {
 		}
 		before, _, err := d.Entries(servers)
 		if err != nil {
-			if _, err := d.Set(servers, name, value); err == nil {
+			if _, err := d.set(servers, name, value); err == nil {
 				t.Fatal("Set succeeded on a document whose server table cannot be read")
 			}
 			return
@@ -210,7 +211,7 @@ func FuzzEdit(f *testing.F) {
 		for _, m := range before {
 			present = present || m.Key == name
 		}
-		nd, err := d.Set(servers, name, value)
+		nd, err := d.set(servers, name, value)
 		batch := d.Insert
 		if present {
 			batch = d.Replace
@@ -241,7 +242,7 @@ func FuzzEdit(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkEntries(t, before, after, name, value)
-		again, err := nd.Set(servers, name, value)
+		again, err := nd.set(servers, name, value)
 		if err != nil || !bytes.Equal(again.Bytes(), nd.Bytes()) {
 			t.Fatalf("second Set: %v\n%s\n---\n%s", err, nd.Bytes(), again.Bytes())
 		}
@@ -249,7 +250,7 @@ func FuzzEdit(f *testing.F) {
 			return
 		}
 		other := []byte(`{"command":"other","env":{"Z":"1"}}`)
-		od, err := nd.Set(servers, name, other)
+		od, err := nd.set(servers, name, other)
 		if err != nil {
 			t.Fatalf("replacing: %v", err)
 		}

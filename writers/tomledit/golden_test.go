@@ -404,7 +404,7 @@ func TestGolden(t *testing.T) {
 				if o.del {
 					d, err = d.Delete(servers, o.name)
 				} else {
-					d, err = d.Set(servers, o.name, []byte(o.value))
+					d, err = d.set(servers, o.name, []byte(o.value))
 				}
 				if err != nil {
 					t.Fatalf("%+v: %v", o, err)
@@ -418,7 +418,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("result does not parse: %v", err)
 			}
 			if last := tc.ops[len(tc.ops)-1]; !last.del {
-				again, err := d.Set(servers, last.name, []byte(last.value))
+				again, err := d.set(servers, last.name, []byte(last.value))
 				if err != nil || string(again.Bytes()) != tc.want {
 					t.Errorf("second Set: %v\n%s", err, again.Bytes())
 				}
@@ -436,7 +436,7 @@ func TestNew(t *testing.T) {
 	if err != nil || found || len(ms) != 0 {
 		t.Fatalf("Entries = %v, %v, %v", ms, found, err)
 	}
-	d2, err := d.Set(servers, "x", []byte(`{"command":"x"}`))
+	d2, err := d.set(servers, "x", []byte(`{"command":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestImmutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	in[0] = 'X'
-	if _, err := d.Set(servers, "x", []byte(`{"command":"x"}`)); err != nil {
+	if _, err := d.set(servers, "x", []byte(`{"command":"x"}`)); err != nil {
 		t.Fatal(err)
 	}
 	b := d.Bytes()
@@ -468,7 +468,7 @@ func TestTablePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := []string{"profiles", "my profile", "mcp_servers"}
-	d, err = d.Set(path, "x", []byte(`{"command":"x"}`))
+	d, err = d.set(path, "x", []byte(`{"command":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestTablePath(t *testing.T) {
 	if err != nil || !found || len(ms) != 1 || ms[0].Key != "x" || ms[0].Line != 5 {
 		t.Fatalf("Entries = %+v, %v, %v", ms, found, err)
 	}
-	if _, err := d.Set(nil, "x", []byte(`{}`)); err == nil {
+	if _, err := d.set(nil, "x", []byte(`{}`)); err == nil {
 		t.Fatal("empty table path accepted")
 	}
 }

@@ -1,5 +1,7 @@
 package tomledit
 
+import "bytes"
+
 var hostileNames = []string{"a.b", `a"b`, "ünï", "a b", ":x", "42", "", `a\b`, "tab\there", "new\nline", "'q'", "[x]", "#x", "=", "x.", "@scope/pkg"}
 
 const codexAppConfig = `# Codex configuration
@@ -27,4 +29,13 @@ func realDocs() []string {
 		docs = append(docs, tc.in, tc.want)
 	}
 	return docs
+}
+
+// lineOf returns the 1-based line of byte offset off in data: the line
+// numbers the parser keeps, counted the slow way.
+func lineOf(data []byte, off int) int {
+	if off > len(data) {
+		off = len(data)
+	}
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

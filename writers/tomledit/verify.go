@@ -10,25 +10,6 @@ import (
 	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
-// verifySet checks a document produced by Set on old: the entry reads back
-// as value, is editable, and nothing else in the document changed.
-func (d *Doc) verifySet(old *Doc, table []string, name string, value []byte) error {
-	e, err := d.lookupEntry(table, name)
-	if err != nil {
-		return fmt.Errorf("tomledit: Set: re-reading the result: %w", err)
-	}
-	if e.node == nil {
-		return fmt.Errorf("tomledit: Set: server %s is missing from the result", quoteForMessage(name))
-	}
-	if e.notTables {
-		return fmt.Errorf("tomledit: Set: server %s is not a table in the result", quoteForMessage(name))
-	}
-	if got := e.node.appendJSON(nil); !jsonEqual(got, value) {
-		return fmt.Errorf("tomledit: Set: server %s reads back as %s, want %s", quoteForMessage(name), got, value)
-	}
-	return d.verifyRest(old, table, []string{name}, "Set of server "+quoteForMessage(name))
-}
-
 // verifyDelete checks a document produced by Delete on old.
 func (d *Doc) verifyDelete(old *Doc, table []string, name string) error {
 	e, err := d.lookupEntry(table, name)
@@ -129,21 +110,23 @@ func tomlEqual(a, b any) bool {
 }
 
 // jsonEqual compares two JSON documents semantically: objects ignore member
-// order, numbers compare by value (20 equals 20.0).
+// order, numbers compare by value (20 equals 20.0) as TOML holds them.
 func jsonEqual(a, b []byte) bool { return jsonvalue.Equal(a, b, numberEqual) }
 
-// numberEqual compares JSON numbers by value: exactly as integers when both
-// are 64-bit integers, else as float64.
+// numberEqual is jsonvalue's number rule applied to what a TOML reader
+// holds: two integers exactly (TOML integers are 64-bit), anything else as
+// float64 (TOML floats are; an integer next to a float is read as one).
 func numberEqual(a, b json.Number) bool {
 	if a == b {
 		return true
 	}
-	i, err1 := strconv.ParseInt(string(a), 10, 64)
-	j, err2 := strconv.ParseInt(string(b), 10, 64)
-	if err1 == nil && err2 == nil {
-		return i == j
+	if isInt64(a) && isInt64(b) {
+		return jsonvalue.SameNumber(a, b)
 	}
-	f, err1 := strconv.ParseFloat(string(a), 64)
-	g, err2 := strconv.ParseFloat(string(b), 64)
-	return err1 == nil && err2 == nil && f == g
+	return jsonvalue.SameFloat(a, b)
+}
+
+func isInt64(n json.Number) bool {
+	_, err := strconv.ParseInt(string(n), 10, 64)
+	return err == nil
 }

@@ -26,7 +26,7 @@ func batchEntries(kind Kind, names ...string) []Entry {
 func setEach(t testing.TB, d *Doc, path []string, kind Kind, es []Entry) (*Doc, error) {
 	t.Helper()
 	for _, e := range es {
-		nd, err := d.Set(path, kind, "name", e.Name, e.Value)
+		nd, err := d.set(path, kind, "name", e.Name, e.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +219,7 @@ func TestForeignItems(t *testing.T) {
 	}
 	// A reference holding what JSON cannot is not read at all.
 	d = mustParse(t, "mcpServers:\n- uses: x\n  with: {n: .inf}\n")
-	if _, err := d.Set(mcpServers, List, "name", "s", []byte(`{"command":"x"}`)); err != nil {
+	if _, err := d.set(mcpServers, List, "name", "s", []byte(`{"command":"x"}`)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -277,7 +277,7 @@ func TestAddBeforeLastItem(t *testing.T) {
 					in, want = crlf(in), crlf(want)
 				}
 				d := mustParse(t, in)
-				got, err := d.Set(tc.path, tc.kind, "name", "s", []byte(`{"command":"x"}`))
+				got, err := d.set(tc.path, tc.kind, "name", "s", []byte(`{"command":"x"}`))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -37,12 +37,12 @@
 //	# >>> repo managed: <name>
 //	# <<< repo managed: <name>
 //
-// at the entry's indentation. They are a courtesy for readers: Set and
-// Delete never depend on them (Goose rewrites its file and drops every
+// at the entry's indentation. They are a courtesy for readers: edits
+// never depend on them (Goose rewrites its file and drops every
 // comment), but they remove them together with the entry when present.
 //
 // Insert and Replace write many entries in one edit, with one parse and
-// one verification of the result; Set is either of them for one entry.
+// one verification of the result.
 //
 // Limits: the edits refuse, with a *ShapeError naming the line, a
 // non-empty flow-style container (`mcpServers: [{...}]`), a container or
@@ -126,13 +126,13 @@ type Doc struct {
 	eofScalar bool
 	nodes     *ast.DocumentNode
 
-	// origins remember the containers that Set made (or turned from null
+	// origins remember the containers that Insert made (or turned from null
 	// or flow-empty into block style) in this chain of edits, so that
 	// removing their last entry can give back the exact original bytes.
 	origins []origin
 }
 
-// origin records one container created or converted by Set: original is
+// origin records one container created or converted by Insert: original is
 // the document body before, emptied the body once the container was a bare
 // `key:` ready to receive entries.
 type origin struct {
@@ -156,7 +156,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 //     more than one document;
 //   - *ShapeError: a top-level value that is not a mapping.
 //
-// Duplicate keys are not checked here but by Entries, Set and Delete, in
+// Duplicate keys are not checked here but by Entries, Insert, Replace and Delete, in
 // the mappings they look into. Parse copies data; the caller may reuse it.
 func Parse(data []byte) (*Doc, error) {
 	data = bytes.Clone(data)

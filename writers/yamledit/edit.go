@@ -20,7 +20,7 @@ import (
 //   - An entry is its lines, from its key or "-" to its last line that is
 //     not blank or a comment, plus the marker comments naming it in the
 //     comment lines around it (only those lines: other comments stay).
-//   - Set (Replace) replaces an existing entry's lines with the rendered
+//   - Replace replaces an existing entry's lines with the rendered
 //     entry between markers, at the same column. A new entry (Insert) goes
 //     after the last item of the container (after that item's closing
 //     marker when there is one), at the column of the items; several new
@@ -47,7 +47,7 @@ import (
 //     Deleting the lines that end such a file keeps the line break that
 //     ends a block scalar before them.
 //
-// Removing the last entry of a container: if this Doc was made by Set from
+// Removing the last entry of a container: if this Doc was made by Insert from
 // a document where the container was missing, null or flow-empty (an edit
 // chain in this process) and nothing else changed since, Delete gives back
 // the original bytes exactly. Otherwise (in particular for any document
@@ -66,33 +66,11 @@ type Entry struct {
 	Value []byte
 }
 
-// Set inserts the entry name with value (a JSON object) into the container
-// at path, or replaces it: it is Insert or Replace of one entry. For a List
-// the item is written as `- <nameField>: <name>` followed by the members of
-// value, in their order; value must not contain nameField itself. Missing
-// or empty containers are created (see the rules above). Set returns a new
-// Doc; d is unchanged.
-func (d *Doc) Set(path []string, kind Kind, nameField, name string, value []byte) (*Doc, error) {
-	es := []Entry{{Name: name, Value: value}}
-	vals, err := checkEntries(path, kind, nameField, es)
-	if err != nil {
-		return nil, err
-	}
-	before, _, err := d.Entries(path, kind, nameField)
-	if err != nil {
-		return nil, err
-	}
-	if slices.ContainsFunc(before, func(m Member) bool { return m.Key == name }) {
-		return d.replace(path, kind, nameField, es, vals)
-	}
-	return d.insert(path, kind, nameField, es, vals, before)
-}
-
 // Insert adds entries that the container at path does not hold yet, in
-// order, in one edit: the bytes are those of a Set of each in turn, but
+// order, in one edit: the bytes are those of inserting each in turn, but
 // the document is parsed and verified once, not once per entry (a first
 // sync writes hundreds of entries into one file). Missing or empty
-// containers are created as for Set.
+// containers are created (see the rules above).
 func (d *Doc) Insert(path []string, kind Kind, nameField string, es []Entry) (*Doc, error) {
 	if len(es) == 0 {
 		return d, nil
@@ -121,8 +99,8 @@ func (d *Doc) Insert(path []string, kind Kind, nameField string, es []Entry) (*D
 
 // Replace writes new values of entries that the container at path holds,
 // in one edit, parsed and verified once. Each entry is rewritten where it
-// stands, at its column, as Set would. The indentation copied into them
-// is the document's before the edit (a Set of each in turn would look at
+// stands, at its column. The indentation copied into them
+// is the document's before the edit (replacing each in turn would look at
 // the entries already rewritten first; the two differ only when those
 // were the document's only example of some indentation).
 func (d *Doc) Replace(path []string, kind Kind, nameField string, es []Entry) (*Doc, error) {
@@ -278,9 +256,6 @@ func (d *Doc) replace(path []string, kind Kind, nameField string, es []Entry, va
 		}
 		newValue[x.Name] = x.Value
 	}
-	if err := checkDisjoint(ss); err != nil {
-		return nil, err
-	}
 	var want []Member
 	for _, it := range items {
 		if it.foreign {
@@ -298,18 +273,6 @@ func (d *Doc) replace(path []string, kind Kind, nameField string, es []Entry, va
 	}
 	nd.origins = slices.Clone(d.origins)
 	return nd, nil
-}
-
-// checkDisjoint checks that no two splices touch the same bytes.
-func checkDisjoint(ss []textedit.Splice) error {
-	sorted := slices.Clone(ss)
-	slices.SortFunc(sorted, func(a, b textedit.Splice) int { return a.At - b.At })
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i-1].At+sorted[i-1].Del > sorted[i].At {
-			return errors.New("yamledit: internal error: two edits overlap")
-		}
-	}
-	return nil
 }
 
 // Delete removes the entry name from the container at path. If the entry
@@ -361,7 +324,10 @@ func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, er
 	origins := slices.Clone(d.origins)
 	restored := false
 	if len(es) == 1 { // the container is left empty
-		emptied := textedit.Apply(d.body, ss)
+		emptied, err := textedit.Apply(d.body, ss)
+		if err != nil {
+			return nil, fmt.Errorf("yamledit: internal error: %w", err)
+		}
 		for i := len(origins) - 1; i >= 0 && !restored; i-- {
 			o := origins[i]
 			if o.kind == kind && slices.Equal(o.path, path) && bytes.Equal(o.emptied, emptied) {
@@ -709,7 +675,11 @@ func (d *Doc) step(e edit) (*Doc, error) {
 // was, or one in inserted lines when inserting neutral lines at the same
 // place fails too. Any other failure is an internal error.
 func (d *Doc) reparse(e edit, what string) (*Doc, error) {
-	nd, err := parse(d.bom, textedit.Apply(d.body, e.ss))
+	out, err := textedit.Apply(d.body, e.ss)
+	if err != nil {
+		return nil, fmt.Errorf("yamledit: internal error: %w", err)
+	}
+	nd, err := parse(d.bom, out)
 	if err == nil {
 		return nd, nil
 	}
@@ -724,7 +694,11 @@ func (d *Doc) reparse(e edit, what string) (*Doc, error) {
 			return nil, &ShapeError{Line: se.Line, Col: se.Col, Msg: fmt.Sprintf("repo cannot add lines here: once something follows, the YAML parser rejects line %d (%s)", se.Line, se.Msg)}
 		}
 		if e.probe != nil {
-			if _, perr := parse(d.bom, textedit.Apply(d.body, e.probe)); perr != nil {
+			probed, aerr := textedit.Apply(d.body, e.probe)
+			if aerr != nil {
+				return nil, fmt.Errorf("yamledit: internal error: %w", aerr)
+			}
+			if _, perr := parse(d.bom, probed); perr != nil {
 				return nil, &ShapeError{Line: lastKept, Col: 1, Msg: fmt.Sprintf("repo cannot add lines after line %d: the YAML parser then rejects the document (%s)", lastKept, se.Msg)}
 			}
 		}

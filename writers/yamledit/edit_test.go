@@ -47,7 +47,7 @@ func TestSetErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := mustParse(t, tc.in)
-			_, err := d.Set(tc.path, tc.kind, tc.nameField, tc.key, []byte(tc.value))
+			_, err := d.set(tc.path, tc.kind, tc.nameField, tc.key, []byte(tc.value))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -84,7 +84,7 @@ func TestDeleteLastEntry(t *testing.T) {
 		} {
 			for _, path := range [][]string{mcpServers, {"x", "servers"}} {
 				d := mustParse(t, in)
-				nd, err := d.Set(path, List, "name", "a", []byte(v))
+				nd, err := d.set(path, List, "name", "a", []byte(v))
 				if err != nil {
 					t.Fatalf("%q: Set: %v", in, err)
 				}
@@ -100,8 +100,8 @@ func TestDeleteLastEntry(t *testing.T) {
 	})
 	t.Run("two entries, both deleted in the chain", func(t *testing.T) {
 		d := mustParse(t, "name: x\n")
-		d1, _ := d.Set(mcpServers, List, "name", "a", []byte(v))
-		d2, _ := d1.Set(mcpServers, List, "name", "b", []byte(v))
+		d1, _ := d.set(mcpServers, List, "name", "a", []byte(v))
+		d2, _ := d1.set(mcpServers, List, "name", "b", []byte(v))
 		d3, _ := d2.Delete(mcpServers, List, "name", "a")
 		d4, err := d3.Delete(mcpServers, List, "name", "b")
 		if err != nil || string(d4.Bytes()) != "name: x\n" {
@@ -110,8 +110,8 @@ func TestDeleteLastEntry(t *testing.T) {
 	})
 	t.Run("another edit in between: empty flow value", func(t *testing.T) {
 		d := mustParse(t, "name: x\n")
-		d1, _ := d.Set(mcpServers, List, "name", "a", []byte(v))
-		d2, _ := d1.Set([]string{"other"}, Map, "name", "o", []byte(v))
+		d1, _ := d.set(mcpServers, List, "name", "a", []byte(v))
+		d2, _ := d1.set([]string{"other"}, Map, "name", "o", []byte(v))
 		d3, err := d2.Delete(mcpServers, List, "name", "a")
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +145,7 @@ func TestDeleteLastEntry(t *testing.T) {
 			}
 			// Set after Delete turns the empty flow value back into a
 			// block container.
-			again, err := got.Set(tc.path, tc.kind, "name", "a", []byte(`{"command":"x"}`))
+			again, err := got.set(tc.path, tc.kind, "name", "a", []byte(`{"command":"x"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func TestHostileNames(t *testing.T) {
 			{"", extensions, Map, `{"cmd":"x"}`},
 		} {
 			d := mustParse(t, tc.in)
-			nd, err := d.Set(tc.path, tc.kind, "name", name, []byte(tc.value))
+			nd, err := d.set(tc.path, tc.kind, "name", name, []byte(tc.value))
 			if err != nil {
 				t.Fatalf("%q: Set: %v", name, err)
 			}
@@ -215,7 +215,7 @@ func TestHostileNames(t *testing.T) {
 func TestMarkersNotRelied(t *testing.T) {
 	const in = "mcpServers:\n  # >>> repo managed: other\n  - name: a\n    command: x\n  # <<< repo managed: a (edited)\n  - name: b\n"
 	d := mustParse(t, in)
-	nd, err := d.Set(mcpServers, List, "name", "a", []byte(`{"command":"z"}`))
+	nd, err := d.set(mcpServers, List, "name", "a", []byte(`{"command":"z"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestIndentationCopied(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := mustParse(t, tc.in)
-			nd, err := d.Set(mcpServers, List, "name", "srv", []byte(v))
+			nd, err := d.set(mcpServers, List, "name", "srv", []byte(v))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -270,7 +270,7 @@ func TestIndentationCopied(t *testing.T) {
 func TestKeepChompingScalar(t *testing.T) {
 	const in = "mcpServers:\n- name: u\n  prompt: |+\n    keep\n\n\n# comment\nb: 1\n"
 	d := mustParse(t, in)
-	nd, err := d.Set(mcpServers, List, "name", "srv", []byte(`{"command":"x"}`))
+	nd, err := d.set(mcpServers, List, "name", "srv", []byte(`{"command":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestAnchorUsedElsewhere(t *testing.T) {
 	if _, err := d.Delete(extensions, Map, "name", "a"); !errors.As(err, &se) || !strings.Contains(err.Error(), "alias *e") {
 		t.Fatalf("Delete: %v", err)
 	}
-	if _, err := d.Set(extensions, Map, "name", "a", []byte(`{"cmd":"x"}`)); !errors.As(err, &se) {
+	if _, err := d.set(extensions, Map, "name", "a", []byte(`{"cmd":"x"}`)); !errors.As(err, &se) {
 		t.Fatalf("Set: %v", err)
 	}
 	// b can go: its alias goes with it.
@@ -301,7 +301,7 @@ func TestAnchorUsedElsewhere(t *testing.T) {
 
 func TestImmutable(t *testing.T) {
 	d := mustParse(t, continueConfig)
-	if _, err := d.Set(mcpServers, List, "name", "n", []byte(`{"command":"x"}`)); err != nil {
+	if _, err := d.set(mcpServers, List, "name", "n", []byte(`{"command":"x"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.Delete(mcpServers, List, "name", "user-db"); err != nil {
@@ -331,7 +331,7 @@ func TestTrickyValues(t *testing.T) {
 	}
 	for _, in := range []string{continueConfig, continueIndented, dropInSkeleton, "", crlf(continueConfig)} {
 		d := mustParse(t, in)
-		nd, err := d.Set(mcpServers, List, "name", "tricky", []byte(value))
+		nd, err := d.set(mcpServers, List, "name", "tricky", []byte(value))
 		if err != nil {
 			t.Fatalf("Set: %v", err)
 		}

@@ -16,9 +16,13 @@ type SyntaxError struct {
 	Msg       string
 }
 
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
-}
+func (e *SyntaxError) Error() string { return located(e.Line, e.Col, e.Msg) }
+
+// Position returns Line and Col.
+func (e *SyntaxError) Position() (line, col int) { return e.Line, e.Col }
+
+// Reason is the message without its position.
+func (e *SyntaxError) Reason() string { return e.Msg }
 
 // ShapeError is valid YAML whose structure does not fit the request: a
 // container of the wrong kind, a duplicate key or name, a list item without
@@ -31,11 +35,20 @@ type ShapeError struct {
 	Msg       string
 }
 
-func (e *ShapeError) Error() string {
-	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
+func (e *ShapeError) Error() string { return located(e.Line, e.Col, e.Msg) }
+
+// Position returns Line and Col.
+func (e *ShapeError) Position() (line, col int) { return e.Line, e.Col }
+
+// Reason is the message without its position.
+func (e *ShapeError) Reason() string { return e.Msg }
+
+// located is the message of an error with a position.
+func located(line, col int, msg string) string {
+	return fmt.Sprintf("line %d, column %d: %s", line, col, msg)
 }
 
-// ValueError is a name, path or value given to Set that cannot be written:
+// ValueError is a name, path or value given to Insert or Replace that cannot be written:
 // not valid UTF-8, not a JSON object, a duplicate key in it, a number out of
 // the range of YAML readers, a key too long for YAML.
 type ValueError struct {

@@ -6,7 +6,7 @@ import (
 	"github.com/repo-manager/repo/writers/yamledit"
 )
 
-func ExampleDoc_Set() {
+func ExampleDoc_Insert() {
 	doc, err := yamledit.Parse([]byte(`name: Local Config
 version: 1.0.0
 mcpServers:
@@ -16,8 +16,8 @@ mcpServers:
 	if err != nil {
 		panic(err)
 	}
-	doc, err = doc.Set([]string{"mcpServers"}, yamledit.List, "name", "docs",
-		[]byte(`{"command":"npx","args":["-y","@acme/docs-mcp"],"env":{"TOKEN":"${{ secrets.TOKEN }}"}}`))
+	doc, err = doc.Insert([]string{"mcpServers"}, yamledit.List, "name", []yamledit.Entry{{Name: "docs",
+		Value: []byte(`{"command":"npx","args":["-y","@acme/docs-mcp"],"env":{"TOKEN":"${{ secrets.TOKEN }}"}}`)}})
 	if err != nil {
 		panic(err)
 	}

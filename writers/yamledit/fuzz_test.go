@@ -267,7 +267,7 @@ func FuzzEdit(f *testing.F) {
 		}
 		path, kind := fuzzTarget(mode)
 		if !utf8.ValidString(name) {
-			if _, err := d.Set(path, kind, "name", name, value); err == nil {
+			if _, err := d.set(path, kind, "name", name, value); err == nil {
 				t.Fatal("Set accepted an invalid UTF-8 name")
 			}
 			return
@@ -278,13 +278,13 @@ func FuzzEdit(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("Entries: unexpected error %T %v", err, err)
 			}
-			if _, err := d.Set(path, kind, "name", name, value); err == nil {
+			if _, err := d.set(path, kind, "name", name, value); err == nil {
 				t.Fatal("Set succeeded where Entries failed")
 			}
 			return
 		}
 		present := entryValue(t, d, path, kind, name) != nil
-		nd, err := d.Set(path, kind, "name", name, value)
+		nd, err := d.set(path, kind, "name", name, value)
 		if err != nil {
 			if !isAcceptedError(err) {
 				t.Fatalf("Set: %v\ndoc: %q\nname: %q\nvalue: %q", err, doc, name, value)

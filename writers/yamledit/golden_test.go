@@ -767,7 +767,7 @@ func TestGolden(t *testing.T) {
 			var err error
 			switch tc.op {
 			case "set":
-				got, err = d.Set(tc.path, tc.kind, "name", tc.key, []byte(tc.value))
+				got, err = d.set(tc.path, tc.kind, "name", tc.key, []byte(tc.value))
 			case "delete":
 				got, err = d.Delete(tc.path, tc.kind, "name", tc.key)
 			default:

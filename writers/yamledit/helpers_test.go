@@ -121,7 +121,7 @@ func checkRestIntact(t testing.TB, before, after *Doc, path []string) {
 	if !ok {
 		t.Fatalf("the edited document no longer converts to JSON:\n%s", after.Bytes())
 	}
-	if !jsonvalue.EqualValues(withoutContainer(b, path), withoutContainer(a, path), sameNumber) {
+	if !jsonvalue.EqualValues(withoutContainer(b, path), withoutContainer(a, path), jsonvalue.SameNumber) {
 		t.Fatalf("the edit changed the document outside %q:\nbefore %v\nafter  %v\n%s", path, withoutContainer(b, path), withoutContainer(a, path), after.Bytes())
 	}
 }
@@ -136,7 +136,7 @@ func checkSet(t testing.TB, before, after *Doc, path []string, kind Kind, name s
 	if got == nil || !sameJSON(got, value) {
 		t.Fatalf("entry %q = %s, want %s\n%s", name, got, value, after.Bytes())
 	}
-	again, err := after.Set(path, kind, "name", name, value)
+	again, err := after.set(path, kind, "name", name, value)
 	if err != nil {
 		t.Fatalf("second Set: %v\n%s", err, after.Bytes())
 	}

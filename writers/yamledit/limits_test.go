@@ -281,7 +281,7 @@ func TestBillionLaughs(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > allocSlack*64<<20 {
 		t.Errorf("refusing the expansion allocated %d bytes", alloc)
 	}
-	if _, err := d.Set(extensions, Map, "name", "s", []byte(`{"cmd":"x"}`)); !errors.As(err, &se) {
+	if _, err := d.set(extensions, Map, "name", "s", []byte(`{"cmd":"x"}`)); !errors.As(err, &se) {
 		t.Fatalf("Set: %v", err)
 	}
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goccy/go-yaml/ast"
+
 	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 

@@ -228,7 +228,7 @@ func TestEntriesErrors(t *testing.T) {
 				t.Fatalf("got %v, want line %d with %q", err, tc.line, tc.msg)
 			}
 			// Set and Delete refuse the same container.
-			if _, err := d.Set(tc.path, tc.kind, "name", "zz", []byte(`{"command":"x"}`)); !errors.As(err, &se) {
+			if _, err := d.set(tc.path, tc.kind, "name", "zz", []byte(`{"command":"x"}`)); !errors.As(err, &se) {
 				t.Fatalf("Set: got %v, want a *ShapeError", err)
 			}
 			if _, err := d.Delete(tc.path, tc.kind, "name", "a"); !errors.As(err, &se) {

@@ -2,7 +2,6 @@ package yamledit
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -10,8 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 // Rendering rules (the tests spell them out):
@@ -349,7 +349,7 @@ func renderNumber(raw string) (string, error) {
 	}
 	out := raw
 	if i := strings.IndexAny(raw, "eE"); !strings.Contains(raw, ".") || (i >= 0 && raw[i+1] != '+' && raw[i+1] != '-') {
-		neg, digits, exp, ok := decomposeNumber(raw)
+		neg, digits, exp, ok := jsonvalue.Decimal(raw)
 		if !ok {
 			return "", &ValueError{Msg: fmt.Sprintf("invalid number %q", raw)}
 		}
@@ -378,63 +378,9 @@ func renderNumber(raw string) (string, error) {
 	return out, nil
 }
 
-// decomposeNumber splits a JSON number into sign, significant digits (no
-// leading or trailing zeros; "0" for zero) and a power of ten.
-func decomposeNumber(s string) (neg bool, digits string, exp *big.Int, ok bool) {
-	neg = strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	mant, es := s, ""
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant, es = s[:i], s[i+1:]
-	}
-	ip, fp, _ := strings.Cut(mant, ".")
-	exp = new(big.Int)
-	if es != "" {
-		if _, ok := exp.SetString(strings.TrimPrefix(es, "+"), 10); !ok {
-			return false, "", nil, false
-		}
-	}
-	if ip == "" && fp == "" {
-		return false, "", nil, false
-	}
-	for _, c := range ip + fp {
-		if c < '0' || c > '9' {
-			return false, "", nil, false
-		}
-	}
-	digits = ip + fp
-	exp.Sub(exp, big.NewInt(int64(len(fp))))
-	digits = strings.TrimLeft(digits, "0")
-	if digits == "" {
-		return false, "0", new(big.Int), true
-	}
-	t := strings.TrimRight(digits, "0")
-	exp.Add(exp, big.NewInt(int64(len(digits)-len(t))))
-	return neg, t, exp, true
-}
-
-// canonicalNumber returns a form of a JSON number that is equal for equal
-// values: "1e3", "1000" and "1000.0" give the same result.
-func canonicalNumber(s string) (string, bool) {
-	neg, digits, exp, ok := decomposeNumber(s)
-	if !ok {
-		return "", false
-	}
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	return sign + digits + "e" + exp.String(), true
-}
-
 // sameJSON reports whether a and b decode to equal values, numbers
 // compared by value. Equal text is the common case (an entry read back as
 // it was written).
-func sameJSON(a, b []byte) bool { return bytes.Equal(a, b) || jsonvalue.Equal(a, b, sameNumber) }
-
-// sameNumber compares numbers by value, whatever their spelling.
-func sameNumber(x, y json.Number) bool {
-	cx, okx := canonicalNumber(string(x))
-	cy, oky := canonicalNumber(string(y))
-	return okx && oky && cx == cy
+func sameJSON(a, b []byte) bool {
+	return bytes.Equal(a, b) || jsonvalue.Equal(a, b, jsonvalue.SameNumber)
 }

@@ -1,8 +1,11 @@
 package yamledit
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/repo-manager/repo/internal/jsonvalue"
 )
 
 func TestQuoteString(t *testing.T) {
@@ -106,11 +109,9 @@ func TestRenderNumber(t *testing.T) {
 			t.Errorf("renderNumber(%s) = %s, %v; want %s", in, got, err, want)
 		}
 		// Whatever the form, it reads back as the same number.
-		if c1, _ := canonicalNumber(in); true {
-			if fj, ok := floatOrInt(got); ok {
-				if c2, _ := canonicalNumber(fj); c1 != c2 {
-					t.Errorf("renderNumber(%s) = %s reads back as %s", in, got, fj)
-				}
+		if fj, ok := floatOrInt(got); ok {
+			if !jsonvalue.SameNumber(json.Number(in), json.Number(fj)) {
+				t.Errorf("renderNumber(%s) = %s reads back as %s", in, got, fj)
 			}
 		}
 	}
@@ -133,32 +134,6 @@ func floatOrInt(s string) (string, bool) {
 		return "", false
 	}
 	return string(js), true
-}
-
-func TestCanonicalNumber(t *testing.T) {
-	for _, group := range [][]string{
-		{"1000", "1e3", "1.0e+3", "1000.000", "10e2", "0.1e4"},
-		{"0", "-0", "0.0", "0e10", "-0.0e-5"},
-		{"-1.5", "-15e-1", "-0.15E1"},
-	} {
-		want, _ := canonicalNumber(group[0])
-		for _, s := range group[1:] {
-			if got, ok := canonicalNumber(s); !ok || got != want {
-				t.Errorf("canonicalNumber(%s) = %s, want %s (as %s)", s, got, want, group[0])
-			}
-		}
-	}
-	if a, b := mustCanon("1"), mustCanon("1.0000000000000000000001"); a == b {
-		t.Errorf("1 and 1.0000000000000000000001 compare equal")
-	}
-}
-
-func mustCanon(s string) string {
-	c, ok := canonicalNumber(s)
-	if !ok {
-		panic(s)
-	}
-	return c
 }
 
 func TestMarkerName(t *testing.T) {
