@@ -14,10 +14,7 @@ func Diff(f *FilePlan) string {
 	if !f.Changed() {
 		return ""
 	}
-	label := f.Display
-	if strings.HasPrefix(label, "/") {
-		label = label[1:]
-	}
+	label := strings.TrimPrefix(f.Display, "/")
 	oldLabel, newLabel := "a/"+label, "b/"+label
 	var head strings.Builder
 	fmt.Fprintf(&head, "diff --git %s %s\n", oldLabel, newLabel)
