@@ -20,6 +20,7 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // DoctorOptions are the flags of repo doctor.
@@ -148,7 +149,7 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return err
 	}
@@ -441,7 +442,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 	var accepted []string
 	var out []finding
 	for _, tg := range targets {
-		if !slices.ContainsFunc(tg.Entries, func(e writers.Desired) bool { return e.Name == s.Name }) {
+		if !slices.ContainsFunc(tg.Entries, func(e target.Desired) bool { return e.Name == s.Name }) {
 			continue
 		}
 		for _, id := range tg.Tools {
@@ -473,7 +474,7 @@ func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (fi
 	if t == nil || len(names) == 0 || !slices.ContainsFunc(t.Installs, func(in toolprofiles.Install) bool { return in.OS == d.w.env.GOOS }) {
 		return finding{}, false
 	}
-	c, err := writers.Choose(t, d.w.env)
+	c, err := target.Choose(t, d.w.env)
 	if err != nil {
 		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: err.Error(),
 			Fix: "make the folder readable, or select the tool's scope with --scope"}, true
@@ -488,7 +489,7 @@ func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (fi
 // that is not here (none of its folders in the home folder, none of its
 // executables on PATH) one ok finding says they were skipped. A profile
 // that names nothing to look for gets them all.
-func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string, entries []writers.Desired) []finding {
+func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string, entries []target.Desired) []finding {
 	if len(names) == 0 {
 		return nil
 	}
@@ -571,14 +572,14 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 
 // entriesFor lists the entries written for a tool, in file order, each
 // once.
-func entriesFor(id string, targets []*writers.Target) []writers.Desired {
-	var out []writers.Desired
+func entriesFor(id string, targets []*writers.Target) []target.Desired {
+	var out []target.Desired
 	for _, tg := range targets {
 		if !slices.Contains(tg.Tools, id) {
 			continue
 		}
 		for _, e := range tg.Entries {
-			if !slices.ContainsFunc(out, func(o writers.Desired) bool { return o.Name == e.Name }) {
+			if !slices.ContainsFunc(out, func(o target.Desired) bool { return o.Name == e.Name }) {
 				out = append(out, e)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
 )
 
 // ignoredVar is a folder variable that repo ignores because it holds a
@@ -74,7 +75,7 @@ func ignoredVars(f *Factory, env writers.Env, profiles []*toolprofiles.Profile, 
 			tools[name] = append(tools[name], tool)
 		}
 	}
-	for _, name := range writers.StateVars(env.GOOS) {
+	for _, name := range plan.StateVars(env.GOOS) {
 		add(name, "")
 	}
 	for _, p := range profiles {
@@ -88,13 +89,13 @@ func ignoredVars(f *Factory, env writers.Env, profiles []*toolprofiles.Profile, 
 		}
 	}
 	state := "the home folder"
-	if dir, err := writers.StateDir(env); err == nil {
+	if dir, err := plan.StateDir(env); err == nil {
 		state = env.Display(dir)
 	}
 	for _, name := range names {
 		if _, ignored := env.DirVar(name); ignored {
 			v := ignoredVar{name: name, value: f.Getenv(name), tools: tools[name]}
-			if slices.Contains(writers.StateVars(env.GOOS), name) {
+			if slices.Contains(plan.StateVars(env.GOOS), name) {
 				v.state = state
 			}
 			out = append(out, v)

@@ -11,6 +11,8 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // ForgetOptions are the flags of repo forget.
@@ -140,13 +142,13 @@ func forgetRun(opts *ForgetOptions) error {
 				}
 			}
 		}
-		lt, kept, err := writers.LeavingTargets(w.env, scope, forgotten, staying, writers.ReasonForgotten)
+		lt, kept, err := plan.LeavingTargets(w.env, target.Scope(scope), forgotten, staying, plan.ReasonForgotten)
 		if err != nil {
 			return err
 		}
 		targets = append(targets, lt...)
 		for _, k := range kept {
-			res.Kept = append(res.Kept, forgetKept{Path: k.Display, Scope: k.Scope, Tools: k.Tools, By: k.By})
+			res.Kept = append(res.Kept, forgetKept{Path: k.Display, Scope: string(k.Scope), Tools: k.Tools, By: k.By})
 		}
 	}
 	res.Warnings = append(res.Warnings, againWarnings(w, forgotten, opts.All)...)
@@ -169,7 +171,7 @@ func forgetRun(opts *ForgetOptions) error {
 		if !fp.Changed() && !slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			continue
 		}
-		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "written"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "written"}
 		if opts.DryRun {
 			fr.Status, fr.Diff = "stale", writers.Diff(fp)
 		}

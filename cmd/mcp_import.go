@@ -21,6 +21,8 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // MCPImportOptions are the flags of repo mcp import.
@@ -172,7 +174,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		res.Warnings = appendUnique(res.Warnings, s)
 	}
 	for _, fp := range ip.plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
 		if fp.Changed() {
 			fr.Status = "written"
 			if opts.DryRun {
@@ -204,13 +206,13 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	if err := checkNewExtension(w, dir); err != nil {
 		return nil, err
 	}
-	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, opts.Scope, w.env)
+	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return nil, err
 	}
 	t := targets[0]
 	ip := &importPlan{source: t.Display}
-	entries, err := writers.ReadEntries(w.env, t)
+	entries, err := plan.ReadEntries(w.env, t)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +255,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 			ip.warnings = append(ip.warnings, fmt.Sprintf("%s: server %q: %s is imported as <<root>>, which repo writes as the absolute workspace root unless configs are committed: pass --portable, or set [mcp] portable = true, to keep %s in the file",
 				p.ID, e.Name, p.Entry.RootVar, p.Entry.RootVar))
 		}
-		for _, field := range writers.LiteralSecrets(extensions.Server{Name: e.Name, Spec: spec}) {
+		for _, field := range target.LiteralSecrets(extensions.Server{Name: e.Name, Spec: spec}) {
 			errs = append(errs, secretError(t, p, e, spec, field, mcpDisplay))
 		}
 		decls = append(decls, extensions.Declaration{Name: e.Name, Spec: spec})
@@ -285,7 +287,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	// tool and scope, adopting exactly the imported entries.
 	servers := append(slices.Clone(w.ws.Servers), draft.Servers...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
-	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, opts.Scope, w.env)
+	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return nil, err
 	}
@@ -362,12 +364,12 @@ func checkNewExtension(w *workspace, dir string) error {
 // pickEntries chooses the entries to import: those named, else every entry
 // of the user's; entries repo manages are skipped (noted), or refused when
 // named.
-func pickEntries(ip *importPlan, t *writers.Target, entries []writers.Entry, names []string) ([]writers.Entry, error) {
-	var picked []writers.Entry
+func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names []string) ([]plan.Entry, error) {
+	var picked []plan.Entry
 	var errs []error
 	if len(names) > 0 {
 		for _, name := range names {
-			i := slices.IndexFunc(entries, func(e writers.Entry) bool { return e.Name == name })
+			i := slices.IndexFunc(entries, func(e plan.Entry) bool { return e.Name == name })
 			switch {
 			case i < 0:
 				var have []string
@@ -457,7 +459,7 @@ func sameServer(a, b extensions.Spec) bool {
 
 // secretError refuses a literal credential: the extension's files are
 // committed. It says how this tool refers to the environment instead.
-func secretError(t *writers.Target, p *toolprofiles.Profile, e writers.Entry, spec extensions.Spec, field, mcp string) error {
+func secretError(t *writers.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, field, mcp string) error {
 	kind, key, _ := strings.Cut(field, " ")
 	variable, member, valueField := "TOKEN", field, strings.SplitN(field, "[", 2)[0]
 	value := ""
@@ -505,7 +507,7 @@ func envName(header string) string {
 }
 
 // at is an entry's place in its file.
-func at(t *writers.Target, e writers.Entry) string {
+func at(t *writers.Target, e plan.Entry) string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d", t.Display, e.Line)
 	}

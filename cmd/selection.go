@@ -10,7 +10,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // selection is the tools a run writes, and why those.
@@ -148,7 +148,7 @@ func (sel *selection) mayCreate(p *toolprofiles.Profile, w *workspace) bool {
 	if t.CreationChanges == "" {
 		return true
 	}
-	c, err := writers.Choose(t, w.env)
+	c, err := target.Choose(t, w.env)
 	if err != nil || c.Path == "" {
 		return true // the sync reports it
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // SyncOptions are the flags of repo sync.
@@ -159,7 +161,7 @@ func loadSync(opts *SyncOptions) (*workspace, *selection, error) {
 type syncWork struct {
 	targets  []*writers.Target
 	warnings []translator.Warning // from translating the servers
-	ignore   *writers.IgnoreBlock
+	ignore   *plan.IgnoreBlock
 	kept     []keptResult
 }
 
@@ -175,7 +177,7 @@ type syncWork struct {
 func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, error) {
 	var work syncWork
 	var err error
-	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, sel.profiles, opts.Scope, w.env)
+	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return work, err
 	}
@@ -185,7 +187,7 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 	if sel.source == "--tool" {
 		return work, nil
 	}
-	lt, _, err := writers.LeavingTargets(w.env, opts.Scope, leftOut(w.profiles, sel.wanted), sel.wanted, writers.ReasonDeselected)
+	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
 	if err != nil {
 		return work, err
 	}
@@ -198,7 +200,7 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 		where = "on this machine"
 	}
 	for _, t := range lt {
-		work.kept = append(work.kept, keptResult{Path: t.Display, Scope: t.Scope, Tools: t.Tools,
+		work.kept = append(work.kept, keptResult{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
 			Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
 	}
 	return work, nil
@@ -221,7 +223,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 		stale = written
 	}
 	for _, fp := range plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: fp.Scope, Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
 		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			fr.Status = "stale"
 			if writing {
@@ -321,7 +323,7 @@ func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofi
 // tools for servers — [mcp] tools or the detected ones, whatever --tool
 // the run has, so that a run for some tools keeps the others' lines. Nil
 // when the run keeps no block: without gitignore, or outside project scope.
-func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*writers.IgnoreBlock, error) {
+func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*plan.IgnoreBlock, error) {
 	if !w.env.Gitignore || scope != toolprofiles.ScopeProject {
 		return nil, nil
 	}
@@ -330,11 +332,11 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 		if err != nil {
 			return nil, err
 		}
-		if targets, _, err = writers.BuildTargets(servers, all.profiles, scope, w.env); err != nil {
+		if targets, _, err = writers.BuildTargets(servers, all.profiles, writers.Scope(scope), w.env); err != nil {
 			return nil, err
 		}
 	}
-	return &writers.IgnoreBlock{Paths: writers.IgnoredFiles(w.env, targets)}, nil
+	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.env, targets)}, nil
 }
 
 // syncFailed reports a run that stopped with an error. Apply puts back
@@ -343,7 +345,7 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 // "wrote" line, so the report never says less than what happened.
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {
-		fr := fileResult{Scope: fp.Scope, Tools: fp.Tools, Changes: fp.Changes}
+		fr := fileResult{Scope: string(fp.Scope), Tools: fp.Tools, Changes: fp.Changes}
 		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), fp.Display, who(fr), summary(fp.Changes))
 	}
 	return err
@@ -352,7 +354,7 @@ func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 // wroteVerb is how a file written is reported: "wrote", or "deleted" for
 // a file repo created that held nothing more.
 func wroteVerb(fr fileResult) string {
-	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == writers.ActionDelete }) {
+	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == plan.ActionDelete }) {
 		return "deleted"
 	}
 	return "wrote"
@@ -447,7 +449,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 				}
 			}
 			for _, fp := range plan.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: fp.Scope, Tools: fp.Tools}))
+				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
 			}
 			warn()
 		}
@@ -529,9 +531,9 @@ func fixHint(opts *SyncOptions) string {
 
 func who(fr fileResult) string {
 	switch fr.Scope {
-	case "record":
+	case string(plan.ScopeRecord):
 		return "ownership record"
-	case writers.ScopeGitignore:
+	case string(plan.ScopeGitignore):
 		return "ignore block"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
@@ -541,7 +543,7 @@ func reasons(changes []writers.Change) string {
 	var out []string
 	for _, c := range changes {
 		if c.Entry == "" {
-			out = appendUnique(out, c.Reason)
+			out = appendUnique(out, string(c.Reason))
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s %q", c.Reason, c.Entry))
@@ -553,12 +555,12 @@ func reasons(changes []writers.Change) string {
 }
 
 func summary(changes []writers.Change) string {
-	counts := map[string]int{}
+	counts := map[plan.Action]int{}
 	for _, c := range changes {
 		counts[c.Action]++
 	}
 	var parts []string
-	for _, a := range []string{writers.ActionAdd, writers.ActionUpdate, writers.ActionAdopt, writers.ActionRemove, writers.ActionForget} {
+	for _, a := range []plan.Action{plan.ActionAdd, plan.ActionUpdate, plan.ActionAdopt, plan.ActionRemove, plan.ActionForget} {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
 		}

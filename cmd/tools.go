@@ -13,7 +13,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // ToolsOptions are the flags of repo tools.
@@ -108,7 +108,7 @@ func toolsRun(opts *ToolsOptions) error {
 			}
 			// The file repo sync would write on this machine (an installation's, or the first
 			// candidate that exists, else the first).
-			c, err := writers.Choose(t, w.env)
+			c, err := target.Choose(t, w.env)
 			if err != nil {
 				r.files[scope] = "(" + err.Error() + ")"
 				continue

@@ -416,7 +416,7 @@ func BenchmarkPlanCodex(b *testing.B) {
 			b.Fatal(err)
 		}
 		config := filepath.Join(f.Home, ".codex", "config.toml")
-		plan := func(b *testing.B, servers []extensions.Server) {
+		planFor := func(b *testing.B, servers []extensions.Server) {
 			b.Helper()
 			b.ReportAllocs()
 			for b.Loop() {
@@ -436,7 +436,7 @@ func BenchmarkPlanCodex(b *testing.B) {
 			if err := os.RemoveAll(filepath.Dir(config)); err != nil {
 				b.Fatal(err)
 			}
-			plan(b, f.Servers)
+			planFor(b, f.Servers)
 		})
 		if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
 			b.Fatal(err)
@@ -444,7 +444,7 @@ func BenchmarkPlanCodex(b *testing.B) {
 		if err := os.WriteFile(config, workload.CodexConfig(40, 1), 0o600); err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("first/user/n=%d", n), func(b *testing.B) { plan(b, f.Servers) })
+		b.Run(fmt.Sprintf("first/user/n=%d", n), func(b *testing.B) { planFor(b, f.Servers) })
 		p, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
 		if err != nil {
 			b.Fatal(err)
@@ -460,7 +460,7 @@ func BenchmarkPlanCodex(b *testing.B) {
 			}
 			updated[i] = s
 		}
-		b.Run(fmt.Sprintf("update/n=%d", n), func(b *testing.B) { plan(b, updated) })
-		b.Run(fmt.Sprintf("remove/n=%d", n), func(b *testing.B) { plan(b, nil) })
+		b.Run(fmt.Sprintf("update/n=%d", n), func(b *testing.B) { planFor(b, updated) })
+		b.Run(fmt.Sprintf("remove/n=%d", n), func(b *testing.B) { planFor(b, nil) })
 	}
 }

@@ -141,11 +141,11 @@ func BenchmarkYAMLFirstSync(b *testing.B) {
 					cpu := cpuTime()
 					for b.Loop() {
 						timed(func() {
-							plan, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
+							planFor, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
 							if err != nil {
 								b.Fatal(err)
 							}
-							if len(plan.Stale()) == 0 {
+							if len(planFor.Stale()) == 0 {
 								b.Fatal("nothing to write")
 							}
 						})
@@ -175,11 +175,11 @@ func BenchmarkYAMLNoopCheck(b *testing.B) {
 					b.Fatal(err)
 				}
 				profiles := []*toolprofiles.Profile{p}
-				plan, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
+				planFor, err := workload.Plan(f.Env, f.Servers, profiles, toolprofiles.ScopeUser)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := writers.Apply(plan); err != nil {
+				if _, err := writers.Apply(planFor); err != nil {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
@@ -187,14 +187,14 @@ func BenchmarkYAMLNoopCheck(b *testing.B) {
 				cpu := cpuTime()
 				for b.Loop() {
 					timed(func() {
-						plan, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeUser, writers.Options{ReadOnly: true})
+						planFor, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeUser, writers.Options{ReadOnly: true})
 						if err != nil {
 							b.Fatal(err)
 						}
-						if s := plan.Stale(); len(s) != 0 {
+						if s := planFor.Stale(); len(s) != 0 {
 							b.Fatalf("%d stale files after a sync", len(s))
 						}
-						plan.Close()
+						planFor.Close()
 					})
 				}
 				reportCPU(b, cpuTime()-cpu)

@@ -85,12 +85,12 @@ func Profile(id string) (*toolprofiles.Profile, error) {
 }
 
 // Plan runs what `repo sync` runs before writing: BuildTargets and Build.
-func Plan(env writers.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope string) (*writers.Plan, error) {
+func Plan(env writers.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope writers.Scope) (*writers.Plan, error) {
 	return PlanWith(env, servers, profiles, scope, writers.Options{})
 }
 
 // PlanWith is Plan with options: ReadOnly for what `repo sync --check` runs.
-func PlanWith(env writers.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope string, opts writers.Options) (*writers.Plan, error) {
+func PlanWith(env writers.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope writers.Scope, opts writers.Options) (*writers.Plan, error) {
 	targets, _, err := writers.BuildTargets(servers, profiles, scope, env)
 	if err != nil {
 		return nil, err

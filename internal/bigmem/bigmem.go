@@ -1,11 +1,18 @@
-// Package bigmem copies, compares and counts large byte slices on two
-// cores.
+// Package bigmem is repo's big-file machinery, in one place: it copies,
+// compares, counts and reads large byte slices on two cores (halves),
+// allocates them where huge pages can back them (Alloc), maps files
+// (Map) and guards reads of a mapping against the fault a truncated file
+// raises (WithFaults). writers/internal/fileio decides when each is used.
 //
 // A sync of a 100 MB ~/.claude.json copies the file once (the edited
 // result) and compares it three times (the new file read back, the file
 // before and after the swap). Each is a memory-bound pass that one core
 // does at a few GB/s; with a second core idle, halving it is the cheapest
 // time left. Below a few MB, or with one core, everything is sequential.
+//
+// BenchmarkBigFile times each piece against what it replaces on a 100 MB
+// file; BenchmarkLocalClaude (writers/writers_bench_test.go) times them
+// together in a sync and a --check of a 100 MB ~/.claude.json.
 package bigmem
 
 import (

@@ -1,0 +1,8 @@
+// Package commit writes a plan (package writers/plan) all or nothing:
+// Apply stages every changed file next to its original, then replaces
+// them one by one — tool configs first, ownership records last — each only
+// if it still holds what was planned from, under the tools' own locks;
+// if one fails, the files already replaced are put back. The end-to-end
+// tests of planning and applying live here too. docs/coexistence.md tells
+// why each step is there.
+package commit

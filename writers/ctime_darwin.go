@@ -1,6 +1,0 @@
-package writers
-
-import "syscall"
-
-// changeTime is a file's change time, in nanoseconds.
-func changeTime(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }

@@ -1,0 +1,13 @@
+// Package plan turns targets (package writers/target) into the new bytes
+// of every file a sync touches, in memory, and writes nothing: Build reads
+// each file steadily (writers/internal/fileio), has its editor
+// (writers/jsonedit, tomledit, yamledit, adapted in format.go) find the
+// entries at the target's key, and compares them with the entries wanted
+// and with the ownership record — what repo wrote there, by digest
+// (record.go) — to decide each Change: add, update, adopt, remove or
+// forget, never touching an entry of the user's. The plan also holds the
+// ownership records themselves, the .gitignore block of machine-specific
+// files (gitignore.go), and the removals for tools that left the list
+// (LeavingTargets) or for an old path to the workspace (alias.go). Diff
+// shows a planned file; package writers/commit writes a plan.
+package plan

@@ -1,0 +1,192 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/target"
+)
+
+// Tools that leave. repo writes the tools a run selects; what it wrote
+// for a tool no run selects any more stays until something removes it:
+// repo sync, for a tool that left the workspace's [mcp] tools list, and
+// repo forget. Both plan the same targets: one per file and key that the
+// ownership record lists for the leaving tools, with no entries, so that
+// Build removes every entry repo wrote there (and, with the last, what
+// repo created for them; see Created) and drops the target from the
+// record. The user's entries in those files stay, as do entries repo
+// wrote that were edited by hand since (they become the user's).
+
+// Kept is a file and key where the record holds entries for leaving
+// tools that a staying tool writes too (Claude Code and Copilot CLI share
+// .mcp.json): the entries stay, as the staying tool still wants them.
+type Kept struct {
+	Display string       // the file, as shown to people
+	Scope   target.Scope // project, local or user
+	Tools   []string     // the leaving tools, sorted
+	By      []string     // the staying tools that write it, sorted
+}
+
+// LeavingTargets returns, for the given scope, a target for each file and
+// key of the leaving tools that the scope's ownership record lists, which
+// removes repo's entries there (reason is the reason of each removal, as
+// --check and -v print it). A file and key that one of the staying tools
+// writes is left alone and returned as Kept. Every file a tool may write
+// in the scope is looked at — each candidate path and installation, not
+// only the one a sync would choose now — so a tool that was uninstalled
+// since still has its entries found.
+func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*toolprofiles.Profile, reason Reason) ([]*target.Target, []Kept, error) {
+	rs, err := scopeRecord(env, scope)
+	if err != nil || len(rs.rec.Targets) == 0 {
+		return nil, nil, err
+	}
+	type place struct{ file, key string }
+	placeOf := func(path string, key []string) place {
+		return place{rs.fileKey(&target.Target{Path: path, Display: env.Display(path)}), strings.Join(key, "\x00")}
+	}
+	stayingAt := map[place][]string{}
+	for _, p := range staying {
+		t := p.Scopes.Get(string(scope))
+		if t == nil || !p.MCP {
+			continue
+		}
+		key := target.ProfileKey(t, env)
+		for _, path := range candidatePaths(t, env) {
+			pl := placeOf(path, key)
+			stayingAt[pl] = append(stayingAt[pl], p.ID)
+		}
+	}
+	byPlace := map[place]*target.Target{}
+	kept := map[place]*Kept{}
+	var order, keptOrder []place
+	for _, p := range leaving {
+		t := p.Scopes.Get(string(scope))
+		if t == nil || !p.MCP {
+			continue
+		}
+		key := target.ProfileKey(t, env)
+		for _, path := range candidatePaths(t, env) {
+			pl := placeOf(path, key)
+			if rs.rec.Find(pl.file, key) == nil {
+				continue
+			}
+			if by := stayingAt[pl]; len(by) > 0 {
+				k, ok := kept[pl]
+				if !ok {
+					k = &Kept{Display: env.Display(path), Scope: scope, By: sortedUnique(by)}
+					kept[pl] = k
+					keptOrder = append(keptOrder, pl)
+				}
+				k.Tools = sortedUnique(append(k.Tools, p.ID))
+				continue
+			}
+			tg, ok := byPlace[pl]
+			if !ok {
+				tg = target.New(env, scope, path, key, t)
+				tg.Leaving = string(reason)
+				byPlace[pl] = tg
+				order = append(order, pl)
+			}
+			if slices.Contains(tg.Tools, p.ID) {
+				continue
+			}
+			if err := tg.AddTool(p, t, env); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	out := make([]*target.Target, 0, len(order))
+	for _, pl := range order {
+		tg := byPlace[pl]
+		slices.Sort(tg.Tools)
+		slices.Sort(tg.Preserve)
+		out = append(out, tg)
+	}
+	var ks []Kept
+	for _, pl := range keptOrder {
+		ks = append(ks, *kept[pl])
+	}
+	return out, ks, nil
+}
+
+// candidatePaths are the files a profile's scope target may write on this
+// machine: the file of each installation of this OS, then each candidate
+// path (see toolprofiles.Target.Choose), once each. A path that cannot be
+// expanded here (a variable that is not set) is left out.
+func candidatePaths(t *toolprofiles.Target, env target.Env) []string {
+	var out []string
+	add := func(p string) {
+		if path, err := toolprofiles.ExpandPath(p, env.Root, env.Env); err == nil && !slices.Contains(out, path) {
+			out = append(out, path)
+		}
+	}
+	for _, in := range t.Installs {
+		if in.OS == env.GOOS {
+			add(in.Path)
+		}
+	}
+	for _, p := range t.PathsFor(env.GOOS) {
+		add(p)
+	}
+	return out
+}
+
+// scopeRecord reads what the ownership records say repo wrote in a scope,
+// as Build reads them: for local and user scope the per-user record, where
+// the records an earlier repo kept under another path to the workspace are
+// taken over while the workspace has none (see planAliases); for project
+// scope the committed record and the clone's own (MachineRecordPath) both,
+// as the entries of a machine-specific file are in the clone's when [mcp]
+// gitignore is on, or was when they were written. The result is only
+// looked at: Build writes each target's change into the record its file
+// belongs to now, taking it over from the other one (takeOver).
+func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
+	if scope == toolprofiles.ScopeProject {
+		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
+		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
+		if err != nil {
+			return nil, err
+		}
+		machine := MachineRecordPath(env.Root)
+		mrec, _, err := ReadRecord(machine, env.Display(machine))
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range mrec.Targets {
+			if rec.Find(t.File, t.Key) == nil {
+				rec.take(t)
+			}
+		}
+		rs.rec = rec
+		return rs, nil
+	}
+	rs := &recordState{kind: recordUser}
+	var err error
+	if rs.path, err = UserRecordPath(env); err != nil {
+		return nil, err
+	}
+	rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
+	if err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		for _, alias := range env.Aliases {
+			if old, ok := aliasRecord(env, alias); ok {
+				for _, t := range old.Targets {
+					if rec.Find(t.File, t.Key) == nil {
+						rec.take(t)
+					}
+				}
+			}
+		}
+	}
+	rs.rec = rec
+	return rs, nil
+}
+
+func sortedUnique(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
+}

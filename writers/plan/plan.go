@@ -1,0 +1,1125 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/internal/jsonvalue"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/par"
+	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/canon"
+	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/target"
+)
+
+// Action is what a Change does to an entry (ActionDelete: to the whole
+// file).
+type Action string
+
+// Actions a plan can take on an entry.
+const (
+	ActionAdd    Action = "add"
+	ActionUpdate Action = "update"
+	ActionRemove Action = "remove"
+	ActionAdopt  Action = "adopt"
+	ActionForget Action = "forget" // dropped from the record, left in the file
+	ActionDelete Action = "delete" // the whole file: repo created it, and nothing is left in it
+)
+
+// The scopes of the planned files that no tool reads.
+const (
+	// ScopeGitignore is the scope of a plan's .gitignore (see IgnoreFile).
+	ScopeGitignore target.Scope = "gitignore"
+	// ScopeRecord is the scope of an ownership record.
+	ScopeRecord target.Scope = "record"
+)
+
+// Reason is why a Change is made, as --check prints it.
+type Reason string
+
+// Reasons, as --check prints them.
+const (
+	ReasonMissing    Reason = "missing entry"
+	ReasonStale      Reason = "stale entry"
+	ReasonHandEdited Reason = "hand-edited entry"
+	ReasonGone       Reason = "entry of a removed server"
+	ReasonAdopted    Reason = "user entry adopted"
+	ReasonRecognised Reason = "entry written by repo, not yet recorded"
+	ReasonRelocated  Reason = "entry written at another workspace root"
+	ReasonRecord     Reason = "ownership record out of date"
+	// ReasonDeselected: the tool left the [mcp] tools list.
+	ReasonDeselected Reason = "entry of a tool no longer selected"
+	// ReasonForgotten: repo forget named the tool.
+	ReasonForgotten Reason = "entry of a forgotten tool"
+	// ReasonCreatedEmpty: a file repo created holds nothing any more.
+	ReasonCreatedEmpty Reason = "file repo created, left empty"
+)
+
+// Change is one thing a plan does to a file.
+type Change struct {
+	Action Action `json:"action"`
+	Entry  string `json:"entry,omitempty"`
+	Reason Reason `json:"reason"`
+}
+
+// FilePlan is one file's planned new content.
+type FilePlan struct {
+	Path    string       // absolute path to write (symlinks resolved)
+	Display string       // as shown to people
+	Scope   target.Scope // project, local, user; ScopeRecord, ScopeGitignore
+	Tools   []string     // profile ids reading the file
+	Existed bool
+	Before  []byte
+	After   []byte
+	Mode    fs.FileMode // of a new file, before the umask (see newFileMode)
+	// Intent, for an ownership record, is what Apply writes into it before
+	// any tool config, when the sync replaces or removes entries: After
+	// plus the entries as they are now (Owned.Previous), so that a run
+	// killed halfway leaves a record that knows every entry of repo's in
+	// whichever version the files hold. Nil when After already does.
+	Intent []byte
+	// Delete: the file goes. It is a file repo created, left holding
+	// nothing but what a new file of its format holds (see Created.File).
+	// After is then that content: what the file keeps where it cannot be
+	// removed (see deleteFile), and Mode the file's mode.
+	Delete  bool
+	Changes []Change
+	locks   []*fileio.ToolLock // of the tools reading the file (Target.Locks)
+	// folders are the folders repo created for the file, innermost first
+	// (Created.Folders): removed after the file is deleted, if empty.
+	folders []string
+}
+
+// ToolLocks are the locks of the tools reading the file, which Apply takes
+// around replacing it (see target.Target.Locks).
+func (f *FilePlan) ToolLocks() []*fileio.ToolLock { return f.locks }
+
+// CreatedFolders are the folders repo created for a file it deletes,
+// innermost first: Apply removes them after the file, if they are empty.
+func (f *FilePlan) CreatedFolders() []string { return f.folders }
+
+// newFileMode is the mode a new file is created with, less the umask as
+// for any program's new file: 0666 for a project file, which is meant to
+// be shared, and 0600 for a per-user file (local and user scope, and the
+// per-user record), which can hold tokens and is nobody else's business.
+func newFileMode(project bool) fs.FileMode {
+	if project {
+		return 0o666
+	}
+	return 0o600
+}
+
+// Changed reports whether applying the plan would write the file.
+func (f *FilePlan) Changed() bool {
+	if f.Delete {
+		return f.Existed
+	}
+	if !f.Existed {
+		return f.After != nil
+	}
+	return !bytes.Equal(f.Before, f.After)
+}
+
+// Plan is everything a sync would do.
+type Plan struct {
+	Files    []*FilePlan
+	Warnings []string
+	// Unchecked are the machine-specific files that a plan with
+	// Options.CommittedOnly left out (only Display, Scope and Tools are
+	// set).
+	Unchecked []*FilePlan
+	unmap     []func() // the mappings of a ReadOnly plan
+}
+
+// Close releases the files a ReadOnly plan mapped. After it, the Before
+// and After of an unchanged mapped file must not be read. Close is a no-op
+// on other plans.
+func (p *Plan) Close() {
+	for _, u := range p.unmap {
+		u()
+	}
+	p.unmap = nil
+}
+
+// Mapped is how many files a ReadOnly plan holds mapped until Close.
+func (p *Plan) Mapped() int { return len(p.unmap) }
+
+// Stale returns the files a sync would write.
+func (p *Plan) Stale() []*FilePlan {
+	var out []*FilePlan
+	for _, f := range p.Files {
+		if f.Changed() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Options change what a plan may do.
+type Options struct {
+	// Adopt lets repo take over a user's own entry that has the name of a
+	// managed server, instead of refusing.
+	Adopt bool
+	// AdoptNames lets repo take over the user's own entries of these names
+	// only (repo mcp import: the entries it made an extension of).
+	AdoptNames []string
+	// AcceptRelocated counts an entry that differs from the wanted one only
+	// by the workspace root as up to date: configs committed by a teammate,
+	// checked out at another path (portable mode, --check).
+	AcceptRelocated bool
+	// CommittedOnly plans what a commit holds (--check): with
+	// Env.Gitignore, the machine-specific files and the clone's record of
+	// them are left out. They are each clone's own, written by repo sync:
+	// a fresh clone or a CI checkout has none, and one a pull made stale
+	// is no reason to stop a commit.
+	CommittedOnly bool
+	// Ignore, when not nil, plans the workspace's .gitignore: repo's block
+	// in it made to list the block's paths (gitignore.go).
+	Ignore *IgnoreBlock
+	// ReadOnly promises that the plan is only looked at, never applied
+	// (--check): large files are then mapped instead of read, which for a
+	// 100 MB ~/.claude.json saves more time than checking it takes. Such a
+	// plan holds the mapping of every large file it left unchanged until
+	// Close. A plan to apply needs a snapshot of what it planned from.
+	ReadOnly bool
+}
+
+// ConflictError is a user's own entry in the way of a managed one.
+type ConflictError struct {
+	File  string
+	Line  int
+	Entry string
+	Tools []string
+}
+
+func (e *ConflictError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	return fmt.Sprintf("%s: entry %q already exists and was not written by repo (it is your own); rename or delete it to keep both, or run `repo sync --adopt` to let repo manage it", loc, e.Entry)
+}
+
+// FileError is a problem with one target file.
+type FileError struct {
+	File      string
+	Line, Col int
+	Err       error
+}
+
+func (e *FileError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+	}
+	return fmt.Sprintf("%s: %v", loc, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Build plans every target. It reads files and records but writes nothing.
+// Every file is checked before any error is returned, so one run reports
+// every broken file at once.
+func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error) {
+	p := &Plan{}
+	targets, aliases, err := planAliases(env, targets) // see alias.go
+	if err != nil {
+		return nil, err
+	}
+	records := &recordSet{env: env, aliases: aliases, byKind: map[string]*recordState{}}
+	files, err := groupByFile(targets)
+	if err != nil {
+		return nil, err
+	}
+	states, err := records.ofFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	if opts.CommittedOnly && env.Gitignore {
+		files, states = p.leaveOutMachineFiles(files, states)
+	}
+	root := resolveRoot(env.Root)
+	errs := p.addFiles(files, states, planFiles(env, root, files, states, opts))
+	if opts.Ignore != nil {
+		fp, err := planIgnore(env, root, opts.Ignore)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case fp.Existed || fp.Changed():
+			p.Files = append(p.Files, fp)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	p.addRecords(env, records, opts)
+	return p, nil
+}
+
+// recordSet is the ownership records a plan reads, each once, by kind
+// (recordProject, recordMachine, recordUser).
+type recordSet struct {
+	env     target.Env
+	aliases *aliasPlan
+	byKind  map[string]*recordState
+}
+
+// get reads the record of a kind, the first time it is asked for.
+func (rs *recordSet) get(kind string) (*recordState, error) {
+	if st, ok := rs.byKind[kind]; ok {
+		return st, nil
+	}
+	env := rs.env
+	var path string
+	var err error
+	switch kind {
+	case recordProject:
+		path = ProjectRecordPath(env.Root)
+	case recordMachine:
+		path = MachineRecordPath(env.Root)
+	default:
+		if path, err = UserRecordPath(env); err != nil {
+			return nil, err
+		}
+	}
+	rec, raw, err := ReadRecord(path, env.Display(path))
+	if err != nil {
+		return nil, err
+	}
+	if kind == recordUser {
+		rec.Root = env.Root
+		rs.aliases.adoptInto(rec)
+	}
+	st := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
+	rs.byKind[kind] = st
+	return st, nil
+}
+
+// ofFiles is the record each file's entries go into.
+func (rs *recordSet) ofFiles(files []*fileGroup) ([]*recordState, error) {
+	states := make([]*recordState, len(files))
+	for i, file := range files {
+		var err error
+		if states[i], err = rs.get(recordKind(rs.env, file.targets)); err != nil {
+			return nil, err
+		}
+		if file.targets[0].Scope == target.ScopeProject {
+			// A project file's entries are in the committed record or in
+			// the clone's own (the machine-specific files, when they are
+			// git-ignored): one that the other record holds, from before
+			// [mcp] gitignore was turned on or off, moves over.
+			other := recordMachine
+			if states[i].kind == recordMachine {
+				other = recordProject
+			}
+			from, err := rs.get(other)
+			if err != nil {
+				return nil, err
+			}
+			states[i].takeOver(from, file.targets)
+		}
+	}
+	return states, nil
+}
+
+// leaveOutMachineFiles drops the files whose entries go into the clone's
+// own record (Options.CommittedOnly), listing them as Unchecked.
+func (p *Plan) leaveOutMachineFiles(files []*fileGroup, states []*recordState) ([]*fileGroup, []*recordState) {
+	kept, keptStates := files[:0:0], states[:0:0]
+	for i, file := range files {
+		if states[i].kind == recordMachine {
+			first := file.targets[0]
+			left := &FilePlan{Path: file.path, Display: first.Display, Scope: first.Scope}
+			for _, t := range file.targets {
+				left.Tools = append(left.Tools, t.Tools...)
+			}
+			slices.Sort(left.Tools)
+			left.Tools = slices.Compact(left.Tools)
+			p.Unchecked = append(p.Unchecked, left)
+			continue
+		}
+		kept, keptStates = append(kept, file), append(keptStates, states[i])
+	}
+	return kept, keptStates
+}
+
+// planFiles plans the files at once, each on its own; addFiles merges what
+// they add to the plan in file order, so that the plan is the same as one
+// made a file at a time.
+func planFiles(env target.Env, root realRoot, files []*fileGroup, states []*recordState, opts Options) []planned {
+	results := make([]planned, len(files))
+	par.Each(len(files), runtime.GOMAXPROCS(0), func(i int) {
+		r := &results[i]
+		r.err = fileio.WithFaults(func() (err error) {
+			r.fp, err = planFile(env, root, files[i], states[i], opts, &r.out)
+			return err
+		})
+	})
+	return results
+}
+
+// addFiles adds the planned files to p and their entries to their
+// records, and returns the files' errors.
+func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []planned) []error {
+	var errs []error
+	for i, r := range results {
+		p.unmap = append(p.unmap, r.out.unmap...)
+		err := r.err
+		if errors.Is(err, fileio.ErrFault) {
+			err = &FileError{File: files[i].targets[0].Display, Err: err}
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.Warnings = append(p.Warnings, r.out.warnings...)
+		for _, put := range r.out.puts {
+			states[i].rec.Put(put.file, put.key, put.entries)
+			states[i].rec.SetCreated(put.file, put.key, put.created)
+			states[i].intent.Put(put.file, put.key, put.intent)
+			states[i].intent.SetCreated(put.file, put.key, put.created)
+		}
+		if !r.fp.Delete {
+			states[i].rec.handOver(r.out.puts)
+		}
+		p.Files = append(p.Files, r.fp)
+	}
+	return errs
+}
+
+// addRecords adds the ownership records the plan read to p, as they are
+// to be after it.
+func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
+	for _, kind := range []string{recordProject, recordMachine, recordUser} {
+		rs, ok := records.byKind[kind]
+		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
+			continue
+		}
+		rs.rec.Version, rs.intent.Version = rs.rec.MinVersion(), rs.intent.MinVersion()
+		after := rs.rec.Bytes()
+		if rs.before == nil && len(rs.rec.Targets) == 0 {
+			continue // nothing owned, nothing to remember
+		}
+		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
+			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser)}
+		if fp.Changed() {
+			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
+			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) {
+				fp.Intent = intent
+			}
+		}
+		p.Files = append(p.Files, fp)
+	}
+}
+
+// planned is one file's plan and what it adds to the whole plan.
+type planned struct {
+	fp  *FilePlan
+	err error
+	out fileOut
+}
+
+// fileOut is what planning a file adds to the plan besides its FilePlan,
+// kept apart until the files planned at once are merged.
+type fileOut struct {
+	warnings []string
+	unmap    []func() // mappings of a ReadOnly plan
+	puts     []recordPut
+}
+
+// recordPut is a Record.Put to make when the plan is merged: entries to
+// the record, intent to its intent (see FilePlan.Intent).
+type recordPut struct {
+	file    string
+	key     []string
+	entries map[string]Owned
+	intent  map[string]Owned
+	// created is what repo created for the target (Created), in the
+	// record and in its intent alike: it only grows while the target has
+	// entries, and goes with the target.
+	created *Created
+}
+
+// The records a plan reads and writes (recordState.kind).
+const (
+	recordProject = "project" // .repository/mcp-managed.json, committed
+	recordMachine = "machine" // .repository/mcp-managed.machine.json, git-ignored
+	recordUser    = "user"    // the per-user record of local and user scope
+)
+
+// recordKind is the record of the entries in a file (the targets of one
+// file group): the per-user record for local and user scope; for a project
+// file the committed record, or the clone's own when the file is
+// machine-specific and git-ignored (Env.Gitignore). Entries in a file each
+// clone writes for itself are that clone's: a committed claim on them
+// would make a teammate's own entry of the same name look like repo's,
+// and would forget, when a commit removes an extension, the entries a
+// teammate's file still holds.
+func recordKind(env target.Env, group []*target.Target) string {
+	switch {
+	case group[0].Scope != toolprofiles.ScopeProject:
+		return recordUser
+	case env.Gitignore && slices.ContainsFunc(group, func(t *target.Target) bool { return t.Machine }):
+		return recordMachine
+	}
+	return recordProject
+}
+
+// takeOver moves into rs what the other workspace record holds of the
+// targets and rs does not, with what repo created for them (Record.take).
+// The other record's intent keeps it until the sync is applied, so a run
+// killed halfway leaves it owned in one of them.
+func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
+	for _, t := range targets {
+		file := rs.fileKey(t)
+		if rs.rec.Find(file, t.Key) != nil {
+			continue
+		}
+		e := from.rec.Find(file, t.Key)
+		if e == nil {
+			continue
+		}
+		rs.rec.take(e)
+		rs.intent.take(e)
+		from.rec.Put(file, t.Key, nil)
+	}
+}
+
+type recordState struct {
+	kind   string
+	path   string
+	rec    *Record // as it will be
+	intent *Record // as it is while the sync is applied
+	before []byte
+}
+
+// fileGroup is the targets that land in one file.
+type fileGroup struct {
+	path    string // symlinks resolved, where the file exists
+	real    bool   // path is the file's resolved path: it existed
+	targets []*target.Target
+}
+
+// groupByFile puts targets that land in one file together, in the order of
+// their first target: the file is read, edited and written once. Symlinks
+// are resolved so that two paths to one file are one file, and so the
+// write goes through the link.
+func groupByFile(targets []*target.Target) ([]*fileGroup, error) {
+	byPath := map[string]*fileGroup{}
+	var files []*fileGroup
+	for _, t := range targets {
+		real, resolved := t.Path, false
+		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
+			real, resolved = r, true
+		} else if !fileio.IsMissing(err) {
+			return nil, &FileError{File: t.Display, Err: err}
+		}
+		g, ok := byPath[real]
+		if !ok {
+			g = &fileGroup{path: real, real: resolved}
+			byPath[real] = g
+			files = append(files, g)
+		}
+		g.targets = append(g.targets, t)
+	}
+	return files, nil
+}
+
+func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, opts Options, out *fileOut) (*FilePlan, error) {
+	path, group := file.path, file.targets
+	first := group[0]
+	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject)}
+	for _, t := range group {
+		fp.Tools = append(fp.Tools, t.Tools...)
+		for _, l := range t.Locks {
+			if !slices.ContainsFunc(fp.locks, func(o *fileio.ToolLock) bool { return *o == *l }) {
+				fp.locks = append(fp.locks, l)
+			}
+		}
+		if t.Format != first.Format {
+			return nil, &FileError{File: first.Display, Err: fmt.Errorf("tools %s and %s read this file with different formats", strings.Join(first.Tools, ","), strings.Join(t.Tools, ","))}
+		}
+	}
+	slices.Sort(fp.Tools)
+	fp.Tools = slices.Compact(fp.Tools)
+	format, err := FormatFor(first)
+	if err != nil {
+		return nil, &FileError{File: first.Display, Err: err}
+	}
+	if err := checkWritable(env, root, file, first); err != nil {
+		return nil, err
+	}
+	doc, snap, err := openDocument(first.Display, path, format, heldEntries(rs, group), opts.ReadOnly, &out.unmap)
+	if err != nil {
+		return nil, err
+	}
+	fp.Existed, fp.Before = snap.existed, snap.data
+	before := doc
+	for _, t := range group {
+		doc, err = planTarget(env, doc, t, fp, rs, opts, out)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if doc == before && fp.Existed {
+		fp.After = fp.Before // untouched, byte for byte
+	} else {
+		fp.After = doc.Bytes()
+		if opts.ReadOnly && fp.Existed {
+			// Before may be a mapping; what outlives Close must be a copy.
+			fp.Before = bytes.Clone(fp.Before)
+		}
+	}
+	if !fp.Existed && len(fp.Changes) == 0 {
+		fp.After = nil // no entries for a file that does not exist: do not create it
+	}
+	if fp.Existed {
+		if err := planDelete(fp, first, format, doc, out.puts); err != nil {
+			return nil, err
+		}
+	}
+	if snap.mapped {
+		if err := fileio.CheckSteady(path, snap.ver); err != nil {
+			return nil, &FileError{File: first.Display, Err: err}
+		}
+	}
+	return fp, nil
+}
+
+// planDelete makes fp the deletion of its file when repo created it and
+// nothing is left in it: a target whose record says it created the file
+// (Created.File) loses its last entry in this plan, and the file holds no
+// more than a new file of its format ({} for JSON, nothing for TOML, the
+// skeleton for YAML). A file that is a symbolic link now is never deleted
+// (its target is not what repo created; the folders on the way may be
+// links). The folders repo created for it go too, when empty.
+func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, puts []recordPut) error {
+	folders, ours := 0, false
+	for _, put := range puts {
+		if len(put.entries) == 0 && put.created != nil && put.created.File {
+			ours = true
+			folders = max(folders, put.created.Folders)
+		}
+	}
+	if !ours || !isBare(format, doc) {
+		return nil
+	}
+	fi, err := os.Lstat(t.Path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // a link now: what it points to is not what repo created
+	}
+	fp.Delete, fp.Mode = true, fi.Mode().Perm()
+	fp.Changes = append(fp.Changes, Change{Action: ActionDelete, Reason: ReasonCreatedEmpty})
+	dir := filepath.Dir(t.Path)
+	for range folders {
+		if parent := filepath.Dir(dir); parent == dir {
+			break
+		}
+		fp.folders = append([]string{dir}, fp.folders...)
+		dir = filepath.Dir(dir)
+	}
+	return nil
+}
+
+// isBare reports a document that holds nothing but what a new file of its
+// format holds: blank, or (BOM and surrounding whitespace aside) the bytes
+// of Format.New — for JSON, an object with no members and no comments.
+func isBare(format Format, doc Document) bool {
+	b := doc.Bytes()
+	if isBlank(b) {
+		return true
+	}
+	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))
+	if jf, ok := format.(jsonFormat); ok && jf.skeleton == "" {
+		return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' && isBlank(b[1:len(b)-1])
+	}
+	return bytes.Equal(b, bytes.TrimSpace(format.New().Bytes()))
+}
+
+// missingFolders is how many of the folders above path do not exist.
+func missingFolders(path string) int {
+	n := 0
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); err == nil || filepath.Dir(dir) == dir {
+			return n
+		}
+		n++
+	}
+}
+
+// containerEditor is a Document that can tell how much of a key path
+// exists and remove an empty container (jsonedit, yamledit). The TOML
+// editor needs neither: Codex's entries are tables of a marked block,
+// which goes by itself when its last entry does.
+type containerEditor interface {
+	Depth(key []string) (int, error)
+	DeleteEmpty(key []string) (Document, bool, error)
+}
+
+// noteCreated adds to c (what the record says repo created for t) what
+// writing t's first entries into doc creates: the file, when it does not
+// exist (with the folders it needs), and the containers of the key path
+// that are missing (found is whether Entries found the server map).
+func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool) *Created {
+	if c == nil {
+		c = &Created{}
+	}
+	if newFile {
+		c.File, c.Folders = true, missingFolders(t.Path)
+	}
+	if ce, ok := doc.(containerEditor); ok && !found {
+		if depth, err := ce.Depth(t.Key); err == nil && depth < len(t.Key) {
+			if !isKeyPrefix(c.Key, t.Key) || len(c.Key) > depth+1 {
+				c.Key = slices.Clone(t.Key[:depth+1])
+			}
+		}
+	}
+	return c
+}
+
+// dropCreated removes, from the innermost up, the containers of t's key
+// path that repo created (c.Key and those under it) and that are empty:
+// what is left when a target's last entry has gone.
+func dropCreated(doc Document, t *target.Target, c *Created) (Document, error) {
+	ce, ok := doc.(containerEditor)
+	if !ok || c == nil || len(c.Key) == 0 || !isKeyPrefix(c.Key, t.Key) {
+		return doc, nil
+	}
+	for i := len(t.Key); i >= len(c.Key); i-- {
+		nd, removed, err := ce.DeleteEmpty(t.Key[:i])
+		if err != nil {
+			return nil, fmt.Errorf("removing the empty %s repo created: %w", keyString(t.Key[:i]), err)
+		}
+		if !removed {
+			break
+		}
+		doc = nd
+		ce = nd.(containerEditor)
+	}
+	return doc, nil
+}
+
+// isKeyPrefix reports whether p is a non-empty prefix of key.
+func isKeyPrefix(p, key []string) bool {
+	return len(p) > 0 && len(p) <= len(key) && slices.Equal(p, key[:len(p)])
+}
+
+// handOver keeps what a dropped target knew of its file, which stays
+// (another target of the record still has entries in it, or the user
+// added to it): the record's other targets in that file now say that repo
+// created it, so the last of them to go deletes it when it is empty.
+func (r *Record) handOver(puts []recordPut) {
+	for _, put := range puts {
+		if len(put.entries) > 0 || put.created == nil || !put.created.File {
+			continue
+		}
+		for _, t := range r.Targets {
+			if t.File != put.file {
+				continue
+			}
+			c := t.Created.clone()
+			if c == nil {
+				c = &Created{}
+			}
+			c.File, c.Folders = true, max(c.Folders, put.created.Folders)
+			t.Created = c
+		}
+	}
+}
+
+// heldEntries is how many entries the record says repo wrote into the
+// file of a group of targets.
+func heldEntries(rs *recordState, group []*target.Target) int {
+	n := 0
+	for _, t := range group {
+		if e := rs.rec.Find(rs.fileKey(t), t.Key); e != nil {
+			n += len(e.Entries)
+		}
+	}
+	return n
+}
+
+// fileKey is how the record names a target's file: root-relative in the
+// project record, absolute in a per-user one.
+func (rs *recordState) fileKey(t *target.Target) string {
+	if rs.kind == recordUser {
+		return filepath.ToSlash(t.Path)
+	}
+	return t.Display
+}
+
+// planTarget plans one target of a file: it compares the entries the file
+// holds at t.Key with the ones repo wants and the record says repo wrote,
+// notes each change, edits doc and returns it, and adds the target's part
+// of the record to out.
+func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut) (Document, error) {
+	members, found, err := doc.Entries(t.Key)
+	if err != nil {
+		l, c := position(err)
+		return nil, &FileError{File: t.Display, Line: l, Col: c,
+			Err: fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key))}
+	}
+	tp := &targetPlan{env: env, t: t, fp: fp, opts: opts, out: out,
+		current: map[string]Member{}, next: map[string]Owned{}, intent: map[string]Owned{}}
+	for _, m := range members {
+		tp.current[m.Key] = m
+	}
+	recFile := rs.fileKey(t)
+	if e := rs.rec.Find(recFile, t.Key); e != nil {
+		tp.owned = e.Entries
+		tp.created = e.Created.clone()
+	}
+	for _, d := range t.Entries {
+		if err := tp.want(doc, d); err != nil {
+			return nil, err
+		}
+	}
+	tp.dropGone()
+	if doc, err = tp.edit(doc, found); err != nil {
+		return nil, err
+	}
+	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: tp.next, intent: tp.intent, created: tp.created})
+	return doc, nil
+}
+
+// targetPlan is the state of planTarget: what the file holds, what the
+// record says, and what the plan does so far.
+type targetPlan struct {
+	env  target.Env
+	t    *target.Target
+	fp   *FilePlan
+	opts Options
+	out  *fileOut
+
+	current map[string]Member // the file's entries
+	owned   map[string]Owned  // what the record says repo wrote
+	created *Created          // what repo created for the target
+	next    map[string]Owned  // the record after the plan
+	intent  map[string]Owned  // next, and what the file holds of repo's now
+	// Entries already in the file are replaced together, after the loop,
+	// in one edit (a moved root or an upgrade changes every entry).
+	updates []target.Desired
+	adds    []target.Desired // written together at the end, in one edit
+	gone    []string         // deleted together after the loop
+}
+
+func (tp *targetPlan) change(action Action, entry string, reason Reason) {
+	tp.fp.Changes = append(tp.fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
+}
+
+// replacing notes that the file's entry name, cur, is replaced by repo's
+// o: until the file is written, the record's intent knows cur as repo's.
+func (tp *targetPlan) replacing(name string, o Owned, cur []byte) {
+	o.Previous = normalizedDigest(canon.Without(cur, tp.t.Preserve), tp.env.Root)
+	if o.Previous == o.Digest {
+		o.Previous = ""
+	}
+	o.Defaults = tp.intent[name].Defaults // the offers the file's values still reflect
+	tp.intent[name] = o
+}
+
+func (tp *targetPlan) set(name string, v ordered.Object) {
+	tp.updates = append(tp.updates, target.Desired{Name: name, Value: v})
+}
+
+// want plans the entry repo wants for server d.
+func (tp *targetPlan) want(doc Document, d target.Desired) error {
+	env, t, opts := tp.env, tp.t, tp.opts
+	want := d.Value
+	cur, present := tp.current[d.Name]
+	rec, isOwned := tp.owned[d.Name]
+	var offered map[string]string
+	if present {
+		var kept []keptMember
+		want, offered, kept = mergePreserved(want, cur.Value, t.Preserve, d.Fixed, rec.Defaults)
+		for _, k := range kept {
+			tp.out.warnings = append(tp.out.warnings, k.warning(t.Display, d.Name))
+		}
+	} else {
+		offered = offers(want, t.Preserve, d.Fixed)
+	}
+	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
+	tp.intent[d.Name] = tp.next[d.Name]
+	if present && isOwned {
+		// Until the file is written it holds the values the old offers
+		// describe: a run killed before then must still read them as
+		// repo's (see FilePlan.Intent).
+		o := tp.intent[d.Name]
+		o.Defaults = rec.Defaults
+		tp.intent[d.Name] = o
+	}
+	switch {
+	case !present:
+		tp.change(ActionAdd, d.Name, ReasonMissing)
+		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
+	case sameJSON(cur.Value, ordered.JSON(want)):
+		if !isOwned {
+			// Exactly what repo writes, but not in the record: what a
+			// run killed between writing the file and the record
+			// leaves, or an entry repo mcp import adopts as it is.
+			// Nothing to write but the record.
+			reason := ReasonRecognised
+			if slices.Contains(opts.AdoptNames, d.Name) {
+				reason = ReasonAdopted
+			}
+			tp.change(ActionAdopt, d.Name, reason)
+		}
+	case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
+		// What repo wrote for this server at another root. Only an
+		// entry the record owns: a user's own entry that happens to
+		// differ from the wanted one by a path prefix is the user's.
+		if opts.AcceptRelocated {
+			break
+		}
+		tp.change(ActionUpdate, d.Name, ReasonRelocated)
+		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+		tp.set(d.Name, want)
+	case !isOwned:
+		if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
+			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
+		}
+		tp.change(ActionAdopt, d.Name, ReasonAdopted)
+		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+		tp.set(d.Name, want)
+	default:
+		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+		reason := ReasonStale
+		if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+			reason = ReasonHandEdited
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
+		}
+		tp.change(ActionUpdate, d.Name, reason)
+		tp.set(d.Name, want)
+	}
+	return nil
+}
+
+// dropGone plans the entries repo wrote that no server wants any more:
+// removed, unless edited by hand since (then forgotten, left to the user).
+func (tp *targetPlan) dropGone() {
+	env, t := tp.env, tp.t
+	for _, name := range sortedKeys(tp.owned) {
+		if _, still := tp.next[name]; still {
+			continue
+		}
+		cur, present := tp.current[name]
+		if !present {
+			continue // already gone: just forget it
+		}
+		if !tp.owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
+			tp.change(ActionForget, name, goneReason(t))
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
+			continue
+		}
+		tp.change(ActionRemove, name, goneReason(t))
+		tp.intent[name] = tp.owned[name]
+		tp.gone = append(tp.gone, name)
+	}
+}
+
+// edit makes the planned changes to doc: deletions, replacements, then
+// additions, each in as few edits as the editor allows. found: the
+// server map was in the file.
+func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
+	t, gone, updates, adds, created := tp.t, tp.gone, tp.updates, tp.adds, tp.created
+	fileErr := func(line int, err error) error {
+		l, c := position(err)
+		if l == 0 {
+			l = line
+		}
+		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
+	}
+	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
+		var err error
+		if doc, err = bd.DeleteAll(t.Key, gone); err != nil {
+			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
+		}
+		gone = nil
+	}
+	for _, name := range gone {
+		var err error
+		if doc, err = doc.Delete(t.Key, name); err != nil {
+			return nil, fileErr(lineOf(doc, t, tp.current[name]), fmt.Errorf("removing entry %q: %w", name, err))
+		}
+	}
+	if len(adds) > 0 {
+		// Before the edit: the file and containers it is going to create.
+		created = noteCreated(created, doc, t, !tp.fp.Existed, found)
+	}
+	if len(updates) > 0 || len(adds) > 0 {
+		var err error
+		if doc, err = doc.Write(t.Key, updates, adds); err != nil {
+			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
+		}
+	}
+	if len(tp.next) == 0 {
+		var err error
+		if doc, err = dropCreated(doc, t, created); err != nil {
+			return nil, fileErr(0, err)
+		}
+	}
+	tp.created = created
+	return doc, nil
+}
+
+// batchDeleter is a Document that removes many entries in one edit (from
+// the others, entries are deleted one at a time): a removed folder of
+// extensions takes all their servers out of each file at once.
+type batchDeleter interface {
+	DeleteAll(key []string, names []string) (Document, error)
+}
+
+// lineOf is the line of an entry, for a message. An editor whose Entries
+// leaves lines out (numbering them can cost more than the whole plan)
+// numbers one on demand.
+func lineOf(doc Document, t *target.Target, m Member) int {
+	if m.Line > 0 {
+		return m.Line
+	}
+	if n, ok := doc.(interface {
+		EntryLine(key []string, name string) int
+	}); ok {
+		return n.EntryLine(t.Key, m.Key)
+	}
+	return 0
+}
+
+func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) { // what repo wrote, read back: the common case
+		return true
+	}
+	return jsonvalue.Equal(a, b, jsonvalue.SameFloat)
+}
+
+func sortedKeys(m map[string]Owned) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func keyString(key []string) string {
+	b, _ := json.Marshal(key)
+	return string(b)
+}
+
+// realRoot is the workspace root with its symlinks resolved, once per
+// Build rather than once per file; ok is false if it could not be.
+type realRoot struct {
+	path string
+	ok   bool
+}
+
+func resolveRoot(root string) realRoot {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		return realRoot{path: real, ok: true}
+	}
+	return realRoot{path: root}
+}
+
+// checkWritable refuses, before anything is written, a target that a write
+// would damage or that the user has marked as not to be written:
+//   - anything but a regular file: a FIFO, socket or device, also behind
+//     a symlink;
+//   - a project file that leads out of the workspace through a symlink;
+//   - a read-only file (rename would replace it regardless of its mode);
+//   - a file with other hard links (an atomic write gives this name a new
+//     file and silently leaves the other names with the old content);
+//   - a new file whose folder cannot be created because a file is in the way.
+func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Target) error {
+	fail := func(format string, args ...any) error {
+		return &FileError{File: t.Display, Err: fmt.Errorf(format, args...)}
+	}
+	path := file.path
+	if t.Scope == toolprofiles.ScopeProject {
+		real := path // already resolved by groupByFile, when it exists
+		if !file.real {
+			real = existingRealPath(path)
+		}
+		if !within(root.path, real) {
+			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
+		}
+	}
+	// Lstat gives what Stat would for anything but a symlink: only a
+	// symlink needs the second look.
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err = os.Stat(path); fileio.IsMissing(err) {
+			dest, _ := os.Readlink(path)
+			target := dest
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(existingRealPath(path)), target)
+			}
+			if root.ok && t.Scope == toolprofiles.ScopeProject && !within(root.path, existingRealPath(target)) {
+				return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", target)
+			}
+			return fail("is a symbolic link to %s, which does not exist; create the file it points to (or remove the link) and run repo sync again", dest)
+		}
+	}
+	switch {
+	case err == nil:
+		if fi.IsDir() {
+			return fail("cannot read: is a directory")
+		}
+		if err := regfile.Check(fi); err != nil {
+			// A FIFO would block the run; a device behind a link
+			// (~/.claude.json -> /dev/null) would be replaced by a file.
+			return fail("%v", err)
+		}
+		if fi.Mode().Perm()&0o200 == 0 {
+			return fail("is read-only; make it writable (chmod u+w) to let repo update it")
+		}
+		if n := fileio.LinkCount(fi); n > 1 {
+			return fail("has %d hard links; an atomic write would give this name a new file and leave the other links unchanged. Replace the hard link with a symbolic link (repo writes through those)", n)
+		}
+	case fileio.IsMissing(err):
+		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+			fi, err := os.Stat(dir)
+			if err == nil {
+				if !fi.IsDir() {
+					return fail("cannot create it: %s is a file, not a folder", env.Display(dir))
+				}
+				break
+			}
+			if parent := filepath.Dir(dir); parent == dir {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// existingRealPath resolves the symlinks of the longest existing prefix of
+// p, so a path not created yet is judged by where its folder really is.
+func existingRealPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}

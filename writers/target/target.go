@@ -1,0 +1,318 @@
+// Package target is the first step of writing servers into tools' files:
+// it translates every server for every selected tool profile (package
+// translator) and groups the entries by the file and key they go into.
+// A Target is one such (file, key) with the tools that read it and the
+// entries repo wants there; the planner (package writers/plan) turns
+// targets into file contents. The package also holds the policy on secret
+// literals in entries (LiteralSecrets) and picks a tool's file on this
+// machine (Choose).
+package target
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/translator"
+	"github.com/repo-manager/repo/writers/internal/fileio"
+)
+
+// Target is one (file, key path) that servers are written into, with the
+// tools that read it. Two tools reading one file and key share a target.
+type Target struct {
+	Path    string   // absolute file path
+	Display string   // the path as shown to people: root-relative, ~/…, or absolute
+	Scope   Scope    // project, local or user
+	Format  Format   // toolprofiles.Format*
+	Key     []string // path of the server map, <<root>> filled in
+	// Container, NameField and Skeleton describe the server map's shape
+	// and a new file's content (see toolprofiles.Target).
+	Container ContainerKind
+	NameField string
+	Skeleton  string
+	Tools     []string // profile ids, sorted
+	// Locks are the tools' locks on the file, taken around replacing it.
+	Locks    []*fileio.ToolLock
+	Entries  []Desired
+	Preserve []string // members owned by the tool or the user, kept across syncs
+	// Machine: a project file whose content depends on the machine (see
+	// MachineSpecific), which a team does not commit.
+	Machine bool
+	// Candidates are every path the tools may read the target from (Path
+	// is the one chosen on this machine): what a .gitignore lists, so that
+	// it does not depend on which of them exists here.
+	Candidates []string
+	// Alias, when set, is the other path to the root (Env.Aliases) that Key
+	// holds: a target the planner made that only removes the entries repo
+	// wrote there.
+	Alias string
+	// Leaving, when set, is why the target's tools have left: a target
+	// that only removes the entries repo wrote (see plan.LeavingTargets).
+	Leaving string
+}
+
+// Desired is one managed entry as repo wants it.
+type Desired struct {
+	Name      string
+	Extension string
+	Value     ordered.Object
+	// Fixed are the members the tool's profile writes into every entry
+	// (entry.set): what a preserved member is when the author sets
+	// nothing, so that a record which remembers no offer for it reads as
+	// having offered this (see Owned.Defaults).
+	Fixed ordered.Object
+}
+
+// Env is where per-user paths come from, and how paths are written.
+type Env struct {
+	Root string
+	// Portable writes a tool's workspace variable instead of the root where
+	// the tool has one (see translator.Options).
+	Portable bool
+	// Gitignore: the machine-specific project files (Target.Machine) are
+	// git-ignored, each clone's own. Their entries are recorded in the
+	// clone's own record (MachineRecordPath), which is ignored with them,
+	// rather than in the committed one; and a check leaves them out
+	// (Options.CommittedOnly).
+	Gitignore bool
+	// Aliases are other paths to Root (through a symlink) that this run came
+	// by. Before roots were resolved, repo recorded a workspace under the
+	// path it was reached by: Build takes such a per-user record over once,
+	// and removes the entries written under an alias in a key.
+	Aliases []string
+	toolprofiles.Env
+}
+
+// Display shows p relative to the root, else to the home folder, else as is.
+func (e Env) Display(p string) string {
+	if r, err := filepath.Rel(e.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	if e.Home != "" {
+		if r, err := filepath.Rel(e.Home, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "~/" + filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// Build translates every server for every profile that has the
+// scope, and groups the results by file and key. Profiles without the scope
+// are skipped by the caller's choice, not here.
+func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
+	var warnings []translator.Warning
+	byKey := map[string]*Target{}
+	var order []string
+	// per target: server name -> which tool produced which entry, to check
+	// agreement, and where it is in the target's entries
+	type produced struct {
+		tool     string
+		entry    ordered.Object
+		settings []string
+		index    int
+	}
+	seen := map[string]map[string]produced{}
+	for _, p := range profiles {
+		t := p.Scopes.Get(string(scope))
+		if t == nil || !p.MCP {
+			continue
+		}
+		path, err := choosePath(t, env)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s (%s scope): %w", p.ID, scope, err)
+		}
+		if path == "" {
+			continue // no file for this scope on this OS
+		}
+		key := ProfileKey(t, env)
+		id := path + "\x00" + strings.Join(key, "\x00")
+		tg, ok := byKey[id]
+		if !ok {
+			tg = New(env, scope, path, key, t)
+			byKey[id] = tg
+			order = append(order, id)
+			seen[id] = map[string]produced{}
+		}
+		if err := tg.AddTool(p, t, env); err != nil {
+			return nil, nil, err
+		}
+		first := len(tg.Tools) == 1
+		for _, s := range servers {
+			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS, NoEnvRef: t.NoEnvRef})
+			if res.Err != nil {
+				return nil, nil, res.Err
+			}
+			warnings = append(warnings, res.Warnings...)
+			prev, had := seen[id][s.Name]
+			if !first {
+				if had != (res.Entry != nil) {
+					return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
+				}
+				if had {
+					merged, ok := mergeSettings(prev.entry, prev.settings, res.Entry, res.Settings)
+					if !ok {
+						return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
+					}
+					tg.Entries[prev.index].Value = merged
+					prev.entry = merged
+					for _, k := range res.Settings {
+						if !slices.Contains(prev.settings, k) {
+							prev.settings = append(prev.settings, k)
+						}
+					}
+					seen[id][s.Name] = prev
+				}
+				continue
+			}
+			if res.Entry == nil {
+				continue
+			}
+			seen[id][s.Name] = produced{tool: p.ID, entry: res.Entry, settings: res.Settings, index: len(tg.Entries)}
+			tg.Entries = append(tg.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(p)})
+		}
+	}
+	if scope == toolprofiles.ScopeProject && len(order) > 0 {
+		for _, s := range servers {
+			for _, field := range LiteralSecrets(s) {
+				warnings = append(warnings, translator.Warning{Tool: "repo", Server: s.Name,
+					Msg: fmt.Sprintf("%s holds what looks like a literal credential, and project-scope files are meant to be committed; declare it as an environment reference (${NAME}) in %s", field, s.Source)})
+			}
+		}
+	}
+	out := make([]*Target, 0, len(order))
+	for _, id := range order {
+		tg := byKey[id]
+		slices.Sort(tg.Tools)
+		slices.Sort(tg.Preserve)
+		out = append(out, tg)
+	}
+	return out, warnings, nil
+}
+
+// New is the target of a profile's scope target t at path, its
+// key's <<root>> filled in, without tools (AddTool) or entries yet.
+func New(env Env, scope Scope, path string, key []string, t *toolprofiles.Target) *Target {
+	return &Target{Path: path, Display: env.Display(path), Scope: scope, Format: Format(t.Format), Key: key,
+		Container: ContainerKind(t.Container), NameField: t.NameField, Skeleton: t.Skeleton}
+}
+
+// AddTool adds profile p, whose scope target t lands in tg, to the tools
+// of tg: its lock, the members it preserves, whether it makes a project
+// file machine-specific (Machine) and the paths it may read the file from
+// (Candidates). Two tools must read the file and its server map alike.
+func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env Env) error {
+	if len(tg.Tools) > 0 && (tg.Format != Format(t.Format) || tg.Container != ContainerKind(t.Container) || tg.NameField != t.NameField) {
+		return fmt.Errorf("%s: profiles %s and %s read it differently (format %s/%s, container %s/%s)", tg.Display, strings.Join(tg.Tools, ", "), p.ID, tg.Format, t.Format, tg.Container, t.Container)
+	}
+	tg.Tools = append(tg.Tools, p.ID)
+	if tg.Scope == toolprofiles.ScopeProject && !portableTool(p, env) {
+		tg.Machine = true
+	}
+	for _, c := range t.PathsFor(env.GOOS) {
+		if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil && !slices.Contains(tg.Candidates, cp) {
+			tg.Candidates = append(tg.Candidates, cp)
+		}
+	}
+	if l := fileio.ToolLockFor(t.Lock, tg.Path); l != nil && !slices.ContainsFunc(tg.Locks, func(o *fileio.ToolLock) bool { return *o == *l }) {
+		tg.Locks = append(tg.Locks, l)
+	}
+	for _, f := range p.Entry.Preserve {
+		if !slices.Contains(tg.Preserve, f) {
+			tg.Preserve = append(tg.Preserve, f)
+		}
+	}
+	return nil
+}
+
+// ProfileKey is t's key path with <<root>> filled in.
+func ProfileKey(t *toolprofiles.Target, env Env) []string {
+	key := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		key[i] = strings.ReplaceAll(k, "<<root>>", rootKey(env))
+	}
+	return key
+}
+
+// mergeSettings is the entry two tools reading one file agree on: the same
+// entry apart from the members their settings wrote, where each keeps the
+// other's (a tool ignores a member it does not know: Claude Code and
+// Copilot CLI share .mcp.json, and only Copilot reads "tools"). A member
+// both write must have one value. ok is false when they disagree.
+func mergeSettings(a ordered.Object, aSettings []string, b ordered.Object, bSettings []string) (ordered.Object, bool) {
+	if !bytes.Equal(ordered.JSON(a.Without(aSettings...)), ordered.JSON(b.Without(bSettings...))) {
+		return nil, false
+	}
+	out := a
+	for _, k := range bSettings {
+		v, _ := b.Get(k)
+		if prev, ok := a.Get(k); ok {
+			if !bytes.Equal(ordered.JSON(prev), ordered.JSON(v)) {
+				return nil, false
+			}
+			continue
+		}
+		out = append(out[:len(out):len(out)], ordered.Member{Key: k, Value: v})
+	}
+	return out, true
+}
+
+// fixedMembers are a profile's entry.set members, sorted by key.
+func fixedMembers(p *toolprofiles.Profile) ordered.Object {
+	var out ordered.Object
+	for _, k := range slices.Sorted(maps.Keys(p.Entry.Set)) {
+		out = append(out, ordered.Member{Key: k, Value: p.Entry.Set[k]})
+	}
+	return out
+}
+
+// portableTool: the tool's entries are the same at every workspace root,
+// because in portable mode it gets its own variable for the root. A
+// project file is machine-specific unless every tool reading it is
+// portable: the others get the absolute root, the venv python under it,
+// and so on.
+func portableTool(p *toolprofiles.Profile, env Env) bool {
+	return env.Portable && p.Entry.RootVar != ""
+}
+
+func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {
+	show := func(o ordered.Object) string {
+		if o == nil {
+			return "(not written)"
+		}
+		return string(ordered.JSON(o))
+	}
+	return fmt.Errorf("%s is read by both %s and %s, and they need different entries for server %q:\n  %s: %s\n  %s: %s\nsync them one at a time with --tool, or make the server expressible in both",
+		tg.Display, toolA, toolB, server, toolA, show(a), toolB, show(b))
+}
+
+// rootKey is the root as tools spell it in keys: Claude Code writes
+// project keys with forward slashes on every OS.
+func rootKey(env Env) string { return filepath.ToSlash(env.Root) }
+
+// choosePath picks the file of a target on this machine (see Choose).
+func choosePath(t *toolprofiles.Target, env Env) (string, error) {
+	c, err := Choose(t, env)
+	return c.Path, err
+}
+
+// Choose is toolprofiles.Target.Choose on this machine: an installation whose
+// folder exists, else the first candidate that exists, else the first.
+func Choose(t *toolprofiles.Target, env Env) (toolprofiles.Choice, error) {
+	return t.Choose(env.Root, env.Env, func(p string) (bool, error) {
+		_, err := os.Lstat(p)
+		switch {
+		case err == nil:
+			return true, nil
+		case fileio.IsMissing(err):
+			return false, nil
+		}
+		return false, fmt.Errorf("%s: %w", env.Display(p), err)
+	})
+}
