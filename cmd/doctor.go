@@ -105,17 +105,19 @@ fails (with --strict: or any advice or warning), 2 error.`,
 
 // Finding levels. Only fail makes doctor exit 1 (and, with --strict,
 // advice and warn too).
+type level string
+
 const (
-	levelOK     = "ok"
-	levelAdvice = "advice" // a step in a tool: until the user takes it, that tool does not start the server
-	levelWarn   = "warn"   // something doctor cannot check, which may keep the server from starting
-	levelFail   = "fail"   // the server cannot start
+	levelOK     level = "ok"
+	levelAdvice level = "advice" // a step in a tool: until the user takes it, that tool does not start the server
+	levelWarn   level = "warn"   // something doctor cannot check, which may keep the server from starting
+	levelFail   level = "fail"   // the server cannot start
 )
 
 // finding is one result of repo doctor. Server or Tool (or both) say what
 // it is about; Fix is the exact command or setting, empty when ok.
 type finding struct {
-	Level   string `json:"level"`
+	Level   level  `json:"level"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool"`
 	Check   string `json:"check"` // environment, command, venv, script, name, approval, trust, toggle, file, installed
@@ -176,7 +178,7 @@ func doctorRun(opts *DoctorOptions) error {
 		rep.Findings = append(rep.Findings, d.toolSteps(p, opts.Scope, names, entriesFor(p.ID, targets))...)
 	}
 
-	count := map[string]int{}
+	count := map[level]int{}
 	for _, fd := range rep.Findings {
 		count[fd.Level]++
 	}
@@ -218,7 +220,7 @@ func doctorRun(opts *DoctorOptions) error {
 
 // doctorSummary is the closing line on stderr: how many findings fail, and
 // how many are advice or warnings, which fail only with --strict.
-func doctorSummary(count map[string]int, strict bool) string {
+func doctorSummary(count map[level]int, strict bool) string {
 	var rest []string
 	if n := count[levelAdvice]; n > 0 {
 		rest = append(rest, fmt.Sprintf("%d advice", n))
@@ -249,8 +251,8 @@ func (fd finding) line(paint func(code, s string) string) string {
 	if who == "" {
 		who = fd.Variable
 	}
-	color := map[string]string{levelOK: green, levelAdvice: cyan, levelWarn: yellow, levelFail: red}[fd.Level]
-	label := paint(color, fd.Level) + strings.Repeat(" ", max(0, 4-len(fd.Level)))
+	color := map[level]string{levelOK: green, levelAdvice: cyan, levelWarn: yellow, levelFail: red}[fd.Level]
+	label := paint(color, string(fd.Level)) + strings.Repeat(" ", max(0, 4-len(fd.Level)))
 	s := fmt.Sprintf("%s %s: %s", label, who, fd.Message)
 	if fd.Fix != "" {
 		s += " — " + fd.Fix

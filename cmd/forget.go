@@ -171,9 +171,9 @@ func forgetRun(opts *ForgetOptions) error {
 		if !fp.Changed() && !slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			continue
 		}
-		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "written"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: statusWritten}
 		if opts.DryRun {
-			fr.Status, fr.Diff = "stale", writers.Diff(fp)
+			fr.Status, fr.Diff = statusStale, writers.Diff(fp)
 		}
 		if fr.Changes == nil {
 			fr.Changes = []writers.Change{}
@@ -237,7 +237,7 @@ func printForget(f *Factory, opts *ForgetOptions, res forgetResult) {
 			k.Path, k.Scope, strings.Join(k.Tools, ", "), strings.Join(k.By, ", "), strings.Join(k.By, ","))
 	}
 	for _, fr := range res.Files {
-		if fr.Status == "written" {
+		if fr.Status == statusWritten {
 			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
 		}
 		if opts.Verbose {

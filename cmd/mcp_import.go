@@ -174,11 +174,11 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		res.Warnings = appendUnique(res.Warnings, s)
 	}
 	for _, fp := range ip.plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: statusUnchanged}
 		if fp.Changed() {
-			fr.Status = "written"
+			fr.Status = statusWritten
 			if opts.DryRun {
-				fr.Status, fr.Diff = "stale", writers.Diff(fp)
+				fr.Status, fr.Diff = statusStale, writers.Diff(fp)
 			}
 		}
 		if fr.Changes == nil {
@@ -538,7 +538,7 @@ func printImport(f *Factory, res importResult) {
 	}
 	for _, fr := range res.Files {
 		switch {
-		case fr.Status != "written":
+		case fr.Status != statusWritten:
 		case fr.Scope == scopeExtension:
 			fmt.Fprintf(errOut, "%s %s\n", f.paint(f.IO.ErrOut, green, "created"), fr.Path)
 		default:

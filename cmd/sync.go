@@ -223,11 +223,11 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 		stale = written
 	}
 	for _, fp := range plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: "unchanged"}
+		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: statusUnchanged}
 		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
-			fr.Status = "stale"
+			fr.Status = statusStale
 			if writing {
-				fr.Status = "written"
+				fr.Status = statusWritten
 			}
 			if opts.DryRun {
 				fr.Diff = writers.Diff(fp)
@@ -410,7 +410,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		if !opts.Quiet {
 			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
 		}
-		if countStatus(res.Files, "unchanged") == len(res.Files) {
+		if countStatus(res.Files, statusUnchanged) == len(res.Files) {
 			if opts.Verbose {
 				printSelection(f, res, sel)
 			}
@@ -432,7 +432,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	if opts.Check {
 		stale := 0
 		for _, fr := range res.Files {
-			if fr.Status != "unchanged" {
+			if fr.Status != statusUnchanged {
 				stale++
 				fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), fr.Path, who(fr), reasons(fr.Changes))
 				printChanges(f, opts, fr)
@@ -444,7 +444,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		if opts.Verbose {
 			printSelection(f, res, sel)
 			for _, fr := range res.Files {
-				if fr.Status == "unchanged" {
+				if fr.Status == statusUnchanged {
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
 				}
 			}
@@ -459,18 +459,18 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		printSelection(f, res, sel)
 	}
 	for _, fr := range res.Files {
-		if fr.Status == "unchanged" {
+		if fr.Status == statusUnchanged {
 			if opts.Verbose {
 				fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
 			}
 			continue
 		}
-		if fr.Status == "written" && !opts.Quiet {
+		if fr.Status == statusWritten && !opts.Quiet {
 			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
 		}
 		printChanges(f, opts, fr)
 	}
-	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, "written") == 0 {
+	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, statusWritten) == 0 {
 		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
 	}
 }
@@ -571,7 +571,16 @@ func summary(changes []writers.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-func countStatus(files []fileResult, status string) int {
+// fileStatus is what a run did to a file, or (--check, --dry-run) would do.
+type fileStatus string
+
+const (
+	statusUnchanged fileStatus = "unchanged"
+	statusStale     fileStatus = "stale" // would change
+	statusWritten   fileStatus = "written"
+)
+
+func countStatus(files []fileResult, status fileStatus) int {
 	n := 0
 	for _, f := range files {
 		if f.Status == status {
@@ -617,7 +626,7 @@ type fileResult struct {
 	Path    string           `json:"path"`
 	Scope   string           `json:"scope"`
 	Tools   []string         `json:"tools"`
-	Status  string           `json:"status"` // unchanged, stale (would change), written
+	Status  fileStatus       `json:"status"`
 	Changes []writers.Change `json:"changes"`
 	Diff    string           `json:"diff,omitempty"`
 }
