@@ -110,7 +110,7 @@ func TestParseRecordAsEncodingJSON(t *testing.T) {
 	var inputs []string
 	for _, r := range sampleRecords() {
 		data := r.Bytes()
-		if _, ok := parseRecord(data); !ok && !strings.ContainsAny(string(data), "\\\xff") && !strings.Contains(string(data), "null") {
+		if _, ok := parseRecord(data); !ok && !strings.Contains(string(data), "\\") && bytes.IndexByte(data, 0xff) < 0 && !strings.Contains(string(data), "null") {
 			t.Errorf("parseRecord refused what Bytes wrote:\n%s", data)
 		}
 		inputs = append(inputs, string(data))
