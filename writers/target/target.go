@@ -107,93 +107,153 @@ func (e Env) Display(p string) string {
 // scope, and groups the results by file and key. Profiles without the scope
 // are skipped by the caller's choice, not here.
 func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
-	var warnings []translator.Warning
-	byKey := map[string]*Target{}
-	var order []string
-	// per target: server name -> which tool produced which entry, to check
-	// agreement, and where it is in the target's entries
-	type produced struct {
-		tool     string
-		entry    ordered.Object
-		settings []string
-		index    int
-	}
-	seen := map[string]map[string]produced{}
+	g := grouping{env: env, scope: scope, byKey: map[string]*group{}}
 	for _, p := range profiles {
 		t := p.Scopes.Get(string(scope))
 		if t == nil || !p.MCP {
 			continue
 		}
-		path, err := choosePath(t, env)
+		grp, err := g.targetFor(p, t)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s (%s scope): %w", p.ID, scope, err)
-		}
-		if path == "" {
-			continue // no file for this scope on this OS
-		}
-		key := ProfileKey(t, env)
-		id := path + "\x00" + strings.Join(key, "\x00")
-		tg, ok := byKey[id]
-		if !ok {
-			tg = New(env, scope, path, key, t)
-			byKey[id] = tg
-			order = append(order, id)
-			seen[id] = map[string]produced{}
-		}
-		if err := tg.AddTool(p, t, env); err != nil {
 			return nil, nil, err
 		}
-		first := len(tg.Tools) == 1
-		for _, s := range servers {
-			res := translator.TranslateWith(s, p, translator.Options{Portable: env.Portable, Root: env.Root, GOOS: env.GOOS, NoEnvRef: t.NoEnvRef})
-			if res.Err != nil {
-				return nil, nil, res.Err
-			}
-			warnings = append(warnings, res.Warnings...)
-			prev, had := seen[id][s.Name]
-			if !first {
-				if had != (res.Entry != nil) {
-					return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
-				}
-				if had {
-					merged, ok := mergeSettings(prev.entry, prev.settings, res.Entry, res.Settings)
-					if !ok {
-						return nil, nil, disagreement(tg, s.Name, prev.tool, prev.entry, p.ID, res.Entry)
-					}
-					tg.Entries[prev.index].Value = merged
-					prev.entry = merged
-					for _, k := range res.Settings {
-						if !slices.Contains(prev.settings, k) {
-							prev.settings = append(prev.settings, k)
-						}
-					}
-					seen[id][s.Name] = prev
-				}
-				continue
-			}
-			if res.Entry == nil {
-				continue
-			}
-			seen[id][s.Name] = produced{tool: p.ID, entry: res.Entry, settings: res.Settings, index: len(tg.Entries)}
-			tg.Entries = append(tg.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(p)})
+		if grp == nil {
+			continue // no file for this scope on this OS
+		}
+		if err := g.translate(grp, p, t, servers); err != nil {
+			return nil, nil, err
 		}
 	}
-	if scope == toolprofiles.ScopeProject && len(order) > 0 {
-		for _, s := range servers {
-			for _, field := range LiteralSecrets(s) {
-				warnings = append(warnings, translator.Warning{Tool: "repo", Server: s.Name,
-					Msg: fmt.Sprintf("%s holds what looks like a literal credential, and project-scope files are meant to be committed; declare it as an environment reference (${NAME}) in %s", field, s.Source)})
+	if scope == toolprofiles.ScopeProject && len(g.order) > 0 {
+		g.warnSecrets(servers)
+	}
+	return g.targets(), g.warnings, nil
+}
+
+// grouping is Build's state: the targets so far, by file and key, in
+// the order their first tool came.
+type grouping struct {
+	env      Env
+	scope    Scope
+	byKey    map[string]*group
+	order    []string
+	warnings []translator.Warning
+}
+
+// group is one target being built, with which tool produced which entry
+// (by server name), to check that the tools sharing it agree.
+type group struct {
+	*Target
+	seen map[string]produced
+}
+
+// produced is the entry a tool produced for a server, and where it is in
+// the target's entries.
+type produced struct {
+	tool     string
+	entry    ordered.Object
+	settings []string
+	index    int
+}
+
+// targetFor finds (or starts) the target profile p's scope target t
+// writes into, with p added to its tools; nil when t has no file on
+// this OS.
+func (g *grouping) targetFor(p *toolprofiles.Profile, t *toolprofiles.Target) (*group, error) {
+	path, err := choosePath(t, g.env)
+	if err != nil {
+		return nil, fmt.Errorf("%s (%s scope): %w", p.ID, g.scope, err)
+	}
+	if path == "" {
+		return nil, nil // no file for this scope on this OS
+	}
+	key := ProfileKey(t, g.env)
+	id := path + "\x00" + strings.Join(key, "\x00")
+	grp, ok := g.byKey[id]
+	if !ok {
+		grp = &group{Target: New(g.env, g.scope, path, key, t), seen: map[string]produced{}}
+		g.byKey[id] = grp
+		g.order = append(g.order, id)
+	}
+	if err := grp.AddTool(p, t, g.env); err != nil {
+		return nil, err
+	}
+	return grp, nil
+}
+
+// translate adds p's entry for each server to grp: the first tool of a
+// target gives the entries, every later one must produce the same (its
+// settings merged in), or the target cannot be written.
+func (g *grouping) translate(grp *group, p *toolprofiles.Profile, t *toolprofiles.Target, servers []extensions.Server) error {
+	first := len(grp.Tools) == 1
+	for _, s := range servers {
+		res := translator.TranslateWith(s, p, translator.Options{Portable: g.env.Portable, Root: g.env.Root, GOOS: g.env.GOOS, NoEnvRef: t.NoEnvRef})
+		if res.Err != nil {
+			return res.Err
+		}
+		g.warnings = append(g.warnings, res.Warnings...)
+		if !first {
+			if err := grp.agree(s.Name, p.ID, res); err != nil {
+				return err
 			}
+			continue
+		}
+		if res.Entry == nil {
+			continue
+		}
+		grp.seen[s.Name] = produced{tool: p.ID, entry: res.Entry, settings: res.Settings, index: len(grp.Entries)}
+		grp.Entries = append(grp.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(p)})
+	}
+	return nil
+}
+
+// agree checks a later tool's entry for server name against the one the
+// first tool produced, merging the server settings each writes.
+func (grp *group) agree(name, tool string, res translator.Result) error {
+	prev, had := grp.seen[name]
+	if had != (res.Entry != nil) {
+		return disagreement(grp.Target, name, prev.tool, prev.entry, tool, res.Entry)
+	}
+	if !had {
+		return nil
+	}
+	merged, ok := mergeSettings(prev.entry, prev.settings, res.Entry, res.Settings)
+	if !ok {
+		return disagreement(grp.Target, name, prev.tool, prev.entry, tool, res.Entry)
+	}
+	grp.Entries[prev.index].Value = merged
+	prev.entry = merged
+	for _, k := range res.Settings {
+		if !slices.Contains(prev.settings, k) {
+			prev.settings = append(prev.settings, k)
 		}
 	}
-	out := make([]*Target, 0, len(order))
-	for _, id := range order {
-		tg := byKey[id]
+	grp.seen[name] = prev
+	return nil
+}
+
+// warnSecrets warns of literal credentials in servers written at
+// project scope, whose files are meant to be committed.
+func (g *grouping) warnSecrets(servers []extensions.Server) {
+	for _, s := range servers {
+		for _, field := range LiteralSecrets(s) {
+			g.warnings = append(g.warnings, translator.Warning{Tool: "repo", Server: s.Name,
+				Msg: fmt.Sprintf("%s holds what looks like a literal credential, and project-scope files are meant to be committed; declare it as an environment reference (${NAME}) in %s", field, s.Source)})
+		}
+	}
+}
+
+// targets are the targets in order, their tools and preserved members
+// sorted.
+func (g *grouping) targets() []*Target {
+	out := make([]*Target, 0, len(g.order))
+	for _, id := range g.order {
+		tg := g.byKey[id].Target
 		slices.Sort(tg.Tools)
 		slices.Sort(tg.Preserve)
 		out = append(out, tg)
 	}
-	return out, warnings, nil
+	return out
 }
 
 // New is the target of a profile's scope target t at path, its

@@ -1,0 +1,46 @@
+package target
+
+import (
+	"testing"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+// A profile with no file for the scope on this OS is skipped, and the
+// profiles after it are still built; two tools sharing a file make one
+// target that lists both.
+func TestBuildSkipsProfilesWithoutAFileHere(t *testing.T) {
+	profile := func(id, paths string) *toolprofiles.Profile {
+		t.Helper()
+		p, err := toolprofiles.Decode([]byte(`id = "`+id+`"
+name = "`+id+`"
+mcp = true
+evidence = "unverified"
+sources = ["test"]
+[scopes.user]
+`+paths+`
+format = "json"
+key = ["mcpServers"]
+`), id+".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	profiles := []*toolprofiles.Profile{
+		profile("winonly", "paths = [\"~/win.json\"]\nunsupported_os = [\"linux\"]"),
+		profile("a", `paths = ["~/shared.json"]`),
+		profile("b", `paths = ["~/shared.json"]`),
+	}
+	home := t.TempDir()
+	env := Env{Root: t.TempDir(), Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
+	servers := []extensions.Server{{Name: "s", Extension: "e", Spec: extensions.Spec{Transport: "stdio", Command: "node"}}}
+	targets, _, err := Build(servers, profiles, toolprofiles.ScopeUser, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(targets) != 1 || targets[0].Path != home+"/shared.json" || len(targets[0].Tools) != 2 || len(targets[0].Entries) != 1 {
+		t.Fatalf("got %d targets: %+v", len(targets), targets)
+	}
+}
