@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -183,10 +182,7 @@ func doctorRun(opts *DoctorOptions) error {
 		count[fd.Level]++
 	}
 	if opts.Output == "json" {
-		enc := json.NewEncoder(f.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(f, rep); err != nil {
 			return err
 		}
 	} else {

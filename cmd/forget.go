@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -171,20 +170,14 @@ func forgetRun(opts *ForgetOptions) error {
 		if !fp.Changed() && !slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			continue
 		}
-		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: statusWritten}
 		if opts.DryRun {
-			fr.Status, fr.Diff = statusStale, writers.Diff(fp)
+			res.Files = append(res.Files, newFileResult(fp, statusStale, true))
+		} else {
+			res.Files = append(res.Files, newFileResult(fp, statusWritten, false))
 		}
-		if fr.Changes == nil {
-			fr.Changes = []writers.Change{}
-		}
-		res.Files = append(res.Files, fr)
 	}
 	if opts.Output == "json" {
-		enc := json.NewEncoder(f.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(f, res)
 	}
 	printForget(f, opts, res)
 	return nil

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -174,23 +173,17 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		res.Warnings = appendUnique(res.Warnings, s)
 	}
 	for _, fp := range ip.plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: statusUnchanged}
-		if fp.Changed() {
-			fr.Status = statusWritten
-			if opts.DryRun {
-				fr.Status, fr.Diff = statusStale, writers.Diff(fp)
-			}
+		status := statusUnchanged
+		switch {
+		case fp.Changed() && opts.DryRun:
+			status = statusStale
+		case fp.Changed():
+			status = statusWritten
 		}
-		if fr.Changes == nil {
-			fr.Changes = []writers.Change{}
-		}
-		res.Files = append(res.Files, fr)
+		res.Files = append(res.Files, newFileResult(fp, status, status == statusStale))
 	}
 	if opts.Output == "json" {
-		enc := json.NewEncoder(f.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(f, res)
 	}
 	printImport(f, res)
 	return nil

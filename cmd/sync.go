@@ -120,10 +120,7 @@ func syncRun(opts *SyncOptions) error {
 	defer plan.Close()
 	res := syncReport(w, sel, opts, work, plan, written)
 	if opts.Output == "json" {
-		enc := json.NewEncoder(f.IO.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(f, res); err != nil {
 			return err
 		}
 	} else {
@@ -223,20 +220,14 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 		stale = written
 	}
 	for _, fp := range plan.Files {
-		fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: append([]string{}, fp.Tools...), Changes: fp.Changes, Status: statusUnchanged}
+		status := statusUnchanged
 		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
-			fr.Status = statusStale
+			status = statusStale
 			if writing {
-				fr.Status = statusWritten
-			}
-			if opts.DryRun {
-				fr.Diff = writers.Diff(fp)
+				status = statusWritten
 			}
 		}
-		if fr.Changes == nil {
-			fr.Changes = []writers.Change{}
-		}
-		res.Files = append(res.Files, fr)
+		res.Files = append(res.Files, newFileResult(fp, status, opts.DryRun && status != statusUnchanged))
 	}
 	res.Stale = len(stale) > 0 && (opts.Check || opts.DryRun)
 	return res
@@ -569,6 +560,32 @@ func summary(changes []writers.Change) string {
 		return "updated"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// newFileResult is fp as the commands report it, with its diff when
+// withDiff (--dry-run).
+func newFileResult(fp *writers.FilePlan, status fileStatus, withDiff bool) fileResult {
+	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: fp.Changes, Status: status}
+	if fr.Tools == nil {
+		fr.Tools = []string{}
+	}
+	if fr.Changes == nil {
+		fr.Changes = []writers.Change{}
+	}
+	if withDiff {
+		fr.Diff = writers.Diff(fp)
+	}
+	return fr
+}
+
+// writeJSON prints a command's --output json document: indented, with
+// <, > and & as they are (paths and commands are shown, not embedded in
+// HTML).
+func writeJSON(f *Factory, doc any) error {
+	enc := json.NewEncoder(f.IO.Out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 // fileStatus is what a run did to a file, or (--check, --dry-run) would do.
