@@ -1,0 +1,101 @@
+// Package gittrack tells which of a workspace's paths git tracks. Several
+// of repo's promises depend on it and not on what the workspace says: a
+// record meant to stay on one clone must not be committed, the committed
+// record may claim entries only in files git tracks, a virtual environment
+// is never committed, and a file the team's policy makes per-clone must not
+// still be tracked.
+//
+// It asks git itself (git ls-files), once per question, with the paths as
+// literal pathspecs: the index has versions, extensions, split and sparse
+// forms, and a hook sees the index of the commit being made through
+// GIT_INDEX_FILE, all of which git reads right.
+package gittrack
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Top returns the top folder of the git work tree that holds dir: the
+// nearest folder at or above dir with a .git folder or file (a linked
+// worktree or a submodule has a file). ok is false outside git.
+func Top(dir string) (top string, ok bool) {
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}
+
+// ErrNoGit: the folder is in a git work tree, but git cannot be run.
+var ErrNoGit = errors.New("git is not installed")
+
+// Tracked reports, for each of paths (absolute), whether git's index holds
+// it or, for a folder, any file under it. top is the work tree's top folder
+// (Top); a path outside it is not tracked. The error names the work tree
+// and says what git said.
+func Tracked(top string, paths []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(paths))
+	rels := make(map[string]string, len(paths))
+	args := []string{"-C", top, "ls-files", "-z", "--full-name", "--"}
+	for _, p := range paths {
+		out[p] = false
+		rel, err := filepath.Rel(top, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		rels[p] = rel
+		args = append(args, ":(literal)"+rel)
+	}
+	if len(rels) == 0 {
+		return out, nil
+	}
+	cmd := exec.Command("git", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	listed, err := cmd.Output()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("%s is a git work tree, but %w: install git so that repo can tell which files git tracks", top, ErrNoGit)
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("asking git which files it tracks in %s: %s", top, msg)
+	}
+	names := map[string]bool{}
+	for _, name := range bytes.Split(listed, []byte{0}) {
+		if len(name) > 0 {
+			names[string(name)] = true
+		}
+	}
+	for p, rel := range rels {
+		if rel == "." {
+			out[p] = len(names) > 0
+			continue
+		}
+		if names[rel] {
+			out[p] = true
+			continue
+		}
+		for name := range names {
+			if strings.HasPrefix(name, rel+"/") {
+				out[p] = true
+				break
+			}
+		}
+	}
+	return out, nil
+}
