@@ -12,6 +12,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // RepoDir is the folder that marks a workspace root.
@@ -127,6 +128,12 @@ func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extensio
 		return nil, nil
 	}
 	dir := filepath.Join(extRoot, e.Name())
+	if err := termtext.Check(e.Name()); err != nil {
+		// Its name is printed in every message about it, and in repo mcp
+		// list: a carriage return or an escape sequence would act on the
+		// terminal, a newline start a workflow command in a CI log.
+		return nil, &Error{File: rel(o.Root, dir), Msg: "an extension folder's name must be printable: " + err.Error() + "; rename the folder"}
+	}
 	fi, err := os.Stat(dir)
 	if err != nil {
 		// A folder repo cannot look into (a symlink loop, a dangling
