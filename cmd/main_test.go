@@ -115,16 +115,16 @@ func TestScript(t *testing.T) {
 					}
 				}
 			},
-			// mvq OLD NEW renames OLD to NEW, a Go string literal ("a\x1bb"),
-			// for names a script cannot spell: control characters, bytes
-			// that are not UTF-8.
-			"mvq": func(ts *testscript.TestScript, neg bool, args []string) {
+			// envq NAME VALUE sets NAME to VALUE, a Go string literal
+			// ("a\x1bb"), for names a script cannot spell (control
+			// characters, bytes that are not UTF-8): mv x $NAME, cd $NAME.
+			"envq": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
-					ts.Fatalf("usage: mvq OLD \"NEW\"")
+					ts.Fatalf("usage: envq NAME \"VALUE\"")
 				}
-				to, err := strconv.Unquote(args[1])
+				v, err := strconv.Unquote(args[1])
 				ts.Check(err)
-				ts.Check(os.Rename(ts.MkAbs(args[0]), ts.MkAbs(to)))
+				ts.Setenv(args[0], v)
 			},
 			// unescape FILE replaces each \xHH and \uHHHH in FILE by the byte
 			// or character, for file content a script cannot spell (a

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
@@ -22,14 +23,21 @@ const RepoDir = ".repository"
 var ErrNoRoot = errors.New("no .repository folder found here or in any parent; run inside a workspace or pass --root")
 
 // FindRoot walks up from dir to the first folder holding .repository/.
+// Only a folder known to hold none is walked past: one that cannot be
+// looked into (a path too long to stat, no permission) may be the
+// workspace, and walking on would sync the one that encloses it.
 func FindRoot(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
 	for {
-		if fi, err := os.Stat(filepath.Join(dir, RepoDir)); err == nil && fi.IsDir() {
+		fi, err := os.Stat(filepath.Join(dir, RepoDir))
+		switch {
+		case err == nil && fi.IsDir():
 			return dir, nil
+		case err != nil && !NotThere(err):
+			return "", fmt.Errorf("%s: cannot tell whether it is in a workspace: %s; run repo from a shorter path, or pass --root", termtext.Safe(dir), describe(err))
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -261,6 +269,12 @@ func rel(root, p string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(p)
+}
+
+// NotThere reports whether err says that a path does not exist: it, or
+// a folder on its way (ENOTDIR: a file where a folder would be).
+func NotThere(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // describe shortens *PathError texts: the path is already in the message.
