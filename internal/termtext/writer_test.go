@@ -3,6 +3,7 @@ package termtext
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -150,4 +151,31 @@ func sgrPattern(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// BenchmarkWriter: the guard on a diff of plain text (the common case,
+// passed on without a copy) and on one with an escape on every line.
+func BenchmarkWriter(b *testing.B) {
+	line := "+      \"args\": [\"--root\", \"/home/u/ws\", \"server.py\"],\n"
+	for _, c := range []struct{ name, text string }{
+		{"plain", strings.Repeat(line, 20000)},
+		{"escapes", strings.Repeat("+ \x1b[2K "+line, 20000)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			data := []byte(c.text)
+			w := NewWriter(io.Discard, nil)
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				_, _ = w.Write(data)
+			}
+		})
+	}
+}
+
+func BenchmarkLines(b *testing.B) {
+	text := strings.Repeat("+      \"args\": [\"--root\", \"/home/u/ws\", \"サーバー.py\"],\n", 20000)
+	b.SetBytes(int64(len(text)))
+	for i := 0; i < b.N; i++ {
+		_ = Lines(text)
+	}
 }
