@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -263,11 +264,11 @@ func (t *translation) refs(out []piece, field member, s string, pos int) []piece
 func (t *translation) envRefOne(field member, ref, name string, hasDefault bool, def string) (string, bool) {
 	e := &t.profile.Entry
 	if e.EnvRef == "" {
-		t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, ref)
+		t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, termtext.Safe(ref))
 		return ref, false
 	}
 	if !e.ExpandsRefsIn(field.name) {
-		t.warn("%s expands environment references only in %s; %s keeps the literal text %s", t.profile.Name, strings.Join(e.EnvRefFields, ", "), field, ref)
+		t.warn("%s expands environment references only in %s; %s keeps the literal text %s", t.profile.Name, strings.Join(e.EnvRefFields, ", "), field, termtext.Safe(ref))
 		return ref, false
 	}
 	if hasDefault {
