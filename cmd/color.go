@@ -22,6 +22,9 @@ var colorModes = []string{colorAuto, colorAlways, colorNever}
 // Each stream is decided alone: `repo sync --dry-run | less` keeps the
 // coloured labels on stderr and sends a plain diff through the pipe.
 func (f *Factory) colorOn(w io.Writer) bool {
+	if g, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = g.Unwrap() // the stream under run's guard
+	}
 	switch f.ColorMode {
 	case colorAlways:
 		return true

@@ -16,6 +16,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
 	"github.com/repo-manager/repo/writers"
@@ -249,7 +250,7 @@ func (fd finding) line(paint func(code, s string) string) string {
 	}
 	color := map[level]string{levelOK: green, levelAdvice: cyan, levelWarn: yellow, levelFail: red}[fd.Level]
 	label := paint(color, string(fd.Level)) + strings.Repeat(" ", max(0, 4-len(fd.Level)))
-	s := fmt.Sprintf("%s %s: %s", label, who, fd.Message)
+	s := fmt.Sprintf("%s %s: %s", label, termtext.Safe(who), fd.Message)
 	if fd.Fix != "" {
 		s += " — " + fd.Fix
 	}
@@ -262,7 +263,12 @@ type doctor struct {
 	exec bool // run each venv python (--exec)
 }
 
-func (d *doctor) show(p string) string { return d.w.env.Display(p) }
+// show is a path as a finding prints it: shown from the root or ~, and
+// escaped (termtext.Safe). A path in a command to paste is given to
+// shellquote.Join as display has it.
+func (d *doctor) show(p string) string { return termtext.Safe(d.display(p)) }
+
+func (d *doctor) display(p string) string { return d.w.env.Display(p) }
 
 func (d *doctor) extension(name string) *extensions.Extension { return d.w.extension(name) }
 
@@ -272,11 +278,11 @@ func (d *doctor) extension(name string) *extensions.Extension { return d.w.exten
 func (d *doctor) command(s extensions.Server) finding {
 	fd := finding{Server: s.Name, Check: "command", Level: levelOK}
 	if s.Remote() {
-		fd.Message = fmt.Sprintf("%s server at %s (doctor makes no network calls)", s.Transport, s.URL)
+		fd.Message = fmt.Sprintf("%s server at %s (doctor makes no network calls)", s.Transport, termtext.Safe(s.URL))
 		return fd
 	}
 	cmd := s.Command
-	where := fmt.Sprintf("%s:%d", s.Source, s.Line)
+	where := fmt.Sprintf("%s:%d", termtext.Safe(s.Source), s.Line)
 	switch {
 	case strings.Contains(cmd, "${"):
 		fd.Level = levelWarn
@@ -300,17 +306,17 @@ func (d *doctor) command(s extensions.Server) finding {
 		}
 		fd.Level = levelWarn
 		fd.Message = fmt.Sprintf("command %q is relative to cwd %q, which each tool expands; doctor cannot check it", cmd, s.Cwd)
-		fd.Fix = fmt.Sprintf("make sure it is there where the tools start, or write <<extension.dir>>/%s in %s", filepath.ToSlash(filepath.Clean(cmd)), where)
+		fd.Fix = fmt.Sprintf("make sure it is there where the tools start, or write <<extension.dir>>/%s in %s", termtext.Safe(filepath.ToSlash(filepath.Clean(cmd))), where)
 		return fd
 	}
 	path, err := exec.LookPath(cmd)
 	if err != nil {
 		fd.Level = levelFail
 		fd.Message = fmt.Sprintf("command %q is not on PATH", cmd)
-		fd.Fix = fmt.Sprintf("install %s, or put its folder on the PATH the tools start with", cmd)
+		fd.Fix = fmt.Sprintf("install %s, or put its folder on the PATH the tools start with", termtext.Safe(cmd))
 		return fd
 	}
-	fd.Message = fmt.Sprintf("command %s is on PATH (%s)", cmd, d.show(path))
+	fd.Message = fmt.Sprintf("command %s is on PATH (%s)", termtext.Safe(cmd), d.show(path))
 	return fd
 }
 
@@ -342,7 +348,7 @@ func (d *doctor) executable(fd finding, cmd, missingFix string) finding {
 		fd.Fix = missingFix
 	case err != nil:
 		fd.Level = levelFail
-		fd.Message = fmt.Sprintf("command %s: %v", d.show(cmd), err)
+		fd.Message = fmt.Sprintf("command %s: %v", d.show(cmd), unwrapPathError(err))
 		fd.Fix = missingFix
 	case fi.IsDir():
 		fd.Level = levelFail
@@ -351,7 +357,7 @@ func (d *doctor) executable(fd finding, cmd, missingFix string) finding {
 	case d.f.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
 		fd.Level = levelFail
 		fd.Message = fmt.Sprintf("command %s is not executable", d.show(cmd))
-		fd.Fix = "chmod +x " + shellquote.Join([]string{d.show(cmd)})
+		fd.Fix = "chmod +x " + shellquote.Join([]string{d.display(cmd)})
 	default:
 		fd.Message = fmt.Sprintf("command %s is executable", d.show(cmd))
 	}
@@ -403,7 +409,8 @@ func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) f
 		}
 		fd.Check = "venv"
 		fd.Level = levelFail
-		fd.Message = fmt.Sprintf("%s -c '' fails: %s", d.show(cmd), why)
+		// why is what the workspace's python printed.
+		fd.Message = fmt.Sprintf("%s -c '' fails: %s", d.show(cmd), termtext.Safe(why))
 		fd.Fix = d.venvFix(ext, true)
 		return fd
 	}
@@ -414,20 +421,20 @@ func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) f
 // venvFix is the exact way to (re)create an extension's venv and install
 // what the extension needs into it.
 func (d *doctor) venvFix(ext *extensions.Extension, recreate bool) string {
-	create := "python3 -m venv " + shellquote.Join([]string{d.show(ext.Venv)})
+	create := "python3 -m venv " + shellquote.Join([]string{d.display(ext.Venv)})
 	if recreate {
-		create = "python3 -m venv --clear " + shellquote.Join([]string{d.show(ext.Venv)})
+		create = "python3 -m venv --clear " + shellquote.Join([]string{d.display(ext.Venv)})
 	}
-	py := shellquote.Join([]string{d.show(ext.Python)})
+	py := shellquote.Join([]string{d.display(ext.Python)})
 	exists := func(name string) bool {
 		_, err := os.Stat(filepath.Join(ext.Dir, name))
 		return err == nil
 	}
 	switch {
 	case exists("requirements.txt"):
-		return fmt.Sprintf("%s, then %s -m pip install -r %s", create, py, shellquote.Join([]string{d.show(filepath.Join(ext.Dir, "requirements.txt"))}))
+		return fmt.Sprintf("%s, then %s -m pip install -r %s", create, py, shellquote.Join([]string{d.display(filepath.Join(ext.Dir, "requirements.txt"))}))
 	case exists("pyproject.toml"), exists("setup.py"):
-		return fmt.Sprintf("%s, then %s -m pip install %s", create, py, shellquote.Join([]string{d.show(ext.Dir)}))
+		return fmt.Sprintf("%s, then %s -m pip install %s", create, py, shellquote.Join([]string{d.display(ext.Dir)}))
 	case exists("README.md"):
 		return fmt.Sprintf("%s, then install the extension's requirements into it (see %s)", create, d.show(filepath.Join(ext.Dir, "README.md")))
 	}
@@ -454,7 +461,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 			}
 			out = append(out, finding{Level: levelFail, Server: s.Name, Tool: id, Check: "name",
 				Message: fmt.Sprintf("%s does not accept this name (names must match %s), so it will not start the server", p.Name, p.Entry.NamePattern),
-				Fix:     fmt.Sprintf("rename the server in %s:%d", s.Source, s.Line)})
+				Fix:     fmt.Sprintf("rename the server in %s:%d", termtext.Safe(s.Source), s.Line)})
 		}
 	}
 	if len(out) == 0 && len(accepted) > 0 {
@@ -474,11 +481,11 @@ func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (fi
 	}
 	c, err := target.Choose(t, d.w.env)
 	if err != nil {
-		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: err.Error(),
+		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: termtext.Safe(err.Error()),
 			Fix: "make the folder readable, or select the tool's scope with --scope"}, true
 	}
 	return finding{Level: levelOK, Tool: p.ID, Check: "file",
-		Message: fmt.Sprintf("%s reads %s: %s", p.Name, d.show(c.Path), c.Reason)}, true
+		Message: fmt.Sprintf("%s reads %s: %s", p.Name, d.show(c.Path), termtext.Safe(c.Reason))}, true
 }
 
 // toolSteps reports what the user must still do in a tool before it starts

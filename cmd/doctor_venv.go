@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -45,13 +46,13 @@ func inspectVenv(ext *extensions.Extension, goos string, show func(string) strin
 	}
 	switch fi, err := os.Stat(home); {
 	case errors.Is(err, fs.ErrNotExist):
-		return venvState{problem: fmt.Sprintf("the Python it was made from is gone: %s says home = %s, which does not exist", show(cfg), home)}
+		return venvState{problem: fmt.Sprintf("the Python it was made from is gone: %s says home = %s, which does not exist", show(cfg), termtext.Safe(home))}
 	case err != nil:
-		return venvState{problem: fmt.Sprintf("%s says home = %s, which cannot be read: %v", show(cfg), home, unwrapPathError(err))}
+		return venvState{problem: fmt.Sprintf("%s says home = %s, which cannot be read: %v", show(cfg), termtext.Safe(home), unwrapPathError(err))}
 	case !fi.IsDir():
-		return venvState{problem: fmt.Sprintf("%s says home = %s, which is not a folder", show(cfg), home)}
+		return venvState{problem: fmt.Sprintf("%s says home = %s, which is not a folder", show(cfg), termtext.Safe(home))}
 	case !hasPython(home):
-		return venvState{problem: fmt.Sprintf("the Python it was made from is gone: %s says home = %s, which holds no python", show(cfg), home)}
+		return venvState{problem: fmt.Sprintf("the Python it was made from is gone: %s says home = %s, which holds no python", show(cfg), termtext.Safe(home))}
 	}
 	py := ext.Python
 	fi, err := os.Lstat(py)
@@ -66,9 +67,9 @@ func inspectVenv(ext *extensions.Extension, goos string, show func(string) strin
 		if target, err = filepath.EvalSymlinks(py); err != nil {
 			link, _ := os.Readlink(py)
 			if errors.Is(err, fs.ErrNotExist) {
-				return venvState{problem: fmt.Sprintf("venv python %s is a link to %s, which does not exist", show(py), link)}
+				return venvState{problem: fmt.Sprintf("venv python %s is a link to %s, which does not exist", show(py), termtext.Safe(link))}
 			}
-			return venvState{problem: fmt.Sprintf("venv python %s is a link to %s, which cannot be followed: %v", show(py), link, unwrapPathError(err))}
+			return venvState{problem: fmt.Sprintf("venv python %s is a link to %s, which cannot be followed: %v", show(py), termtext.Safe(link), unwrapPathError(err))}
 		}
 	}
 	switch fi, err := os.Stat(target); {
@@ -118,7 +119,7 @@ func pyvenvHome(cfg string, show func(string) string) (home, problem string) {
 		}
 		home = strings.TrimSpace(value)
 		if !toolprofiles.Absolute(home) {
-			return "", fmt.Sprintf("%s says home = %s, which is not an absolute path", show(cfg), home)
+			return "", fmt.Sprintf("%s says home = %s, which is not an absolute path", show(cfg), termtext.Safe(home))
 		}
 		return home, ""
 	}

@@ -79,7 +79,7 @@ func (e machineEvidence) absent() string {
 	}
 	var parts []string
 	if len(dirs) > 0 {
-		parts = append(parts, "no "+strings.Join(dirs, ", "))
+		parts = append(parts, "no "+safeList(dirs))
 	}
 	if len(bins) > 0 {
 		parts = append(parts, strings.Join(bins, ", ")+" not on PATH")

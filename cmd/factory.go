@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 )
@@ -82,8 +85,12 @@ func (f *Factory) roots(flag string) (root, reached string, err error) {
 		if err != nil {
 			return "", "", err
 		}
-		if fi, err := os.Stat(filepath.Join(abs, extensions.RepoDir)); err != nil || !fi.IsDir() {
-			return "", "", usagef("--root %s: no %s folder there", flag, extensions.RepoDir)
+		fi, err := os.Stat(filepath.Join(abs, extensions.RepoDir))
+		switch {
+		case err != nil && !extensions.NotThere(err):
+			return "", "", fmt.Errorf("--root %s: %w", termtext.Safe(flag), unwrapPathError(err))
+		case err != nil || !fi.IsDir():
+			return "", "", usagef("--root %s: no %s folder there", termtext.Safe(flag), extensions.RepoDir)
 		}
 		reached = abs
 	} else {
@@ -96,10 +103,30 @@ func (f *Factory) roots(flag string) (root, reached string, err error) {
 		}
 	}
 	root = f.realPath(reached)
+	if err := checkRootText(root); err != nil {
+		return "", "", err
+	}
 	if root == reached {
 		return root, "", nil
 	}
 	return root, reached, nil
+}
+
+// checkRootText refuses a root that is not UTF-8: the tools' config files
+// are UTF-8 text, and a path written into them would be written with
+// U+FFFD, a folder that does not exist.
+func checkRootText(root string) error {
+	if utf8.ValidString(root) {
+		return nil
+	}
+	for i := 0; i < len(root); {
+		r, size := utf8.DecodeRuneInString(root[i:])
+		if r == utf8.RuneError && size == 1 {
+			return fmt.Errorf("the workspace root %s is not UTF-8 (byte 0x%02x at offset %d): the tools' config files are UTF-8 text and cannot name it; rename the folder", termtext.Safe(root), root[i], i)
+		}
+		i += size
+	}
+	return nil
 }
 
 // realPath is p with its symlinks resolved, or p where that fails. On

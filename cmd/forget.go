@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 	"github.com/repo-manager/repo/writers/plan"
@@ -227,11 +228,11 @@ func printForget(f *Factory, opts *ForgetOptions, res forgetResult) {
 	}
 	for _, k := range res.Kept {
 		fmt.Fprintf(errOut, "kept %s (%s: %s): %s writes it too; forget %s as well to remove the entries\n",
-			k.Path, k.Scope, strings.Join(k.Tools, ", "), strings.Join(k.By, ", "), strings.Join(k.By, ","))
+			termtext.Safe(k.Path), k.Scope, strings.Join(k.Tools, ", "), strings.Join(k.By, ", "), strings.Join(k.By, ","))
 	}
 	for _, fr := range res.Files {
 		if fr.Status == statusWritten {
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
 		}
 		if opts.Verbose {
 			for _, c := range fr.Changes {
@@ -239,7 +240,7 @@ func printForget(f *Factory, opts *ForgetOptions, res forgetResult) {
 					fmt.Fprintf(errOut, "  %s: %s\n", c.Action, c.Reason)
 					continue
 				}
-				fmt.Fprintf(errOut, "  %s %s: %s\n", c.Action, c.Entry, c.Reason)
+				fmt.Fprintf(errOut, "  %s %s: %s\n", c.Action, termtext.Safe(c.Entry), c.Reason)
 			}
 		}
 	}

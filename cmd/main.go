@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/spf13/cobra"
+
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // Main runs repo with args and returns the process exit code.
@@ -14,6 +16,18 @@ func Main(args []string) int {
 }
 
 func run(f *Factory, args []string) int {
+	// Every message escapes the workspace's text where it prints it
+	// (termtext.Safe); the guards are there for one that does not: nothing
+	// a workspace chose reaches a terminal or a CI log as control.
+	out, errOut := f.IO.Out, f.IO.ErrOut
+	gOut := termtext.NewWriter(out, func() bool { return f.colorOn(out) })
+	gErr := termtext.NewWriter(errOut, func() bool { return f.colorOn(errOut) })
+	f.IO.Out, f.IO.ErrOut = gOut, gErr
+	defer func() {
+		gOut.Flush()
+		gErr.Flush()
+		f.IO.Out, f.IO.ErrOut = out, errOut
+	}()
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)

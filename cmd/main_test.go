@@ -13,9 +13,13 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 var digestPattern = regexp.MustCompile(`sha256:[0-9a-f]{32}`)
+
+var escapePattern = regexp.MustCompile(`\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}`)
 
 var update = flag.Bool("update", false, "rewrite the golden sections of failing scripts")
 
@@ -85,6 +89,59 @@ func TestScript(t *testing.T) {
 				out := ts.MkAbs(args[1])
 				ts.Check(os.MkdirAll(filepath.Dir(out), 0o755))
 				ts.Check(os.WriteFile(out, []byte(text), 0o644))
+			},
+			// printable [-noguard] FILE fails when FILE (or stdout, stderr)
+			// holds a character that is not printable, but "\n", "\r\n" and
+			// "\t": nothing a workspace chose reaches a terminal as control.
+			// -noguard also fails on the escape that only run's last guard
+			// writes for a carriage return (\u000d; Safe, Lines and every
+			// config format write \r), so a message that relied on the guard
+			// is found: give the hostile values a carriage return.
+			"printable": func(ts *testscript.TestScript, neg bool, args []string) {
+				noguard := len(args) == 2 && args[0] == "-noguard"
+				if noguard {
+					args = args[1:]
+				}
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: printable [-noguard] FILE")
+				}
+				text := ts.ReadFile(args[0])
+				for i, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+					if !termtext.Printable(strings.ReplaceAll(line, "\t", " ")) {
+						ts.Fatalf("%s: line %d is not printable: %q", args[0], i+1, line)
+					}
+					if noguard && strings.Contains(line, `\u000d`) {
+						ts.Fatalf("%s: line %d was escaped by the last guard, not where it is printed: %q", args[0], i+1, line)
+					}
+				}
+			},
+			// envq NAME VALUE sets NAME to VALUE, a Go string literal
+			// ("a\x1bb"), for names a script cannot spell (control
+			// characters, bytes that are not UTF-8): mv x $NAME, cd $NAME.
+			"envq": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: envq NAME \"VALUE\"")
+				}
+				v, err := strconv.Unquote(args[1])
+				ts.Check(err)
+				ts.Setenv(args[0], v)
+			},
+			// unescape FILE replaces each \xHH and \uHHHH in FILE by the byte
+			// or character, for file content a script cannot spell (a
+			// comment holding an escape sequence) without raw control
+			// bytes in the script.
+			"unescape": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: unescape FILE")
+				}
+				text := escapePattern.ReplaceAllStringFunc(ts.ReadFile(args[0]), func(m string) string {
+					n, _ := strconv.ParseUint(m[2:], 16, 32)
+					if m[1] == 'x' {
+						return string([]byte{byte(n)})
+					}
+					return string(rune(n))
+				})
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text), 0o644))
 			},
 		},
 		Condition: func(cond string) (bool, error) {

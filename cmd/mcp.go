@@ -12,6 +12,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // MCPListOptions are the flags of repo mcp list.
@@ -93,14 +94,14 @@ func mcpListRun(opts *MCPListOptions) error {
 		fmt.Fprintln(tw, "EXTENSION\tSERVER\tTRANSPORT\tCOMMAND / URL")
 	}
 	for _, s := range ws.Servers {
-		what := s.URL
+		what := termtext.Safe(s.URL)
 		if !s.Remote() {
 			what = shellquote.Join(append([]string{s.Command}, s.Args...))
 		}
 		if withSettings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, settingsText(s.Settings), what)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termtext.Safe(s.Extension), termtext.Safe(s.Name), s.Transport, settingsText(s.Settings), what)
 		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Extension, s.Name, s.Transport, what)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termtext.Safe(s.Extension), termtext.Safe(s.Name), s.Transport, what)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -108,15 +109,15 @@ func mcpListRun(opts *MCPListOptions) error {
 	}
 	if opts.Verbose {
 		for _, s := range ws.Servers {
-			fmt.Fprintf(f.IO.Out, "\n%s (%s:%d)\n", s.Name, s.Source, s.Line)
+			fmt.Fprintf(f.IO.Out, "\n%s (%s:%d)\n", termtext.Safe(s.Name), termtext.Safe(s.Source), s.Line)
 			if s.Cwd != "" {
-				fmt.Fprintf(f.IO.Out, "  cwd: %s\n", s.Cwd)
+				fmt.Fprintf(f.IO.Out, "  cwd: %s\n", termtext.Safe(s.Cwd))
 			}
 			for _, kv := range s.Env {
-				fmt.Fprintf(f.IO.Out, "  env %s=%s\n", kv.Key, kv.Value)
+				fmt.Fprintf(f.IO.Out, "  env %s=%s\n", termtext.Safe(kv.Key), termtext.Safe(kv.Value))
 			}
 			for _, kv := range s.Headers {
-				fmt.Fprintf(f.IO.Out, "  header %s: %s\n", kv.Key, kv.Value)
+				fmt.Fprintf(f.IO.Out, "  header %s: %s\n", termtext.Safe(kv.Key), termtext.Safe(kv.Value))
 			}
 		}
 	}
@@ -140,7 +141,7 @@ func settingsText(s extensions.Settings) string {
 	}{{"includeTools", s.IncludeTools}, {"excludeTools", s.ExcludeTools}, {"autoApprove", s.AutoApprove}}
 	for _, l := range lists {
 		if l.value != nil {
-			parts = append(parts, l.name+"="+strings.Join(l.value, ","))
+			parts = append(parts, l.name+"="+termtext.Safe(strings.Join(l.value, ",")))
 		}
 	}
 	if s.StartupTimeout != 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
@@ -220,9 +221,15 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	var errs []error
 	for _, e := range picked {
+		if err := termtext.Check(e.Name); err != nil {
+			// An extension declaring it would not load (its names are
+			// printed, and must be printable).
+			errs = append(errs, fmt.Errorf("%s: server %q: an extension's server names must be printable (%v); rename the entry, or import the others with --server", at(t, e), e.Name, err))
+			continue
+		}
 		if s, ok := declared[e.Name]; ok {
 			errs = append(errs, fmt.Errorf("%s: server %q: extension %s declares a server of that name (%s:%d); rename your entry, or import the others with --server",
-				at(t, e), e.Name, s.Extension, s.Source, s.Line))
+				at(t, e), e.Name, s.Extension, termtext.Safe(s.Source), s.Line))
 		}
 	}
 	if len(errs) > 0 {
@@ -242,6 +249,10 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", at(t, e), err))
+			continue
+		}
+		if err := unprintable(spec); err != nil {
+			errs = append(errs, fmt.Errorf("%s: server %q: %v, which an extension's MCP file cannot hold; leave the server out (--server)", at(t, e), e.Name, err))
 			continue
 		}
 		if p.Entry.RootVar != "" && !w.env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
@@ -326,12 +337,34 @@ const (
 	reasonImported     = "imported entry"
 )
 
+// unprintable says which env or header name, URL or header value of spec
+// an MCP file refuses (extensions: it must be printable), or nil.
+func unprintable(spec extensions.Spec) error {
+	for _, kv := range spec.Env {
+		if err := termtext.Check(kv.Key); err != nil {
+			return fmt.Errorf("env name %s: %v", termtext.Safe(kv.Key), err)
+		}
+	}
+	for _, kv := range spec.Headers {
+		if err := termtext.Check(kv.Key); err != nil {
+			return fmt.Errorf("header name %s: %v", termtext.Safe(kv.Key), err)
+		}
+		if err := termtext.Check(kv.Value); err != nil {
+			return fmt.Errorf("header %s: %v", kv.Key, err)
+		}
+	}
+	if err := termtext.Check(spec.URL); err != nil {
+		return fmt.Errorf("url: %v", err)
+	}
+	return nil
+}
+
 // checkNewExtension refuses an extension folder that exists: an import
 // creates an extension and never edits one. A folder holding nothing but
 // the default venv is new still: the venv can be made before the import,
 // so that entries running its python import as python.
 func checkNewExtension(w *workspace, dir string) error {
-	display := w.env.Display(dir)
+	display := termtext.Safe(w.env.Display(dir))
 	refuse := fmt.Errorf("%s already exists; repo mcp import creates a new extension and never changes an existing one: choose another --extension name (to add servers to an extension, edit its MCP file)", display)
 	fi, err := os.Lstat(dir)
 	switch {
@@ -375,9 +408,9 @@ func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names 
 				if len(have) > 0 {
 					list = "yours there: " + strings.Join(have, ", ")
 				}
-				errs = append(errs, fmt.Errorf("--server %s: %s has no entry %q (%s)", name, t.Display, name, list))
+				errs = append(errs, fmt.Errorf("--server %s: %s has no entry %q (%s)", termtext.Safe(name), termtext.Safe(t.Display), name, list))
 			case entries[i].Owner != "":
-				errs = append(errs, fmt.Errorf("--server %s: %s: entry %q is managed by repo (extension %s): it belongs to an extension already", name, at(t, entries[i]), name, entries[i].Owner))
+				errs = append(errs, fmt.Errorf("--server %s: %s: entry %q is managed by repo (extension %s): it belongs to an extension already", termtext.Safe(name), at(t, entries[i]), name, termtext.Safe(entries[i].Owner)))
 			default:
 				picked = append(picked, entries[i])
 			}
@@ -397,9 +430,9 @@ func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names 
 	if len(picked) == 0 {
 		switch {
 		case len(entries) > 0:
-			return nil, fmt.Errorf("%s: no entries of yours to import: the %d there are managed by repo", t.Display, len(entries))
+			return nil, fmt.Errorf("%s: no entries of yours to import: the %d there are managed by repo", termtext.Safe(t.Display), len(entries))
 		default:
-			return nil, fmt.Errorf("%s: no servers to import (the file has none, or does not exist)", t.Display)
+			return nil, fmt.Errorf("%s: no servers to import (the file has none, or does not exist)", termtext.Safe(t.Display))
 		}
 	}
 	return picked, nil
@@ -410,7 +443,7 @@ func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names 
 // as the tool means it.
 func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *writers.Target) error {
 	fail := func(why string) error {
-		return fmt.Errorf("%s: %s: server %q cannot be imported as it is: %s; leave it out (--server)", t.Display, p.ID, s.Name, why)
+		return fmt.Errorf("%s: %s: server %q cannot be imported as it is: %s; leave it out (--server)", termtext.Safe(t.Display), p.ID, s.Name, why)
 	}
 	res := translator.TranslateWith(s, p, translator.Options{Portable: w.env.Portable, Root: w.root, GOOS: w.env.GOOS})
 	if res.Err != nil {
@@ -426,7 +459,7 @@ func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx ex
 		again, err = extensions.Resolve(extensions.Declaration{Name: s.Name, Spec: back}, ctx, s.Extension, s.Source)
 	}
 	if err != nil || !sameServer(again.Spec, s.Spec) {
-		return fail(fmt.Sprintf("repo would write it as %s, which is not the same server", entry))
+		return fail(fmt.Sprintf("repo would write it as %s, which is not the same server", termtext.Safe(string(entry))))
 	}
 	return nil
 }
@@ -502,9 +535,9 @@ func envName(header string) string {
 // at is an entry's place in its file.
 func at(t *writers.Target, e plan.Entry) string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d", t.Display, e.Line)
+		return fmt.Sprintf("%s:%d", termtext.Safe(t.Display), e.Line)
 	}
-	return t.Display
+	return termtext.Safe(t.Display)
 }
 
 func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
@@ -512,7 +545,7 @@ func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ")
 func printImport(f *Factory, res importResult) {
 	errOut := f.IO.ErrOut
 	for _, s := range res.Skipped {
-		fmt.Fprintf(errOut, "note: %s: entry %q is managed by repo (extension %s); skipped\n", res.Source, s.Name, s.Extension)
+		fmt.Fprintf(errOut, "note: %s: entry %q is managed by repo (extension %s); skipped\n", termtext.Safe(res.Source), s.Name, termtext.Safe(s.Extension))
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(errOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), w)
@@ -526,20 +559,20 @@ func printImport(f *Factory, res importResult) {
 			fmt.Fprint(f.IO.Out, fr.Diff)
 		}
 		fmt.Fprintf(errOut, "would import %d server(s) from %s into extension %s (%s): %s; nothing written (--dry-run)\n",
-			len(names), res.Source, res.Extension, res.Folder, strings.Join(names, ", "))
+			len(names), termtext.Safe(res.Source), res.Extension, termtext.Safe(res.Folder), safeList(names))
 		return
 	}
 	for _, fr := range res.Files {
 		switch {
 		case fr.Status != statusWritten:
 		case fr.Scope == scopeExtension:
-			fmt.Fprintf(errOut, "%s %s\n", f.paint(f.IO.ErrOut, green, "created"), fr.Path)
+			fmt.Fprintf(errOut, "%s %s\n", f.paint(f.IO.ErrOut, green, "created"), termtext.Safe(fr.Path))
 		default:
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, "wrote"), fr.Path, who(fr), summary(fr.Changes))
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, "wrote"), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
 		}
 	}
 	fmt.Fprintf(errOut, "imported %d server(s) from %s into extension %s: %s; repo sync writes them into your other tools\n",
-		len(names), res.Source, res.Extension, strings.Join(names, ", "))
+		len(names), termtext.Safe(res.Source), res.Extension, safeList(names))
 }
 
 // importResult is the --output json document of repo mcp import (schema

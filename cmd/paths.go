@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // A server's files: the venv its command runs in, its command when that is
@@ -31,10 +32,14 @@ type missingPath struct {
 // path still relative after resolution did not exist in the server's
 // folder (its cwd, else the root). Flags, bare command names (looked up on
 // PATH) and values holding an environment reference are not checked.
-func missingPaths(s extensions.Server, ext *extensions.Extension, root string, show func(string) string) []missingPath {
+//
+// The sentences are printed: every path and argument in them goes through
+// termtext.Safe (display gives a path as shown, not yet escaped).
+func missingPaths(s extensions.Server, ext *extensions.Extension, root string, display func(string) string) []missingPath {
 	if s.Remote() {
 		return nil
 	}
+	show := func(p string) string { return termtext.Safe(display(p)) }
 	var out []missingPath
 	venvGone := false
 	if ext != nil {
@@ -43,7 +48,7 @@ func missingPaths(s extensions.Server, ext *extensions.Extension, root string, s
 		}
 	}
 	in := func(p string) bool { return ext != nil && under(ext.Venv, p) }
-	where := fmt.Sprintf("%s:%d", s.Source, s.Line)
+	where := fmt.Sprintf("%s:%d", termtext.Safe(s.Source), s.Line)
 	// lost reports p, an absolute path, when it does not exist.
 	lost := func(check, field, p string) {
 		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
@@ -84,11 +89,11 @@ func missingPaths(s extensions.Server, ext *extensions.Extension, root string, s
 		fix := fmt.Sprintf("create %s, or fix %s in %s", show(filepath.Join(s.Dir, p)), fieldName(field), where)
 		if ext != nil {
 			if _, err := os.Stat(filepath.Join(ext.Dir, p)); err == nil {
-				fix = fmt.Sprintf("it is in the extension folder: write <<extension.dir>>/%s in %s", filepath.ToSlash(filepath.Clean(p)), where)
+				fix = fmt.Sprintf("it is in the extension folder: write <<extension.dir>>/%s in %s", termtext.Safe(filepath.ToSlash(filepath.Clean(p))), where)
 			}
 		}
 		out = append(out, missingPath{check: check, field: field,
-			what: fmt.Sprintf("%s %s does not exist in %s", check, p, folder), fix: fix})
+			what: fmt.Sprintf("%s %s does not exist in %s", check, termtext.Safe(p), folder), fix: fix})
 	}
 	cmd := s.Command
 	switch {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -155,7 +156,7 @@ func (sel *selection) mayCreate(p *toolprofiles.Profile, w *workspace) bool {
 	if _, err := os.Lstat(c.Path); err == nil {
 		return true
 	}
-	file := w.env.Display(c.Path)
+	file := termtext.Safe(w.env.Display(c.Path))
 	if sel.source == "--tool" {
 		sel.notes = append(sel.notes, fmt.Sprintf("%s: creating %s %s", p.ID, file, t.CreationChanges))
 		return true
@@ -177,7 +178,7 @@ func (sel *selection) describe() string {
 	var tools []string
 	for _, p := range sel.profiles {
 		if ev := sel.evidence[p.ID]; len(ev) > 0 {
-			tools = append(tools, fmt.Sprintf("%s (%s)", p.ID, strings.Join(ev, ", ")))
+			tools = append(tools, fmt.Sprintf("%s (%s)", p.ID, safeList(ev)))
 		} else {
 			tools = append(tools, p.ID)
 		}
@@ -187,6 +188,16 @@ func (sel *selection) describe() string {
 		list = "none"
 	}
 	return fmt.Sprintf("tools (%s): %s; %s scope", source, list, sel.scope)
+}
+
+// safeList joins paths as a message prints them, each through
+// termtext.Safe.
+func safeList(items []string) string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = termtext.Safe(s)
+	}
+	return strings.Join(out, ", ")
 }
 
 // none says why no tool was selected.

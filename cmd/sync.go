@@ -12,6 +12,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
@@ -337,7 +338,7 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {
 		fr := fileResult{Scope: string(fp.Scope), Tools: fp.Tools, Changes: fp.Changes}
-		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), fp.Display, who(fr), summary(fp.Changes))
+		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fp.Display), who(fr), summary(fp.Changes))
 	}
 	return err
 }
@@ -367,7 +368,7 @@ func lockWorkspace(f *Factory, w *workspace) (func(), error) {
 		}
 	}
 	return writers.Lock(path, timeout, func() {
-		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", w.env.Display(path))
+		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", termtext.Safe(w.env.Display(path)))
 	})
 }
 
@@ -425,7 +426,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		for _, fr := range res.Files {
 			if fr.Status != statusUnchanged {
 				stale++
-				fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), fr.Path, who(fr), reasons(fr.Changes))
+				fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), termtext.Safe(fr.Path), who(fr), reasons(fr.Changes))
 				printChanges(f, opts, fr)
 			}
 		}
@@ -436,11 +437,11 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			printSelection(f, res, sel)
 			for _, fr := range res.Files {
 				if fr.Status == statusUnchanged {
-					fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
+					fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
 				}
 			}
 			for _, fp := range plan.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", fp.Display, who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
+				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", termtext.Safe(fp.Display), who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
 			}
 			warn()
 		}
@@ -452,12 +453,12 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	for _, fr := range res.Files {
 		if fr.Status == statusUnchanged {
 			if opts.Verbose {
-				fmt.Fprintf(errOut, "unchanged %s (%s)\n", fr.Path, who(fr))
+				fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
 			}
 			continue
 		}
 		if fr.Status == statusWritten && !opts.Quiet {
-			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), fr.Path, who(fr), summary(fr.Changes))
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
 		}
 		printChanges(f, opts, fr)
 	}
@@ -475,7 +476,7 @@ func printSelection(f *Factory, res syncResult, sel *selection) {
 		fmt.Fprintf(f.IO.ErrOut, "repo's entries for tools not listed in [mcp] tools are removed\n")
 	case "detected":
 		for _, k := range res.Kept {
-			fmt.Fprintf(f.IO.ErrOut, "kept %s (%s: %s): %s\n", k.Path, k.Scope, strings.Join(k.Tools, ", "), k.Reason)
+			fmt.Fprintf(f.IO.ErrOut, "kept %s (%s: %s): %s\n", termtext.Safe(k.Path), k.Scope, strings.Join(k.Tools, ", "), k.Reason)
 		}
 	}
 }
@@ -490,7 +491,7 @@ func printChanges(f *Factory, opts *SyncOptions, fr fileResult) {
 			fmt.Fprintf(f.IO.ErrOut, "  %s: %s\n", c.Action, c.Reason)
 			continue
 		}
-		fmt.Fprintf(f.IO.ErrOut, "  %s %s: %s\n", c.Action, c.Entry, c.Reason)
+		fmt.Fprintf(f.IO.ErrOut, "  %s %s: %s\n", c.Action, termtext.Safe(c.Entry), c.Reason)
 	}
 }
 
@@ -573,7 +574,10 @@ func newFileResult(fp *writers.FilePlan, status fileStatus, withDiff bool) fileR
 		fr.Changes = []writers.Change{}
 	}
 	if withDiff {
-		fr.Diff = writers.Diff(fp)
+		// A diff shows files the workspace may have written (a committed
+		// config, a comment in it): what is not printable is escaped, in
+		// the text and the JSON alike (the action prints the JSON's).
+		fr.Diff = termtext.Lines(writers.Diff(fp))
 	}
 	return fr
 }

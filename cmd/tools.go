@@ -12,6 +12,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -110,7 +111,7 @@ func toolsRun(opts *ToolsOptions) error {
 			// candidate that exists, else the first).
 			c, err := target.Choose(t, w.env)
 			if err != nil {
-				r.files[scope] = "(" + err.Error() + ")"
+				r.files[scope] = "(" + err.Error() + ")" // escaped where printed
 				continue
 			}
 			if c.Path == "" {
@@ -176,7 +177,7 @@ func toolsRun(opts *ToolsOptions) error {
 			} else if t := r.p.Scopes.Get(scope); !slices.Contains(formats, t.Format) {
 				formats = append(formats, t.Format)
 			}
-			cells = append(cells, file)
+			cells = append(cells, termtext.Safe(file))
 		}
 		if len(formats) == 0 {
 			formats = []string{"-"}
@@ -192,15 +193,15 @@ func toolsRun(opts *ToolsOptions) error {
 			fmt.Fprintf(f.IO.Out, "\n%s (%s, %s)\n", r.p.ID, r.p.Name, r.p.Origin())
 			for _, scope := range toolprofiles.Scopes {
 				if c := r.candidates[scope]; len(c) > 0 {
-					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, strings.Join(c, ", "))
+					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, safeList(c))
 				}
 			}
 			if len(r.detectedBy) > 0 {
-				fmt.Fprintf(f.IO.Out, "  detected: %s\n", strings.Join(r.detectedBy, ", "))
+				fmt.Fprintf(f.IO.Out, "  detected: %s\n", safeList(r.detectedBy))
 			}
 			switch {
 			case r.machine.installed():
-				fmt.Fprintf(f.IO.Out, "  installed: %s\n", strings.Join(r.machine.found, ", "))
+				fmt.Fprintf(f.IO.Out, "  installed: %s\n", safeList(r.machine.found))
 			case r.machine.known:
 				fmt.Fprintf(f.IO.Out, "  not installed: %s\n", r.machine.absent())
 			}

@@ -159,10 +159,17 @@ func (r *runner) run(script, dir string, env ...string) {
 		return string(data)
 	}
 	r.summaryText, r.outputText = read(r.summary), read(r.output)
+	// The annotations are the commands the runner would obey (runner_test.go),
+	// in stdout and stderr: each stream on its own, as the runner reads them
+	// apart and mixes their lines in whatever order they arrive.
 	r.annotations = nil
-	for _, line := range strings.Split(r.stdout, "\n") {
-		if strings.HasPrefix(line, "::error") {
-			r.annotations = append(r.annotations, line)
+	for _, out := range []string{r.stdout, r.stderr} {
+		for _, c := range obeyed(out) {
+			line := "::" + c.Name
+			if c.Props != "" {
+				line += " " + c.Props
+			}
+			r.annotations = append(r.annotations, line+"::"+c.Data)
 		}
 	}
 }
@@ -296,9 +303,88 @@ func TestActionCheck(t *testing.T) {
 	write(t, ws, map[string]string{".repository/extensions/ext/mcp.json": `{"mcpServers": `})
 	r.run("check.sh", ws)
 	if r.code != 2 || len(r.annotations) != 1 || !strings.HasPrefix(r.annotations[0], "::error title=repo sync failed::repo: .repository/extensions/ext/mcp.json") ||
-		!strings.Contains(r.summaryText, "`repo sync --check` failed") || !strings.Contains(r.stderr, "mcp.json") {
+		!strings.Contains(r.summaryText, "`repo sync --check` failed") || !strings.Contains(r.stdout, "mcp.json") {
 		r.fail("broken extension: want exit 2 and the error")
 	}
+}
+
+// TestActionHostileWorkspace plays a pull request that wants the action's
+// log to say what it did not: a committed config whose comment holds
+// workflow commands (an ::error annotation that says all is well, a
+// ::stop-commands:: that would hide the real ones, the old ##[…] syntax, a
+// carriage return, an escape sequence), an argument holding ##[warning],
+// and a workspace profile path with newlines. The runner, as modelled in
+// runner_test.go, must obey exactly the check's own annotations, and the
+// log and the job summary hold no control character.
+func TestActionHostileWorkspace(t *testing.T) {
+	needBash(t, "jq")
+	bin := repoBinary(t)
+	r := newRunner(t)
+	ws := filepath.Join(r.checkout, "ws")
+	// The diff shows the last three lines of the comment as context.
+	attack := strings.Join([]string{
+		"##[error]the old syntax",
+		"::add-mask::x",
+		"\x1b]0;title\x07 and a carriage return\r::error::after it",
+		"::stop-commands::pwned",
+		"::error title=repo::All MCP configs verified */",
+	}, "\n")
+	write(t, ws, map[string]string{
+		".repository/config.toml":                   "[mcp]\ntools = [\"claude\", \"vscode\"]\n",
+		".repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server", "args": ["##[warning]in an argument", "\r\n::error::in an argument"]}}}`,
+		".vscode/mcp.json":                          "{\n  \"servers\": {\n    /*\n" + attack + "\n  }\n}\n",
+	})
+	r.env = append(r.env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	clean := func(what, text string) {
+		t.Helper()
+		for i, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+			for _, c := range line {
+				if c < 0x20 && c != '\t' || c == 0x7f || c >= 0x80 && c < 0xa0 {
+					r.fail("%s: line %d holds %U: %q", what, i+1, c, line)
+					return
+				}
+			}
+		}
+	}
+
+	// Stale: the diff shows the comment's lines as context and the
+	// argument; only the two stale files are annotated.
+	r.run("check.sh", ws)
+	want := []string{
+		`::error file=ws/.mcp.json,title=MCP config out of date::.mcp.json (project: claude) is out of date: missing entry "docs"; run 'repo sync' and commit the result`,
+		`::error file=ws/.vscode/mcp.json,title=MCP config out of date::.vscode/mcp.json (project: vscode) is out of date: missing entry "docs"; run 'repo sync' and commit the result`,
+		`::error file=ws/.repository/mcp-managed.json,title=MCP config out of date::.repository/mcp-managed.json (ownership record) is out of date: ownership record out of date; run 'repo sync' and commit the result`,
+	}
+	if r.code != 1 || strings.Join(r.annotations, "\n") != strings.Join(want, "\n") {
+		r.fail("a hostile comment and argument: the runner obeys\n%s\nwant\n%s", strings.Join(r.annotations, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range []string{"\n ::error title=repo::All MCP configs verified */\n", "\n ::stop-commands::pwned\n", `\x1b]0;title\a and a carriage return\r::error::after it`, "##[warning]in an argument"} {
+		if !strings.Contains(r.stdout, s) {
+			r.fail("the log lacks %q: the attack did not reach it, and the test proves nothing", s)
+		}
+	}
+	clean("log", r.stdout+r.stderr)
+	clean("summary", r.summaryText)
+	if !strings.Contains(r.summaryText, "- `.vscode/mcp.json`\n") {
+		r.fail("the summary does not list .vscode/mcp.json in a code span")
+	}
+
+	// A workspace profile path with newlines would put the commands into
+	// the diff's header; repo refuses it, and the error is all the runner
+	// sees as a command.
+	write(t, ws, map[string]string{
+		".repository/config.toml": "[mcp]\ntools = [\"t\"]\n",
+		".repository/toolprofiles/t.toml": "id = \"t\"\nname = \"T\"\nmcp = true\nevidence = \"docs\"\nsources = [\"a test\"]\n" +
+			"[scopes.project]\nformat = \"json\"\nkey = [\"mcpServers\"]\n" +
+			"paths = [\"x\\n::error title=repo::All MCP configs verified\\n::stop-commands::pwned\\n.json\"]\n",
+	})
+	r.run("check.sh", ws)
+	if r.code != 2 || len(r.annotations) != 1 || !strings.HasPrefix(r.annotations[0], "::error title=repo sync failed::repo: .repository/toolprofiles/t.toml: line ") {
+		r.fail("a profile path with newlines: the runner obeys\n%s", strings.Join(r.annotations, "\n"))
+	}
+	clean("log", r.stdout+r.stderr)
+	clean("summary", r.summaryText)
 }
 
 // TestActionInstall runs action/install.sh against a release in a folder

@@ -41,6 +41,10 @@ func LoadConfig(root string) (Config, error) {
 	if err != nil {
 		return Config{}, &Error{File: ConfigFile, Msg: "cannot read: " + describe(err)}
 	}
+	// Tool ids are printed; the repo manager's own tables are its own.
+	if err := printable(data, ConfigFile, "", func(key []string) bool { return key[0] == "mcp" }); err != nil {
+		return Config{}, err
+	}
 	// First pass: the whole file, loosely, to find [mcp] without judging
 	// the repo manager's own keys.
 	var loose struct {

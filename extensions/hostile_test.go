@@ -210,9 +210,10 @@ func TestExtensionFolderSymlinkLoop(t *testing.T) {
 // The MCP file's hostile bytes: each is an error naming file:line:col.
 func TestMCPFileHostileBytes(t *testing.T) {
 	for name, c := range map[string]struct{ data, want string }{
-		"binary":       {"\x00\x01\x02\xff", "mcp.json:1:1: extension ext: invalid JSON"},
-		"latin-1":      {"{\"mcpServers\": {\"s\": {\"command\": \"caf\xe9\"}}}", ""},
-		"utf-16":       {"\xff\xfe{\x00}\x00", "mcp.json:1:1: extension ext: invalid JSON"},
+		"binary":       {"\x00\x01\x02\xff", "mcp.json:1:4: extension ext: byte 0xff is not UTF-8"},
+		"latin-1":      {"{\"mcpServers\": {\"s\": {\"command\": \"caf\xe9\"}}}", "mcp.json:1:38: extension ext: byte 0xe9 is not UTF-8; an MCP file is UTF-8 text"},
+		"utf-16":       {"\xff\xfe{\x00}\x00", "mcp.json:1:1: extension ext: byte 0xff is not UTF-8"},
+		"nul":          {"{\"mcpServers\": {\"s\\u0000\": {\"command\": \"x\"}}}", `server "s\x00": a server name is printed by repo and the tools, and must be printable: control character U+0000 at byte 1`},
 		"nul after":    {"{\"mcpServers\": {}}\x00", "mcp.json:1:19: extension ext: invalid JSON: data after the top-level object"},
 		"comment":      {"// c\n{\"mcpServers\": {}}", "mcp.json:1:1: extension ext: invalid JSON"},
 		"two objects":  {"{\"mcpServers\": {}} {}", "mcp.json:1:20: extension ext: invalid JSON: data after the top-level object"},
@@ -227,15 +228,6 @@ func TestMCPFileHostileBytes(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, err := loadOne(t, c.data, nil)
-			if c.want == "" {
-				// Invalid UTF-8 inside a string: encoding/json accepts it
-				// (it decodes to U+FFFD); the server is read. Safe: the
-				// writer quotes it as valid JSON.
-				if err != nil {
-					t.Logf("refused: %v", err)
-				}
-				return
-			}
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}

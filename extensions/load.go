@@ -9,9 +9,11 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // RepoDir is the folder that marks a workspace root.
@@ -21,14 +23,21 @@ const RepoDir = ".repository"
 var ErrNoRoot = errors.New("no .repository folder found here or in any parent; run inside a workspace or pass --root")
 
 // FindRoot walks up from dir to the first folder holding .repository/.
+// Only a folder known to hold none is walked past: one that cannot be
+// looked into (a path too long to stat, no permission) may be the
+// workspace, and walking on would sync the one that encloses it.
 func FindRoot(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
 	for {
-		if fi, err := os.Stat(filepath.Join(dir, RepoDir)); err == nil && fi.IsDir() {
+		fi, err := os.Stat(filepath.Join(dir, RepoDir))
+		switch {
+		case err == nil && fi.IsDir():
 			return dir, nil
+		case err != nil && !NotThere(err):
+			return "", fmt.Errorf("%s: cannot tell whether it is in a workspace: %s; run repo from a shorter path, or pass --root", termtext.Safe(dir), describe(err))
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -127,6 +136,12 @@ func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extensio
 		return nil, nil
 	}
 	dir := filepath.Join(extRoot, e.Name())
+	if err := termtext.Check(e.Name()); err != nil {
+		// Its name is printed in every message about it, and in repo mcp
+		// list: a carriage return or an escape sequence would act on the
+		// terminal, a newline start a workflow command in a CI log.
+		return nil, &Error{File: rel(o.Root, dir), Msg: "an extension folder's name must be printable: " + err.Error() + "; rename the folder"}
+	}
 	fi, err := os.Stat(dir)
 	if err != nil {
 		// A folder repo cannot look into (a symlink loop, a dangling
@@ -254,6 +269,12 @@ func rel(root, p string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(p)
+}
+
+// NotThere reports whether err says that a path does not exist: it, or
+// a folder on its way (ENOTDIR: a file where a folder would be).
+func NotThere(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // describe shortens *PathError texts: the path is already in the message.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/repo-manager/repo/internal/tomltext"
 )
 
 // Manifest is an extension's extension.toml.
@@ -35,6 +37,9 @@ const DefaultVenv = ".venv"
 // extension would silently provide nothing.
 func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // editors on Windows write one
+	if err := printable(data, file, folder, nil); err != nil {
+		return nil, err
+	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var m Manifest
@@ -52,6 +57,21 @@ func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
 		m.Runtime.Python = DefaultVenv
 	}
 	return &m, nil
+}
+
+// printable refuses a key or string of a TOML file (those of keys for
+// which want is true; nil: all) that holds a control, format or separator
+// character: the extension's name and paths are printed, and a workspace
+// must not write to the terminal or a CI log through them. Before the
+// decoder, so that its messages (an unknown key) never print such a key.
+func printable(data []byte, file, folder string, want func([]string) bool) error {
+	if p := tomltext.Check(data, want); p != nil {
+		if p.IsKey {
+			return &Error{File: file, Line: p.Line, Col: p.Col, Extension: folder, Msg: "must be printable: " + p.Error()}
+		}
+		return &Error{File: file, Line: p.Line, Col: p.Col, Extension: folder, Field: p.Key, Msg: "must be printable: " + p.Err.Error()}
+	}
+	return nil
 }
 
 // tomlError turns go-toml errors into *Error with a position. Unknown keys

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // Declaration is one server of an MCP file as its author wrote it.
@@ -29,6 +32,12 @@ func parseMCPFile(data []byte, file, ext string) ([]Declaration, error) {
 		return &Error{File: file, Line: l, Col: c, Extension: ext, Server: server, Field: field, Msg: msg}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if at := invalidUTF8(data); at >= 0 {
+		// encoding/json and gjson would read such bytes as U+FFFD: every
+		// path and word they are in would be written wrong, and nothing
+		// would say so.
+		return nil, fail(at, "", "", fmt.Sprintf("byte 0x%02x is not UTF-8; an MCP file is UTF-8 text (save it as UTF-8)", data[at]))
+	}
 	if err := validJSON(data); err != nil {
 		var serr *json.SyntaxError
 		if errors.As(err, &serr) {
@@ -61,6 +70,10 @@ func parseMCPFile(data []byte, file, ext string) ([]Declaration, error) {
 		name := k.String()
 		if name == "" {
 			ferr = fail(k.Index, "", "mcpServers", "a server name must not be empty")
+			return false
+		}
+		if err := termtext.Check(name); err != nil {
+			ferr = fail(k.Index, name, "", "a server name is printed by repo and the tools, and must be printable: "+err.Error()+"; rename the server")
 			return false
 		}
 		if seen[name] {
@@ -123,6 +136,10 @@ func parseDeclaration(name string, v gjson.Result, fail failFunc) (Declaration, 
 				d.Cwd = f.String()
 			case "url":
 				d.URL = f.String()
+				if cerr := termtext.Check(d.URL); cerr != nil {
+					err = fail(f.Index, name, field, "a URL holds no control or format character ("+cerr.Error()+"); percent-encode it")
+					return false
+				}
 			case "type":
 				d.Transport = f.String()
 			}
@@ -132,6 +149,13 @@ func parseDeclaration(name string, v gjson.Result, fail failFunc) (Declaration, 
 			d.Env, err = stringMap(f, name, field, fail)
 		case "headers":
 			d.Headers, err = stringMap(f, name, field, fail)
+			for i := 0; err == nil && i < len(d.Headers); i++ {
+				// A CR or LF in a header value would add a header to the
+				// request (or make the tool refuse it).
+				if cerr := termtext.Check(d.Headers[i].Value); cerr != nil {
+					err = fail(f.Get(gjson.Escape(d.Headers[i].Key)).Index, name, "headers."+d.Headers[i].Key, "a header value holds no control or format character: "+cerr.Error())
+				}
+			}
 		default:
 			var ok bool
 			if ok, err = parseSetting(&d.Settings, name, field, f, fail); !ok {
@@ -214,6 +238,10 @@ func stringMap(f gjson.Result, server, field string, fail failFunc) ([]KV, error
 	var err error
 	f.ForEach(func(k, e gjson.Result) bool {
 		name := fmt.Sprintf("%s.%s", field, k.String())
+		if cerr := termtext.Check(k.String()); cerr != nil {
+			err = fail(k.Index, server, name, "a name in "+field+" must be printable: "+cerr.Error())
+			return false
+		}
 		if seen[k.String()] {
 			err = fail(k.Index, server, name, "appears twice")
 			return false
@@ -266,6 +294,22 @@ func validJSON(data []byte) error {
 		return &json.SyntaxError{Offset: int64(len(data) - len(rest) + 1)}
 	}
 	return nil
+}
+
+// invalidUTF8 is the offset of the first byte of data that is not part of
+// a UTF-8 character, or -1.
+func invalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 // lineCol turns a byte offset into a 1-based line and column (in runes).

@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // Context is what resolution fills in.
@@ -270,7 +273,12 @@ func expandTemplates(s string, vars map[string]string) (string, []Span, error) {
 		name := rest[i+2 : i+2+j]
 		v, ok := vars[strings.TrimSpace(name)]
 		if !ok {
-			return "", nil, fmt.Errorf("unknown template <<%s>> (known: %s)", name, strings.Join(TemplateNames(), ", "))
+			return "", nil, fmt.Errorf("unknown template <<%s>> (known: %s)", termtext.Safe(name), strings.Join(TemplateNames(), ", "))
+		}
+		if !utf8.ValidString(v) {
+			// The home folder, say: the tools' files are UTF-8 text, and the
+			// path would be written with U+FFFD, a folder that does not exist.
+			return "", nil, fmt.Errorf("<<%s>> is %s, which is not UTF-8: a config file cannot name it", strings.TrimSpace(name), termtext.Safe(v))
 		}
 		if v != "" {
 			spans = append(spans, Span{b.Len(), b.Len() + len(v), strings.TrimSpace(name)})

@@ -7,6 +7,8 @@ package extensions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // Transports a server can use.
@@ -104,9 +106,12 @@ type Error struct {
 	Msg       string
 }
 
+// Error prints every name it holds through termtext.Safe: a file, an
+// extension or a field can be named by the workspace, and the message
+// saying that one cannot be printed must not print it.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
+	b.WriteString(termtext.Safe(e.File))
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 		if e.Col > 0 {
@@ -116,13 +121,13 @@ func (e *Error) Error() string {
 	b.WriteString(": ")
 	var ctx []string
 	if e.Extension != "" {
-		ctx = append(ctx, "extension "+e.Extension)
+		ctx = append(ctx, "extension "+termtext.Safe(e.Extension))
 	}
 	if e.Server != "" {
 		ctx = append(ctx, fmt.Sprintf("server %q", e.Server))
 	}
 	if e.Field != "" {
-		ctx = append(ctx, "field "+e.Field)
+		ctx = append(ctx, "field "+termtext.Safe(e.Field))
 	}
 	if len(ctx) > 0 {
 		b.WriteString(strings.Join(ctx, ", "))

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // Settings are how an author wants a server run, beyond what it runs: the
@@ -99,6 +101,8 @@ func toolNames(f gjson.Result, server, field string, fail failFunc) ([]string, e
 		switch {
 		case strings.TrimSpace(name) == "":
 			err = fail(e.Index, server, fmt.Sprintf("%s[%d]", field, i), "a tool name must not be empty")
+		case termtext.Check(name) != nil:
+			err = fail(e.Index, server, fmt.Sprintf("%s[%d]", field, i), "a tool name must be printable: "+termtext.Check(name).Error())
 		case name != strings.TrimSpace(name):
 			err = fail(e.Index, server, fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("%q: a tool name has no leading or trailing spaces", name))
 		}

@@ -1121,6 +1121,7 @@ func builtinProfiles() []*Profile {
 				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
 				Expands: []Expansion{Expansion{
 					Fields:  []string{"command", "args", "env", "url", "headers"},
+					Keys:    []string{"name", "env", "headers"},
 					Pattern: "\\{(env|file):[^}]+\\}",
 				}},
 				Set: map[string]any{
@@ -1191,6 +1192,7 @@ func builtinProfiles() []*Profile {
 				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
 				Expands: []Expansion{Expansion{
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Keys:    []string{"env", "headers"},
 					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
 				}},
 				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
@@ -1419,6 +1421,7 @@ func builtinProfiles() []*Profile {
 				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
 				Expands: []Expansion{Expansion{
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Keys:    []string{"name", "env", "headers"},
 					Pattern: "\\{(env|file):[^}]+\\}",
 				}},
 				Set: map[string]any{
@@ -1614,6 +1617,7 @@ func builtinProfiles() []*Profile {
 				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
 				Expands: []Expansion{Expansion{
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
+					Keys:    []string{"env", "headers"},
 					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
 				}, Expansion{
 					Fields:  []string{"command", "args"},

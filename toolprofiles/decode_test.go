@@ -301,6 +301,21 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{`entry.expands[0]: os "win32": use linux, darwin or windows`},
 		},
 		{
+			name: "expansion naming an unknown key",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nkeys = [\"args\"]\npattern = 'x'\n",
+			want: []string{`entry.expands[0]: keys: "args": use name, env, headers`},
+		},
+		{
+			name: "expansion escaping the server's name",
+			src:  validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nkeys = [\"env\", \"name\"]\nescape = { '$' = '$$' }\n",
+			want: []string{"entry.expands[0]: keys: a server's name is never escaped"},
+		},
+		{
+			name: "a string that is not printable",
+			src:  strings.Replace(validProfile, `name = "My Tool"`, `name = "My\u001b]0;x\u0007Tool"`, 1),
+			want: []string{`must be printable: name: control character U+001B at byte 2`},
+		},
+		{
 			name: "two escaping rules",
 			src: validProfile + "\n[[entry.expands]]\nfields = [\"env\"]\nescape = { '$' = '\\$' }\n" +
 				"\n[[entry.expands]]\nfields = [\"args\"]\nescape = { '%' = '%%' }\n",

@@ -14,6 +14,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/internal/tomltext"
 )
 
 // Set is a loaded collection of profiles, by id.
@@ -103,6 +105,9 @@ func (s *Set) addFS(fsys fs.FS, dir, label string) error {
 	}
 	seen := map[string]string{}
 	for _, name := range names {
+		if err := termtext.Check(path.Base(name)); err != nil {
+			return fmt.Errorf("%s: a profile file's name must be printable: %v; rename the file", termtext.Safe(label+path.Base(name)), err)
+		}
 		// A FIFO or device named *.toml would block or never end the read.
 		fi, err := fs.Stat(fsys, name)
 		if err == nil {
@@ -132,6 +137,12 @@ func (s *Set) addFS(fsys fs.FS, dir, label string) error {
 // Decode parses one profile file strictly: an unknown key is an error that
 // names the file, the line and the key.
 func Decode(data []byte, origin string) (*Profile, error) {
+	// Ids, names, paths and notes are printed (repo tools, doctor, every
+	// message about a file); a skeleton is file content, with its newlines.
+	// Checked first, so that no decoder message prints such a key.
+	if p := tomltext.Check(data, func(key []string) bool { return key[len(key)-1] != "skeleton" }); p != nil {
+		return nil, fmt.Errorf("%s: line %d, column %d: must be printable: %v", origin, p.Line, p.Col, p)
+	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var p Profile

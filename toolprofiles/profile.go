@@ -336,6 +336,10 @@ func (p *Profile) compile() {
 // URL and header values.
 var ValueFields = []string{"command", "args", "env", "cwd", "url", "headers"}
 
+// KeyFields are the keys of an entry that repo writes from a server and an
+// expansion rule can name: the server's name, env names, header names.
+var KeyFields = []string{"name", "env", "headers"}
+
 // Expansion is one syntax a tool substitutes in some values of an entry.
 // Give Pattern when the tool has no way to write the text literally (repo
 // refuses the server for the tool when literal text matches), or Escape
@@ -343,6 +347,13 @@ var ValueFields = []string{"command", "args", "env", "cwd", "url", "headers"}
 type Expansion struct {
 	// Fields it applies to, of ValueFields.
 	Fields []string `toml:"fields"`
+	// Keys it applies to as well, of KeyFields: a tool that substitutes in
+	// its file's raw text (OpenCode) or in a serialised entry (Roo Code's
+	// JSON.stringify) expands the server's name, env names and header
+	// names too. A key that matches Pattern is refused for the tool; one
+	// with an escape gets it (a name never does: the rule for it has a
+	// Pattern, as the name is the entry's identity in records and gates).
+	Keys []string `toml:"keys"`
 	// OS limits it to these GOOS values (linux, darwin, windows); empty:
 	// every OS.
 	OS []string `toml:"os"`
@@ -381,6 +392,12 @@ func (x *Expansion) Regexp() *regexp.Regexp {
 // Applies reports whether the rule covers field on goos.
 func (x *Expansion) Applies(field, goos string) bool {
 	return slices.Contains(x.Fields, field) && (len(x.OS) == 0 || slices.Contains(x.OS, goos))
+}
+
+// AppliesToKey reports whether the rule covers the keys of kind (of
+// KeyFields) on goos.
+func (x *Expansion) AppliesToKey(kind, goos string) bool {
+	return slices.Contains(x.Keys, kind) && (len(x.OS) == 0 || slices.Contains(x.OS, goos))
 }
 
 // replacers caches each Escape's strings.Replacer by its pairs: building
@@ -592,6 +609,20 @@ func (x *Expansion) validate() error {
 	}
 	if err := checkFields(x.Fields); err != nil {
 		return fmt.Errorf("fields: %w", err)
+	}
+	for i, k := range x.Keys {
+		if !slices.Contains(KeyFields, k) {
+			return fmt.Errorf("keys: %q: use %s", k, strings.Join(KeyFields, ", "))
+		}
+		if slices.Contains(x.Keys[:i], k) {
+			return fmt.Errorf("keys: %q is listed twice", k)
+		}
+	}
+	if slices.Contains(x.Keys, "name") && len(x.Escape) > 0 {
+		return fmt.Errorf("keys: a server's name is never escaped (it is the entry's identity): give the rule for name a pattern")
+	}
+	if len(x.Keys) > 0 && x.ResolvedOnly {
+		return fmt.Errorf("keys: resolved_only checks paths repo filled in, and a key holds none")
 	}
 	for _, os := range x.OS {
 		if os != "linux" && os != "darwin" && os != "windows" {

@@ -79,6 +79,7 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 	if o.Portable && p.Entry.RootVar != "" && o.Root != "" {
 		t.root, t.rootVar = o.Root, p.Entry.RootVar
 	}
+	t.key("name", s.Name) // never rewritten: checked only
 	var entry ordered.Object
 	if s.Remote() {
 		entry = t.remote()
@@ -119,6 +120,8 @@ type translation struct {
 	err      *Refusal      // the first value the tool would change
 	rules    [6]fieldRules // by fieldIndex, filled in on first use
 	ruled    [6]bool
+	keyRules [3]fieldRules // by keyIndex, filled in on first use
+	keyRuled [3]bool
 }
 
 func (t *translation) warn(format string, args ...any) {
@@ -214,7 +217,7 @@ func (t *translation) remote() ordered.Object {
 					bearer = m[1]
 					continue
 				case r.EnvHeadersField != "" && kv.Value == m[0]:
-					envHeaders = append(envHeaders, ordered.Member{Key: kv.Key, Value: m[1]})
+					envHeaders = append(envHeaders, ordered.Member{Key: t.key("headers", kv.Key), Value: m[1]})
 					continue
 				}
 			}
@@ -256,7 +259,7 @@ func (t *translation) envMap(in []extensions.KV, spans [][]extensions.Span, fiel
 			}
 			continue
 		}
-		out = append(out, ordered.Member{Key: kv.Key, Value: t.value(member{name: field, key: kv.Key}, kv.Value, sp)})
+		out = append(out, ordered.Member{Key: t.key(field, kv.Key), Value: t.value(member{name: field, key: kv.Key}, kv.Value, sp)})
 	}
 	return out, forward
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -81,6 +82,70 @@ func (t *translation) rulesFor(field string) *fieldRules {
 		}
 	}
 	return r
+}
+
+// keyIndex numbers the keys an expansion rule can name
+// (toolprofiles.KeyFields).
+func keyIndex(kind string) int {
+	switch kind {
+	case "name":
+		return 0
+	case "env":
+		return 1
+	}
+	return 2 // headers
+}
+
+// keyRulesFor returns the rules for the keys of kind, computed once per
+// translation.
+func (t *translation) keyRulesFor(kind string) *fieldRules {
+	i := keyIndex(kind)
+	r := &t.keyRules[i]
+	if t.keyRuled[i] {
+		return r
+	}
+	t.keyRuled[i] = true
+	e := &t.profile.Entry
+	for i := range e.Expands {
+		x := &e.Expands[i]
+		if !x.AppliesToKey(kind, t.goos) {
+			continue
+		}
+		if esc := x.Replacer(); esc != nil {
+			r.esc = esc
+		} else {
+			r.checks = append(r.checks, x)
+		}
+	}
+	return r
+}
+
+// keyWords name each kind of key in a refusal.
+var keyWords = map[string]string{"name": "the server's name", "env": "env name", "headers": "header name"}
+
+// key renders a key of the entry — the server's name, an env or header
+// name — as the tool must read it, for a tool that expands text in keys
+// as in values (entry.expands keys): escaped where the rule has an
+// escape, else checked, and the server refused for the tool when the tool
+// would read part of the key as something to substitute. A key is all the
+// author's text: no reference in it is meant.
+func (t *translation) key(kind, k string) string {
+	if t.err != nil {
+		return k
+	}
+	rules := t.keyRulesFor(kind)
+	out := k
+	if rules.esc != nil {
+		out = rules.esc.Replace(k)
+	}
+	for _, x := range rules.checks {
+		if m := x.Regexp().FindStringIndex(out); m != nil {
+			t.err = &Refusal{Tool: t.profile.ID, ToolName: t.profile.Name, Server: t.server.Name, Source: t.server.Source,
+				Key: keyWords[kind], Value: k, Text: out[m[0]:m[1]]}
+			return k
+		}
+	}
+	return out
 }
 
 // value renders one value of the server for the tool: the author's
@@ -199,11 +264,11 @@ func (t *translation) refs(out []piece, field member, s string, pos int) []piece
 func (t *translation) envRefOne(field member, ref, name string, hasDefault bool, def string) (string, bool) {
 	e := &t.profile.Entry
 	if e.EnvRef == "" {
-		t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, ref)
+		t.warn("%s expands no environment references; %s keeps the literal text %s", t.profile.Name, field, termtext.Safe(ref))
 		return ref, false
 	}
 	if !e.ExpandsRefsIn(field.name) {
-		t.warn("%s expands environment references only in %s; %s keeps the literal text %s", t.profile.Name, strings.Join(e.EnvRefFields, ", "), field, ref)
+		t.warn("%s expands environment references only in %s; %s keeps the literal text %s", t.profile.Name, strings.Join(e.EnvRefFields, ", "), field, termtext.Safe(ref))
 		return ref, false
 	}
 	if hasDefault {
@@ -315,6 +380,9 @@ type Refusal struct {
 	// RefFields, for the author's ${NAME} in a value the tool takes no
 	// references in, are the values it does take them in.
 	RefFields []string
+	// Key, for text in a key rather than a value, says which ("header
+	// name"); Value is then the key. Field is empty.
+	Key string
 }
 
 // pathNames says what each template's path is, for messages.
@@ -326,6 +394,15 @@ var pathNames = map[string]string{
 }
 
 func (r *Refusal) Error() string {
+	if r.Key != "" {
+		what := fmt.Sprintf("%s %q", r.Key, r.Value)
+		fix := "rename it in " + r.Source
+		if r.Key == keyWords["name"] {
+			what, fix = r.Key, "rename the server in "+r.Source
+		}
+		return fmt.Sprintf("%s: server %q: %s contains %q, which %s would expand (it reads keys as it reads values), and %s has no way to write it literally; %s, or leave %s out (--tool)",
+			r.Tool, r.Server, what, r.Text, r.ToolName, r.ToolName, fix, r.Tool)
+	}
 	head := fmt.Sprintf("%s: server %q: %s", r.Tool, r.Server, r.Field)
 	cannot := fmt.Sprintf("which %s would expand, and %s has no way to write it literally", r.ToolName, r.ToolName)
 	switch {

@@ -197,3 +197,66 @@ func TestRuleOSAndResolvedOnly(t *testing.T) {
 		t.Errorf("a path holding ${{ x }} went through: %s", entryJSON(res))
 	}
 }
+
+// TestKeysCheckedLikeValues: a tool that expands its syntax in keys too
+// (OpenCode and Kilo read the file's raw text, Roo Code a serialised entry)
+// gets no key that it would read as something to substitute: the server's
+// name, an env name or a header name matching a rule that covers keys is
+// refused for the tool, naming the key; an escape rule escapes env and
+// header names; tools whose rules cover values only write the keys as
+// they are.
+func TestKeysCheckedLikeValues(t *testing.T) {
+	remote := func(name, header string) extensions.Server {
+		return server(t, "/ws", extensions.Spec{Transport: extensions.HTTP, URL: "https://example.invalid/mcp",
+			Headers: []extensions.KV{{Key: header, Value: "v"}}})
+	}
+	stdio := func(env string) extensions.Server {
+		return server(t, "/ws", extensions.Spec{Transport: extensions.Stdio, Command: "node", Env: []extensions.KV{{Key: env, Value: "v"}}})
+	}
+	named := func(name string) extensions.Server {
+		s := stdio("A")
+		s.Name = name
+		return s
+	}
+	for _, c := range []struct {
+		tool string
+		s    extensions.Server
+		want string // the refusal, "" for none
+	}{
+		{"opencode", remote("r", "X-Client-{file:~/.git-credentials}"),
+			`opencode: server "s": header name "X-Client-{file:~/.git-credentials}" contains "{file:~/.git-credentials}", which OpenCode would expand (it reads keys as it reads values), and OpenCode has no way to write it literally; rename it in .repository/extensions/e/mcp.json, or leave opencode out (--tool)`},
+		{"kilo", remote("r", "X-{env:HOME}"), `kilo: server "s": header name "X-{env:HOME}" contains "{env:HOME}"`},
+		{"opencode", stdio("K_{env:AWS_SECRET_ACCESS_KEY}"), `opencode: server "s": env name "K_{env:AWS_SECRET_ACCESS_KEY}" contains "{env:AWS_SECRET_ACCESS_KEY}"`},
+		{"kilo", stdio("{file:/etc/passwd}"), `kilo: server "s": env name "{file:/etc/passwd}" contains "{file:/etc/passwd}"`},
+		{"opencode", named("x{file:~/.ssh/id_ed25519}"), `opencode: server "x{file:~/.ssh/id_ed25519}": the server's name contains "{file:~/.ssh/id_ed25519}", which OpenCode would expand (it reads keys as it reads values), and OpenCode has no way to write it literally; rename the server in .repository/extensions/e/mcp.json, or leave opencode out (--tool)`},
+		{"kilo", named("{env:X}"), `kilo: server "{env:X}": the server's name contains "{env:X}"`},
+		{"roo", stdio("${env:HOME}"), `roo: server "s": env name "${env:HOME}" contains "${env:HOME}", which Roo Code would expand`},
+		{"roo", remote("r", "X-${workspaceFolder}"), `roo: server "s": header name "X-${workspaceFolder}" contains "${workspaceFolder}"`},
+		{"kilo-legacy", stdio("${env:HOME}"), `kilo-legacy: server "s": env name "${env:HOME}"`},
+		// Roo Code's injectVariables runs on each entry, not on the map's keys.
+		{"roo", named("${env:HOME}"), ""},
+		// Text that is not the tool's syntax is a key like any other.
+		{"opencode", remote("r", "X-{envy:HOME}"), ""},
+		// Tools that substitute in values only take these keys as they are.
+		{"claude", stdio("${HOME}"), ""},
+		{"cursor", remote("r", "X-${env:HOME}"), ""},
+		{"cline", named("${env:HOME}"), ""},
+	} {
+		res := TranslateWith(c.s, profile(t, c.tool), Options{GOOS: "linux"})
+		switch {
+		case c.want == "" && res.Err != nil:
+			t.Errorf("%s %s: refused: %v", c.tool, c.s.Name, res.Err)
+		case c.want != "" && (res.Err == nil || !strings.HasPrefix(res.Err.Error(), c.want)):
+			t.Errorf("%s %s: got %v, want %s", c.tool, c.s.Name, res.Err, c.want)
+		case c.want != "" && res.Entry != nil:
+			t.Errorf("%s %s: refused, but an entry was made", c.tool, c.s.Name)
+		}
+	}
+
+	// An escape rule that covers keys escapes env and header names.
+	p := testProfile(t, "[[entry.expands]]\nfields = [\"env\"]\nkeys = [\"env\"]\nescape = { '$' = '$$' }\n")
+	res := TranslateWith(stdio("A$B"), p, Options{})
+	if res.Err != nil || entryJSON(res) != `{"command":"node","env":{"A$$B":"v"}}` {
+		t.Errorf("escaped key: %s, %v", entryJSON(res), res.Err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/writers/internal/canon"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -186,6 +188,13 @@ func StateDir(env target.Env) (string, error) {
 func ReadRecord(path, display string) (*Record, []byte, error) {
 	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		// A link to nothing is not a missing record: the record repo would
+		// write could not replace it as planned, and each attempt would
+		// look like another program's write.
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			dest, _ := os.Readlink(path)
+			return nil, nil, fmt.Errorf("%s: the ownership record is a symbolic link to %s, which does not exist; restore the file it points to (from version control) or remove the link, and run repo again", display, termtext.Safe(dest))
+		}
 		return &Record{Version: recordVersion}, nil, nil
 	}
 	if err != nil {

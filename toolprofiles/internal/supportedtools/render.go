@@ -361,6 +361,15 @@ func envRef(e toolprofiles.EntryFormat) string {
 	return out
 }
 
+// keyNames says which keys a rule covers.
+func keyNames(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = map[string]string{"name": "server name", "env": "env names", "headers": "header names"}[k]
+	}
+	return out
+}
+
 // refFields lists where the tool expands its env reference.
 func refFields(e toolprofiles.EntryFormat) string {
 	switch {
@@ -393,6 +402,9 @@ func expands(e toolprofiles.EntryFormat) string {
 			what = codeOf(x.Pattern) + " refused"
 		}
 		what += " in " + strings.Join(x.Fields, ", ")
+		if len(x.Keys) > 0 {
+			what += "; and in the keys: " + strings.Join(keyNames(x.Keys), ", ")
+		}
 		if len(x.OS) > 0 {
 			what += " (" + strings.Join(x.OS, ", ") + ")"
 		}
