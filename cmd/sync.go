@@ -184,7 +184,7 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 	if sel.source == "--tool" {
 		return work, nil
 	}
-	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
+	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles.ForScope(opts.Scope), sel.wanted), sel.wanted, plan.ReasonDeselected)
 	if err != nil {
 		return work, err
 	}
@@ -302,7 +302,7 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofiles.Profile {
 	var out []*toolprofiles.Profile
 	for _, p := range set.All() {
-		if p.MCP && !slices.Contains(wanted, p) {
+		if p.MCP && !slices.ContainsFunc(wanted, func(w *toolprofiles.Profile) bool { return w.ID == p.ID }) {
 			out = append(out, p)
 		}
 	}

@@ -62,7 +62,7 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 	var order, keptOrder []place
 	for _, p := range leaving {
 		t := p.Scopes.Get(string(scope))
-		if t == nil || !p.MCP {
+		if t == nil || !p.MCP || scope != toolprofiles.ScopeProject && p.FromWorkspace() {
 			continue
 		}
 		key := target.ProfileKey(t, env)

@@ -16,6 +16,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/canon"
 	"github.com/repo-manager/repo/writers/internal/fileio"
@@ -1051,6 +1052,14 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 		}
 		if !within(root.path, real) {
 			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
+		}
+		// A profile's path cannot name a version-control folder
+		// (toolprofiles.VCSFolder), but a symbolic link in the workspace
+		// can lead into one.
+		if rel, err := filepath.Rel(root.path, real); err == nil {
+			if v := toolprofiles.VCSFolder(rel); v != "" {
+				return fail("is inside %s, a version-control folder (its files can make it run commands), by way of %s; repo writes nothing there", termtext.Safe(v), termtext.Safe(filepath.ToSlash(rel)))
+			}
 		}
 	}
 	// Lstat gives what Stat would for anything but a symlink: only a

@@ -109,6 +109,12 @@ func (e Env) Display(p string) string {
 func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
 	g := grouping{env: env, scope: scope, byKey: map[string]*group{}}
 	for _, p := range profiles {
+		if scope != toolprofiles.ScopeProject && p.FromWorkspace() {
+			// toolprofiles.Load refuses such a profile and Set.ForScope
+			// leaves the workspace's out; a host program's mistake must
+			// not let one shape a file outside the workspace either.
+			return nil, nil, fmt.Errorf("%s: the workspace's profile %s applies to the project scope only, not to %s scope", p.ID, p.Origin(), scope)
+		}
 		t := p.Scopes.Get(string(scope))
 		if t == nil || !p.MCP {
 			continue
