@@ -144,15 +144,11 @@ func candidatePaths(t *toolprofiles.Target, env target.Env) []string {
 func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if scope == toolprofiles.ScopeProject {
 		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
-		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
+		wr, err := readWorkspaceRecords(env) // as Build reads them: git's word applied
 		if err != nil {
 			return nil, err
 		}
-		machine := MachineRecordPath(env.Root)
-		mrec, _, err := ReadRecord(machine, env.Display(machine))
-		if err != nil {
-			return nil, err
-		}
+		rec, mrec := wr.project, wr.machine
 		for _, t := range mrec.Targets {
 			if rec.Find(t.File, t.Key) == nil {
 				rec.take(t)
