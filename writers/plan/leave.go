@@ -143,12 +143,21 @@ func candidatePaths(t *toolprofiles.Target, env target.Env) []string {
 // belongs to now, taking it over from the other one (takeOver).
 func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if scope == toolprofiles.ScopeProject {
+		// Read as they are, without git's word (claims.go): the targets
+		// come from the profiles, inside the workspace, and a record only
+		// says which of them to look at; Build, which reads the records
+		// with git's word, decides what in them is repo's. That saves a
+		// run of git per sync.
 		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
-		wr, err := readWorkspaceRecords(env) // as Build reads them: git's word applied
+		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
 		}
-		rec, mrec := wr.project, wr.machine
+		machine := MachineRecordPath(env.Root)
+		mrec, _, err := ReadRecord(machine, env.Display(machine))
+		if err != nil {
+			return nil, err
+		}
 		for _, t := range mrec.Targets {
 			if rec.Find(t.File, t.Key) == nil {
 				rec.take(t)

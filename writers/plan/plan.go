@@ -648,7 +648,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 		fp.After = nil // no entries for a file that does not exist: do not create it
 	}
 	if fp.Existed {
-		if err := planDelete(fp, first, format, doc, out.puts); err != nil {
+		if err := planDelete(fp, first, format, doc, out.puts, root); err != nil {
 			return nil, err
 		}
 	}
@@ -667,7 +667,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 // skeleton for YAML). A file that is a symbolic link now is never deleted
 // (its target is not what repo created; the folders on the way may be
 // links). The folders repo created for it go too, when empty.
-func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, puts []recordPut) error {
+func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, puts []recordPut, root realRoot) error {
 	folders, ours := 0, false
 	for _, put := range puts {
 		if len(put.entries) == 0 && put.created != nil && put.created.File {
@@ -687,6 +687,11 @@ func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, put
 	dir := filepath.Dir(t.Path)
 	for range folders {
 		if parent := filepath.Dir(dir); parent == dir {
+			break
+		}
+		// A project file's folders are the workspace's: whatever a
+		// record says repo created, the root and what is above it stay.
+		if t.Scope == toolprofiles.ScopeProject && (!within(root.path, existingRealPath(dir)) || existingRealPath(dir) == root.path) {
 			break
 		}
 		fp.folders = append([]string{dir}, fp.folders...)
