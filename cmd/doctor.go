@@ -451,7 +451,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 			continue
 		}
 		for _, id := range tg.Tools {
-			p := d.w.profiles.Get(id)
+			p := d.w.profiles.ForScope(string(tg.Scope)).Get(id)
 			if p == nil || p.Entry.NamePattern == "" || slices.Contains(accepted, id) {
 				continue
 			}

@@ -165,7 +165,7 @@ func (f *Factory) load(rootFlag string) (*workspace, error) {
 	if reached != "" {
 		env.Aliases = []string{reached}
 	}
-	profiles, err := toolprofiles.Load(root)
+	profiles, err := toolprofiles.Load(root, env.Env)
 	if err != nil {
 		return nil, err
 	}

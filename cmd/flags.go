@@ -81,7 +81,7 @@ func completeTools(f *Factory, c *cobra.Command, toComplete string) []string {
 	if err != nil {
 		root = "" // outside a workspace: the built-in profiles
 	}
-	profiles, err := toolprofiles.Load(root)
+	profiles, err := toolprofiles.Load(root, f.Env(root).Env)
 	if err != nil {
 		if profiles, err = toolprofiles.Builtin(); err != nil {
 			return nil

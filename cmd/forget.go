@@ -97,7 +97,7 @@ func forgetRun(opts *ForgetOptions) error {
 		return err
 	}
 	w.env.Portable, w.env.Gitignore = cfg.Portable, cfg.Gitignore
-	var forgotten []*toolprofiles.Profile
+	var forgotten []*toolprofiles.Profile // as the project scope has them; each scope looks its own up (forgottenIn)
 	if opts.All {
 		for _, p := range w.profiles.All() {
 			if p.MCP {
@@ -137,12 +137,12 @@ func forgetRun(opts *ForgetOptions) error {
 				return err
 			}
 			for _, p := range sel.wanted {
-				if !slices.Contains(forgotten, p) {
+				if !slices.ContainsFunc(forgotten, func(f *toolprofiles.Profile) bool { return f.ID == p.ID }) {
 					staying = append(staying, p)
 				}
 			}
 		}
-		lt, kept, err := plan.LeavingTargets(w.env, target.Scope(scope), forgotten, staying, plan.ReasonForgotten)
+		lt, kept, err := plan.LeavingTargets(w.env, target.Scope(scope), forgottenIn(w.profiles.ForScope(scope), forgotten, opts.All), staying, plan.ReasonForgotten)
 		if err != nil {
 			return err
 		}
@@ -182,6 +182,28 @@ func forgetRun(opts *ForgetOptions) error {
 	}
 	printForget(f, opts, res)
 	return nil
+}
+
+// forgottenIn are the forgotten tools as the profiles of one scope have
+// them (a workspace's profile applies to the project scope only; the local
+// and user scopes use the built-in or the user's own of its id, or none).
+func forgottenIn(set *toolprofiles.Set, forgotten []*toolprofiles.Profile, all bool) []*toolprofiles.Profile {
+	if all {
+		var out []*toolprofiles.Profile
+		for _, p := range set.All() {
+			if p.MCP {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	var out []*toolprofiles.Profile
+	for _, f := range forgotten {
+		if p := set.Get(f.ID); p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // againWarnings are the forgotten tools the next repo sync writes again:

@@ -74,11 +74,13 @@ func userScope(scope string) bool { return scope != toolprofiles.ScopeProject }
 func selectTools(w *workspace, requested []string, scope string) (*selection, error) {
 	ids := splitIDs(requested)
 	sel := &selection{evidence: map[string][]string{}, scope: scope}
+	// A workspace's profiles apply to the project scope only.
+	set := w.profiles.ForScope(scope)
 	switch {
 	case len(ids) > 0:
 		sel.source = "--tool"
 		for _, id := range ids {
-			p, err := lookup(w.profiles, id, "--tool")
+			p, err := lookupIn(w.profiles, set, id, "--tool")
 			if err != nil {
 				return nil, err
 			}
@@ -96,7 +98,7 @@ func selectTools(w *workspace, requested []string, scope string) (*selection, er
 		if cfg.Set {
 			sel.source = "config"
 			for _, id := range cfg.Tools {
-				p, err := lookup(w.profiles, id, extensions.ConfigFile+" [mcp] tools")
+				p, err := lookupIn(w.profiles, set, id, extensions.ConfigFile+" [mcp] tools")
 				if err != nil {
 					return nil, err
 				}
@@ -118,7 +120,7 @@ func selectTools(w *workspace, requested []string, scope string) (*selection, er
 			break
 		}
 		sel.source = "detected"
-		for _, p := range w.profiles.All() {
+		for _, p := range set.All() {
 			if !p.MCP || p.Scopes.Get(scope) == nil || noPathHere(p, scope, w) {
 				continue
 			}
@@ -212,9 +214,20 @@ func (sel *selection) none() string {
 }
 
 func lookup(set *toolprofiles.Set, id, where string) (*toolprofiles.Profile, error) {
-	p := set.Get(id)
+	return lookupIn(set, set, id, where)
+}
+
+// lookupIn looks id up in the profiles of one scope (scoped); all, every
+// profile, tells an id no profile defines (an error) from a tool the
+// workspace defines for the project scope only, which has no file in
+// scoped's scope: that profile is returned as it is, without the scope.
+func lookupIn(all, scoped *toolprofiles.Set, id, where string) (*toolprofiles.Profile, error) {
+	p := scoped.Get(id)
 	if p == nil {
-		return nil, usagef("%s: unknown tool %q (known: %s)", where, id, strings.Join(set.IDs(), ", "))
+		p = all.Get(id)
+	}
+	if p == nil {
+		return nil, usagef("%s: unknown tool %q (known: %s)", where, id, strings.Join(all.IDs(), ", "))
 	}
 	if !p.MCP {
 		return nil, usagef("%s: %s (%s) has no MCP support; repo never writes to it", where, p.Name, id)
@@ -230,7 +243,11 @@ func noPathHere(p *toolprofiles.Profile, scope string, w *workspace) bool {
 func otherScopes(p *toolprofiles.Profile, w *workspace) string {
 	var have []string
 	for _, s := range toolprofiles.Scopes {
-		if t := p.Scopes.Get(s); t != nil && len(t.PathsFor(w.env.GOOS)) > 0 {
+		sp := w.profiles.ForScope(s).Get(p.ID)
+		if sp == nil {
+			continue
+		}
+		if t := sp.Scopes.Get(s); t != nil && len(t.PathsFor(w.env.GOOS)) > 0 {
 			have = append(have, s)
 		}
 	}

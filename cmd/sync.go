@@ -22,17 +22,21 @@ import (
 
 // SyncOptions are the flags of repo sync.
 type SyncOptions struct {
-	F        *Factory
-	Check    bool
-	DryRun   bool
-	Tools    []string
-	Scope    string
-	Root     string
-	Output   string
-	Adopt    bool
-	Quiet    bool
-	Verbose  bool
-	Portable bool
+	F      *Factory
+	Check  bool
+	DryRun bool
+	Tools  []string
+	Scope  string
+	Root   string
+	Output string
+	Adopt  bool
+	// AdoptNames (--adopt-name) lets repo take over the user's own entries
+	// of these names only, and write a local-scope entry that takes the
+	// place of a server of the user's of that name in another scope.
+	AdoptNames []string
+	Quiet      bool
+	Verbose    bool
+	Portable   bool
 	// Gitignore: repo keeps the machine-specific files in a block of the
 	// workspace's .gitignore (also [mcp] gitignore = true).
 	Gitignore bool
@@ -70,6 +74,9 @@ configuration) is created only for a tool named with --tool. An empty
 			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
+			if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
+				return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -83,7 +90,8 @@ configuration) is created only for a tool named with --tool. An empty
 	addScopeFlag(cmd, &opts.Scope)
 	addRootFlag(cmd, &opts.Root)
 	addOutputFlag(cmd, &opts.Output)
-	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
+	fl.BoolVar(&opts.Adopt, "adopt", false, "take over all your own entries that have the name of a managed server (see --adopt-name)")
+	fl.Var(&toolsValue{&opts.AdoptNames}, "adopt-name", "take over your own entry of this name only, or let a local-scope server take the place of yours of this name in another scope (repeatable or comma-separated)")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
 	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
@@ -113,7 +121,7 @@ func syncRun(opts *SyncOptions) error {
 		}
 		defer unlock()
 	}
-	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: w.env.Portable && opts.Check,
+	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: w.env.Portable && opts.Check,
 		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing)
 	if err != nil {
 		return err
@@ -185,7 +193,7 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 	if sel.source == "--tool" {
 		return work, nil
 	}
-	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles, sel.wanted), sel.wanted, plan.ReasonDeselected)
+	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles.ForScope(opts.Scope), sel.wanted), sel.wanted, plan.ReasonDeselected)
 	if err != nil {
 		return work, err
 	}
@@ -210,7 +218,10 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan, written []*writers.FilePlan) syncResult {
 	warnings := syncWarnings(w, sel, opts, work, plan)
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept}
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: plan.Shadows}
+	for _, y := range plan.Yours {
+		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension})
+	}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
@@ -303,7 +314,7 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofiles.Profile {
 	var out []*toolprofiles.Profile
 	for _, p := range set.All() {
-		if p.MCP && !slices.Contains(wanted, p) {
+		if p.MCP && !slices.ContainsFunc(wanted, func(w *toolprofiles.Profile) bool { return w.ID == p.ID }) {
 			out = append(out, p)
 		}
 	}
@@ -398,6 +409,9 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose || len(res.Tools) == 0) {
 		warn()
 	}
+	if !opts.Quiet && (!opts.Check || opts.Verbose) {
+		printYours(f, opts, res.Yours)
+	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
 			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
@@ -464,6 +478,21 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	}
 	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, statusWritten) == 0 {
 		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
+	}
+}
+
+// printYours names each entry of the user's that already is what a
+// server declares, which repo leaves to the user: one line each, on every
+// run that prints more than errors (--check: with -v), so that nobody
+// takes it for repo's.
+func printYours(f *Factory, opts *SyncOptions, yours []yoursResult) {
+	for _, y := range yours {
+		fix := "repo sync --adopt-name " + shellquote.Join([]string{y.Entry})
+		if opts.Scope != toolprofiles.ScopeProject {
+			fix += " --scope " + opts.Scope
+		}
+		fmt.Fprintf(f.IO.ErrOut, "yours %s (%s: %s): entry %q already is what extension %s declares; repo leaves it to you: it is not in repo's record, so repo never rewrites or removes it ('%s' lets repo manage it)\n",
+			termtext.Safe(y.Path), y.Scope, strings.Join(y.Tools, ", "), termtext.Safe(y.Entry), termtext.Safe(y.Extension), termtext.Safe(fix))
 	}
 }
 
@@ -632,6 +661,22 @@ type syncResult struct {
 	// Kept are the files where repo's entries for tools no longer
 	// detected stay (only when the tools are detected, not listed).
 	Kept []keptResult `json:"kept,omitempty"`
+	// Yours are the user's own entries that already are what a server
+	// declares: repo leaves them to the user (plan.Yours).
+	Yours []yoursResult `json:"yours,omitempty"`
+	// Shadows are the servers repo writes under the name of one of the
+	// user's in another scope of the same tool (plan.Shadow).
+	Shadows []plan.Shadow `json:"shadows,omitempty"`
+}
+
+// yoursResult is an entry of the user's own that repo leaves as it is,
+// though a server of the workspace declares exactly it.
+type yoursResult struct {
+	Path      string   `json:"path"`
+	Scope     string   `json:"scope"`
+	Tools     []string `json:"tools"`
+	Entry     string   `json:"entry"`
+	Extension string   `json:"extension"`
 }
 
 // keptResult is a file and key whose entries a run leaves in place

@@ -65,15 +65,10 @@ func toolsRun(opts *ToolsOptions) error {
 	if err != nil && (opts.Root != "" || !errors.Is(err, extensions.ErrNoRoot)) {
 		return err
 	}
-	var profiles *toolprofiles.Set
-	if inside {
-		profiles, err = toolprofiles.Load(root)
-	} else {
-		profiles, err = toolprofiles.Builtin()
-		if !opts.Quiet && opts.Output == "text" {
-			fmt.Fprintf(f.IO.ErrOut, "not in a workspace (no %s folder here or above): the built-in catalog; project files are relative to the workspace root\n", extensions.RepoDir)
-		}
+	if !inside && !opts.Quiet && opts.Output == "text" {
+		fmt.Fprintf(f.IO.ErrOut, "not in a workspace (no %s folder here or above): the built-in catalog and your own profiles; project files are relative to the workspace root\n", extensions.RepoDir)
 	}
+	profiles, err := toolprofiles.Load(root, f.Env(root).Env)
 	if err != nil {
 		return err
 	}
@@ -84,18 +79,28 @@ func toolsRun(opts *ToolsOptions) error {
 		machine    machineEvidence
 		files      map[string]string
 		candidates map[string][]string
+		// targets are the profile's scope targets as runs use them: the
+		// local and user scopes from the built-in or the user's own
+		// profile, whatever the workspace's replaces (ForScope).
+		targets map[string]*toolprofiles.Target
 	}
 	var rows []row
 	for _, p := range profiles.All() {
-		r := row{p: p, machine: onMachine(p, w.env.Env, w.env.Display), files: map[string]string{}, candidates: map[string][]string{}}
+		mp := p // the profile the machine's scopes use
+		if m := profiles.ForScope(toolprofiles.ScopeUser).Get(p.ID); m != nil {
+			mp = m
+		}
+		r := row{p: p, machine: onMachine(mp, w.env.Env, w.env.Display), files: map[string]string{}, candidates: map[string][]string{}, targets: map[string]*toolprofiles.Target{}}
 		if inside {
 			r.detectedBy = workspaceEvidence(p, w)
 		}
 		for _, scope := range toolprofiles.Scopes {
-			t := p.Scopes.Get(scope)
-			if t == nil {
+			sp := profiles.ForScope(scope).Get(p.ID)
+			if sp == nil || sp.Scopes.Get(scope) == nil {
 				continue
 			}
+			t := sp.Scopes.Get(scope)
+			r.targets[scope] = t
 			if len(t.PathsFor(f.GOOS)) == 0 && len(t.Installs) == 0 {
 				continue
 			}
@@ -126,7 +131,7 @@ func toolsRun(opts *ToolsOptions) error {
 		for _, r := range rows {
 			targets := ordered.Object{}
 			for _, scope := range toolprofiles.Scopes {
-				t := r.p.Scopes.Get(scope)
+				t := r.targets[scope]
 				file, ok := r.files[scope]
 				if t == nil || !ok {
 					continue
@@ -174,7 +179,7 @@ func toolsRun(opts *ToolsOptions) error {
 			file := r.files[scope]
 			if file == "" {
 				file = "-"
-			} else if t := r.p.Scopes.Get(scope); !slices.Contains(formats, t.Format) {
+			} else if t := r.targets[scope]; !slices.Contains(formats, t.Format) {
 				formats = append(formats, t.Format)
 			}
 			cells = append(cells, termtext.Safe(file))

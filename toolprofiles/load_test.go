@@ -40,7 +40,7 @@ command = "string"
 `
 
 func TestLoadWithoutOverrides(t *testing.T) {
-	s, err := Load(t.TempDir())
+	s, err := Load(t.TempDir(), Env{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -55,7 +55,7 @@ func TestLoadOverrides(t *testing.T) {
 		"mytool.toml": validProfile,
 		"README.md":   "not a profile",
 	})
-	s, err := Load(root)
+	s, err := Load(root, Env{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -78,8 +78,23 @@ func TestLoadOverrides(t *testing.T) {
 	}
 
 	m := s.Get("mytool")
-	if m == nil || m.Origin() != ".repository/toolprofiles/mytool.toml" {
+	if m == nil || m.Origin() != ".repository/toolprofiles/mytool.toml" || !m.FromWorkspace() {
 		t.Fatalf("mytool = %+v", m)
+	}
+
+	// The local and user scopes see none of the workspace's profiles: the
+	// built-in cursor, its user scope and entry dialect included.
+	for _, scope := range []string{ScopeLocal, ScopeUser} {
+		ms := s.ForScope(scope)
+		if c := ms.Get("cursor"); c == nil || c.FromWorkspace() || c.Scopes.User == nil || c.Entry.EnvRef == "" {
+			t.Errorf("%s scope: cursor = %+v, want the built-in profile", scope, c)
+		}
+		if ms.Get("mytool") != nil {
+			t.Errorf("%s scope has the workspace's mytool", scope)
+		}
+	}
+	if s.ForScope(ScopeProject) != s {
+		t.Error("the project scope's set is not the whole set")
 	}
 
 	// Builtin() is not affected by a workspace's overrides.
@@ -96,7 +111,7 @@ func TestLoadBrokenOverride(t *testing.T) {
 	root := writeOverrides(t, map[string]string{
 		"cursor.toml": strings.Replace(cursorOverride, "[scopes.project]", "[scopes.projct]", 1),
 	})
-	_, err := Load(root)
+	_, err := Load(root, Env{})
 	if err == nil {
 		t.Fatal("Load succeeded, want an error")
 	}
@@ -111,7 +126,7 @@ func TestLoadInvalidOverride(t *testing.T) {
 	root := writeOverrides(t, map[string]string{
 		"zz.toml": strings.Replace(validProfile, `format = "json"`, `format = "ini"`, 1),
 	})
-	_, err := Load(root)
+	_, err := Load(root, Env{})
 	if err == nil || !strings.Contains(err.Error(), ".repository/toolprofiles/zz.toml") || !strings.Contains(err.Error(), `format "ini"`) {
 		t.Fatalf("error %v, want one naming .repository/toolprofiles/zz.toml and the format", err)
 	}
@@ -122,7 +137,7 @@ func TestLoadDuplicateOverride(t *testing.T) {
 		"a.toml": validProfile,
 		"b.toml": validProfile,
 	})
-	_, err := Load(root)
+	_, err := Load(root, Env{})
 	if err == nil {
 		t.Fatal("Load succeeded, want an error")
 	}

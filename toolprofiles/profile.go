@@ -2,9 +2,11 @@
 // MCP config lives per scope, in which format, under which key, and how an
 // entry is spelled — as data: TOML files in profiles/, decoded strictly so
 // that a typo in a profile fails a test instead of writing a wrong file,
-// and compiled into the binary as Go values by go generate. A workspace
-// may add or replace profiles with its own files in
-// .repository/toolprofiles/*.toml, which are decoded when it is loaded.
+// and compiled into the binary as Go values by go generate. The user may
+// add or replace profiles with files of their own (UserDir), for any
+// scope; a workspace may, for the project scope only and for files inside
+// the workspace, with its files in .repository/toolprofiles/*.toml (see
+// confine.go). Both are decoded when a workspace is loaded.
 package toolprofiles
 
 import (
@@ -75,7 +77,8 @@ type Profile struct {
 	// per-session toggle in the tool's UI); repo doctor prints each one.
 	Advice []Advice `toml:"advice"`
 
-	origin string // "builtin" or the override file that defined it
+	origin string // "builtin:<file>", or the file of the user or workspace that defined it
+	source source // built-in, the user's own, or the workspace's (confine.go)
 }
 
 // DetectUserFor returns the user-level markers to look for on goos.

@@ -267,7 +267,7 @@ func BenchmarkCheckExample(b *testing.B) {
 	home := b.TempDir()
 	env := workload.EnvFor(root, home)
 	load := func() ([]*toolprofiles.Profile, []extensions.Server) {
-		set, err := toolprofiles.Load(root)
+		set, err := toolprofiles.Load(root, toolprofiles.Env{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -299,7 +299,7 @@ func BenchmarkCheckExample(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			timed(func() {
-				if _, err := toolprofiles.Load(root); err != nil {
+				if _, err := toolprofiles.Load(root, toolprofiles.Env{}); err != nil {
 					b.Fatal(err)
 				}
 			})

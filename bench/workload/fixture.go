@@ -42,7 +42,7 @@ func NewFixture(dir string, o Options) (*Fixture, error) {
 	}
 	f := &Fixture{Root: res.Root, Home: home, Result: res}
 	f.Env = EnvFor(f.Root, home)
-	set, err := toolprofiles.Load(f.Root)
+	set, err := toolprofiles.Load(f.Root, f.Env.Env)
 	if err != nil {
 		return nil, err
 	}

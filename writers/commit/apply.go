@@ -1,6 +1,7 @@
 package commit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -35,10 +36,11 @@ type Applied struct {
 //     back, several at once: the fsyncs share the file system's journal
 //     commits, which one after the other were most of a small sync's
 //     writing time. A failure here writes nothing at all.
-//  3. It commits the files one by one, the tool configs first and the
-//     ownership records last, so a record never claims an entry that is
-//     not on disk. Each commit replaces only what was planned from, and
-//     keeps what it replaced (see commit.go).
+//  3. It commits the files one by one: the intents of the ownership
+//     records first (FilePlan.Intent: every entry repo has or is about to
+//     write, so none is ever on disk unrecorded), the tool configs, then
+//     the records as they end. Each commit replaces only what was planned
+//     from, and keeps what it replaced (see commit.go).
 //  4. It fsyncs the folders (best effort: where a folder cannot be
 //     fsynced, the renames are whole but their durability is the file
 //     system's; see syncDirs), then checks that no tool wrote into a file
@@ -62,9 +64,11 @@ func Apply(p *plan.Plan) (Applied, error) {
 		case f.Intent != nil:
 			intent, final := *f, *f
 			intent.After = f.Intent
-			final.Existed, final.Before = true, f.Intent
 			intents, intentOf = append(intents, &intent), append(intentOf, f)
-			records, recordOf = append(records, &final), append(recordOf, f)
+			if !bytes.Equal(f.Intent, f.After) {
+				final.Existed, final.Before = true, f.Intent
+				records, recordOf = append(records, &final), append(recordOf, f)
+			}
 		default:
 			records, recordOf = append(records, f), append(recordOf, f)
 		}

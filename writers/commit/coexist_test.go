@@ -287,7 +287,7 @@ func TestWriteIntoReplacedFileIsPutBack(t *testing.T) {
 	defer tool.Close()
 	saved := claudeJSON(3)
 	testHookCommitted = func(n int) {
-		if n == 1 { // the config is swapped; the record is not yet
+		if n == 2 { // the record's intent, then the config are swapped
 			tool.Truncate(0)
 			tool.WriteAt([]byte(saved), 0)
 		}
@@ -366,6 +366,42 @@ func TestRunKilledBetweenConfigAndRecord(t *testing.T) {
 		got := read(t, f.Path)
 		if strings.Contains(got, "t.js") || !strings.Contains(got, "--v3") {
 			t.Errorf("%s after the run:\n%s", f.Display, got)
+		}
+	}
+}
+
+// A run that adds entries and is killed after its first config leaves
+// them recorded: the record's intent is written before any config, so the
+// next run takes the entries on disk as repo's (not as the user's own,
+// which repo would leave in place for good) and the rest it adds; when
+// the server goes, every one of them goes.
+func TestRunKilledWhileAdding(t *testing.T) {
+	env := testEnv(t)
+	ids := []string{"claude", "cursor", "gemini"}
+	targets, _, err := target.Build([]extensions.Server{server}, profiles(t, ids...), toolprofiles.ScopeProject, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Build(env, targets, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := p.Files[len(p.Files)-1]; rec.Intent == nil {
+		t.Fatal("a sync that adds entries writes its record after them")
+	}
+	killAfter(t, p, 2) // the record's intent and one config
+
+	next := syncScope(t, env, []extensions.Server{server}, toolprofiles.ScopeProject, ids...)
+	if len(next.Yours) > 0 || len(next.Warnings) > 0 {
+		t.Fatalf("after the kill: yours %+v, warnings %q", next.Yours, next.Warnings)
+	}
+	syncScope(t, env, nil, toolprofiles.ScopeProject, ids...)
+	for _, f := range next.Files {
+		if f.Scope == plan.ScopeRecord {
+			continue
+		}
+		if got, err := os.ReadFile(f.Path); err == nil && strings.Contains(string(got), `"s"`) {
+			t.Errorf("%s keeps the server after it went:\n%s", f.Display, got)
 		}
 	}
 }

@@ -66,44 +66,39 @@ func ReadEntries(env target.Env, t *target.Target) ([]Entry, error) {
 func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error) {
 	kind := recordKind(env, []*target.Target{t})
 	rs := &recordState{kind: kind}
-	switch kind {
-	case recordProject:
-		rs.path = ProjectRecordPath(env.Root)
-	case recordMachine:
-		rs.path = MachineRecordPath(env.Root)
-	default:
+	if kind == recordUser {
 		var err error
 		if rs.path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
-	}
-	rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
-	if err != nil {
-		return nil, err
-	}
-	if kind == recordUser && raw == nil {
-		_, aliases, err := planAliases(env, []*target.Target{t})
+		rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
 		}
-		aliases.adoptInto(rec)
-	}
-	if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
-		return e.Entries, nil
-	}
-	if kind == recordUser {
+		if raw == nil {
+			_, aliases, err := planAliases(env, []*target.Target{t})
+			if err != nil {
+				return nil, err
+			}
+			aliases.adoptInto(rec)
+		}
+		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
+			return e.Entries, nil
+		}
 		return nil, nil
 	}
-	other := ProjectRecordPath(env.Root)
-	if kind == recordProject {
-		other = MachineRecordPath(env.Root)
-	}
-	orec, _, err := ReadRecord(other, env.Display(other))
+	wr, err := readWorkspaceRecords(env) // git's word applied, as Build reads them
 	if err != nil {
 		return nil, err
 	}
-	if e := orec.Find(rs.fileKey(t), t.Key); e != nil {
-		return e.Entries, nil
+	own, other := wr.project, wr.machine
+	if kind == recordMachine {
+		own, other = other, own
+	}
+	for _, rec := range []*Record{own, other} {
+		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
+			return e.Entries, nil
+		}
 	}
 	return nil, nil
 }

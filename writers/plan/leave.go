@@ -62,7 +62,7 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 	var order, keptOrder []place
 	for _, p := range leaving {
 		t := p.Scopes.Get(string(scope))
-		if t == nil || !p.MCP {
+		if t == nil || !p.MCP || scope != toolprofiles.ScopeProject && p.FromWorkspace() {
 			continue
 		}
 		key := target.ProfileKey(t, env)
@@ -143,6 +143,11 @@ func candidatePaths(t *toolprofiles.Target, env target.Env) []string {
 // belongs to now, taking it over from the other one (takeOver).
 func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if scope == toolprofiles.ScopeProject {
+		// Read as they are, without git's word (claims.go): the targets
+		// come from the profiles, inside the workspace, and a record only
+		// says which of them to look at; Build, which reads the records
+		// with git's word, decides what in them is repo's. That saves a
+		// run of git per sync.
 		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
 		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
 		if err != nil {

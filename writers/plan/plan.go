@@ -16,6 +16,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/canon"
 	"github.com/repo-manager/repo/writers/internal/fileio"
@@ -54,7 +55,6 @@ const (
 	ReasonHandEdited Reason = "hand-edited entry"
 	ReasonGone       Reason = "entry of a removed server"
 	ReasonAdopted    Reason = "user entry adopted"
-	ReasonRecognised Reason = "entry written by repo, not yet recorded"
 	ReasonRelocated  Reason = "entry written at another workspace root"
 	ReasonRecord     Reason = "ownership record out of date"
 	// ReasonDeselected: the tool left the [mcp] tools list.
@@ -82,11 +82,13 @@ type FilePlan struct {
 	Before  []byte
 	After   []byte
 	Mode    fs.FileMode // of a new file, before the umask (see newFileMode)
-	// Intent, for an ownership record, is what Apply writes into it before
-	// any tool config, when the sync replaces or removes entries: After
-	// plus the entries as they are now (Owned.Previous), so that a run
-	// killed halfway leaves a record that knows every entry of repo's in
-	// whichever version the files hold. Nil when After already does.
+	// Intent, for an ownership record that changes with tool configs, is
+	// what Apply writes into it before any of them: After plus the entries
+	// as they are now (Owned.Previous) and those the sync removes, so that
+	// a run killed halfway leaves a record that knows every entry of
+	// repo's in whichever version the files hold, and every entry it adds
+	// before the entry is on disk. Equal to After when that already does:
+	// Apply then writes the record once, first. Nil when no config changes.
 	Intent []byte
 	// Delete: the file goes. It is a file repo created, left holding
 	// nothing but what a new file of its format holds (see Created.File).
@@ -138,7 +140,27 @@ type Plan struct {
 	// Options.CommittedOnly left out (only Display, Scope and Tools are
 	// set).
 	Unchecked []*FilePlan
-	unmap     []func() // the mappings of a ReadOnly plan
+	// Yours are the user's own entries that already are what a server
+	// wants, which repo leaves as they are: not recorded, not written, not
+	// removed when the server goes.
+	Yours []Yours
+	// Shadows are the names repo writes that an entry of the user's has
+	// in another scope of the same tool (shadow.go).
+	Shadows []Shadow
+	unmap   []func()       // the mappings of a ReadOnly plan
+	checks  []*shadowCheck // what Build looks for in other scopes
+}
+
+// Yours is an entry of the user's own (not in this workspace's record)
+// that is exactly what an extension's server wants, which repo leaves to
+// the user (Options.Adopt takes it over).
+type Yours struct {
+	File      string       // as shown to people
+	Scope     target.Scope // project, local or user
+	Tools     []string     // the tools reading the file
+	Entry     string       // the entry's name
+	Extension string       // the extension declaring the server
+	Line      int          // of the entry; 0 when unknown
 }
 
 // Close releases the files a ReadOnly plan mapped. After it, the Before
@@ -259,8 +281,19 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 			p.Files = append(p.Files, fp)
 		}
 	}
+	if len(errs) == 0 {
+		if err := p.addShadows(env, records, p.checks, opts); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	p.checks = nil
 	if len(errs) > 0 {
+		p.Close()
 		return nil, errors.Join(errs...)
+	}
+	p.Warnings = append(records.warnings(), p.Warnings...)
+	if st, ok := records.byKind[recordProject]; ok {
+		records.workspace.restoreInactive(st)
 	}
 	p.addRecords(env, records, opts)
 	return p, nil
@@ -269,9 +302,10 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 // recordSet is the ownership records a plan reads, each once, by kind
 // (recordProject, recordMachine, recordUser).
 type recordSet struct {
-	env     target.Env
-	aliases *aliasPlan
-	byKind  map[string]*recordState
+	env       target.Env
+	aliases   *aliasPlan
+	byKind    map[string]*recordState
+	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
 }
 
 // get reads the record of a kind, the first time it is asked for.
@@ -281,28 +315,41 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 	}
 	env := rs.env
 	var path string
+	var rec *Record
+	var raw []byte
 	var err error
 	switch kind {
-	case recordProject:
-		path = ProjectRecordPath(env.Root)
-	case recordMachine:
-		path = MachineRecordPath(env.Root)
+	case recordProject, recordMachine:
+		if rs.workspace == nil {
+			if rs.workspace, err = readWorkspaceRecords(env); err != nil {
+				return nil, err
+			}
+		}
+		path, rec, raw = ProjectRecordPath(env.Root), rs.workspace.project, rs.workspace.projectRaw
+		if kind == recordMachine {
+			path, rec, raw = MachineRecordPath(env.Root), rs.workspace.machine, rs.workspace.machineRaw
+		}
 	default:
 		if path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
-	}
-	rec, raw, err := ReadRecord(path, env.Display(path))
-	if err != nil {
-		return nil, err
-	}
-	if kind == recordUser {
+		if rec, raw, err = ReadRecord(path, env.Display(path)); err != nil {
+			return nil, err
+		}
 		rec.Root = env.Root
 		rs.aliases.adoptInto(rec)
 	}
 	st := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
 	rs.byKind[kind] = st
 	return st, nil
+}
+
+// warnings are what reading the records found to say (claims.go).
+func (rs *recordSet) warnings() []string {
+	if rs.workspace == nil {
+		return nil
+	}
+	return rs.workspace.warnings
 }
 
 // ofFiles is the record each file's entries go into.
@@ -383,6 +430,8 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 			continue
 		}
 		p.Warnings = append(p.Warnings, r.out.warnings...)
+		p.Yours = append(p.Yours, r.out.yours...)
+		p.checks = append(p.checks, r.out.shadows...)
 		for _, put := range r.out.puts {
 			states[i].rec.Put(put.file, put.key, put.entries)
 			states[i].rec.SetCreated(put.file, put.key, put.created)
@@ -400,6 +449,7 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 // addRecords adds the ownership records the plan read to p, as they are
 // to be after it.
 func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
+	configsChange := slices.ContainsFunc(p.Files, func(f *FilePlan) bool { return f.Changed() })
 	for _, kind := range []string{recordProject, recordMachine, recordUser} {
 		rs, ok := records.byKind[kind]
 		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
@@ -414,7 +464,11 @@ func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
 			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser)}
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
-			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) {
+			// A record that changes with the files is written first, as
+			// its intent, so that no entry repo writes is ever on disk
+			// unrecorded: an entry a killed run left unrecorded would be
+			// indistinguishable from the user's own.
+			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) || configsChange {
 				fp.Intent = intent
 			}
 		}
@@ -433,6 +487,8 @@ type planned struct {
 // kept apart until the files planned at once are merged.
 type fileOut struct {
 	warnings []string
+	yours    []Yours
+	shadows  []*shadowCheck
 	unmap    []func() // mappings of a ReadOnly plan
 	puts     []recordPut
 }
@@ -565,9 +621,17 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 	}
 	fp.Existed, fp.Before = snap.existed, snap.data
 	before := doc
+	checks := len(out.shadows)
 	for _, t := range group {
 		doc, err = planTarget(env, doc, t, fp, rs, opts, out)
 		if err != nil {
+			return nil, err
+		}
+	}
+	for _, sc := range out.shadows[checks:] {
+		// The tools' other scopes may be in this very file (Claude
+		// Code's local and user scopes): look there while it is parsed.
+		if err := sc.lookInFile(path, before); err != nil {
 			return nil, err
 		}
 	}
@@ -584,7 +648,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 		fp.After = nil // no entries for a file that does not exist: do not create it
 	}
 	if fp.Existed {
-		if err := planDelete(fp, first, format, doc, out.puts); err != nil {
+		if err := planDelete(fp, first, format, doc, out.puts, root); err != nil {
 			return nil, err
 		}
 	}
@@ -603,7 +667,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 // skeleton for YAML). A file that is a symbolic link now is never deleted
 // (its target is not what repo created; the folders on the way may be
 // links). The folders repo created for it go too, when empty.
-func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, puts []recordPut) error {
+func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, puts []recordPut, root realRoot) error {
 	folders, ours := 0, false
 	for _, put := range puts {
 		if len(put.entries) == 0 && put.created != nil && put.created.File {
@@ -623,6 +687,11 @@ func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, put
 	dir := filepath.Dir(t.Path)
 	for range folders {
 		if parent := filepath.Dir(dir); parent == dir {
+			break
+		}
+		// A project file's folders are the workspace's: whatever a
+		// record says repo created, the root and what is above it stay.
+		if t.Scope == toolprofiles.ScopeProject && (!within(root.path, existingRealPath(dir)) || existingRealPath(dir) == root.path) {
 			break
 		}
 		fp.folders = append([]string{dir}, fp.folders...)
@@ -785,6 +854,9 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		}
 	}
 	tp.dropGone()
+	if sc := tp.shadowCheck(); sc != nil {
+		out.shadows = append(out.shadows, sc)
+	}
 	if doc, err = tp.edit(doc, found); err != nil {
 		return nil, err
 	}
@@ -811,6 +883,7 @@ type targetPlan struct {
 	updates []target.Desired
 	adds    []target.Desired // written together at the end, in one edit
 	gone    []string         // deleted together after the loop
+	added   []string         // names the plan adds or takes over (shadow.go)
 }
 
 func (tp *targetPlan) change(action Action, entry string, reason Reason) {
@@ -862,18 +935,26 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	switch {
 	case !present:
 		tp.change(ActionAdd, d.Name, ReasonMissing)
+		tp.added = append(tp.added, d.Name)
 		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
 	case sameJSON(cur.Value, ordered.JSON(want)):
 		if !isOwned {
-			// Exactly what repo writes, but not in the record: what a
-			// run killed between writing the file and the record
-			// leaves, or an entry repo mcp import adopts as it is.
-			// Nothing to write but the record.
-			reason := ReasonRecognised
-			if slices.Contains(opts.AdoptNames, d.Name) {
-				reason = ReasonAdopted
+			// Exactly what repo writes, but not in the record. Only the
+			// record says what is repo's: a run killed between writing
+			// the file and the record leaves the entry in the record's
+			// intent (FilePlan.Intent), so this is the user's own entry
+			// (or another workspace's, or one whose record is gone). It
+			// stays theirs — never rewritten, never removed when the
+			// server goes — unless they ask repo to take it over
+			// (--adopt; repo mcp import adopts what it imported).
+			if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
+				delete(tp.next, d.Name)
+				delete(tp.intent, d.Name)
+				tp.out.yours = append(tp.out.yours, Yours{File: t.Display, Scope: t.Scope, Tools: slices.Clone(t.Tools), Entry: d.Name, Extension: d.Extension, Line: lineOf(doc, t, cur)})
+				return nil
 			}
-			tp.change(ActionAdopt, d.Name, reason)
+			tp.change(ActionAdopt, d.Name, ReasonAdopted)
+			tp.added = append(tp.added, d.Name)
 		}
 	case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
 		// What repo wrote for this server at another root. Only an
@@ -890,6 +971,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
 		}
 		tp.change(ActionAdopt, d.Name, ReasonAdopted)
+		tp.added = append(tp.added, d.Name)
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		tp.set(d.Name, want)
 	default:
@@ -1051,6 +1133,14 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 		}
 		if !within(root.path, real) {
 			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
+		}
+		// A profile's path cannot name a version-control folder
+		// (toolprofiles.VCSFolder), but a symbolic link in the workspace
+		// can lead into one.
+		if rel, err := filepath.Rel(root.path, real); err == nil {
+			if v := toolprofiles.VCSFolder(rel); v != "" {
+				return fail("is inside %s, a version-control folder (its files can make it run commands), by way of %s; repo writes nothing there", termtext.Safe(v), termtext.Safe(filepath.ToSlash(rel)))
+			}
 		}
 	}
 	// Lstat gives what Stat would for anything but a symlink: only a

@@ -200,19 +200,28 @@ func ReadRecord(path, display string) (*Record, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
 	}
+	r, err := recordFromBytes(data, display)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, data, nil
+}
+
+// recordFromBytes parses the bytes of a record.
+func recordFromBytes(data []byte, display string) (*Record, error) {
 	r, ok := parseRecord(data)
 	if !ok {
 		r = new(Record)
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(r); err != nil {
-			return nil, nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
+			return nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
 		}
 	}
 	if r.Version < 1 || r.Version > recordVersion {
-		return nil, nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads versions 1 to %d)", display, r.Version, recordVersion)
+		return nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads versions 1 to %d)", display, r.Version, recordVersion)
 	}
-	return r, data, nil
+	return r, nil
 }
 
 // parseRecord reads a record in the form Bytes writes, which is what

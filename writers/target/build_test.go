@@ -1,6 +1,9 @@
 package target
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/repo-manager/repo/extensions"
@@ -42,5 +45,37 @@ key = ["mcpServers"]
 	}
 	if len(targets) != 1 || targets[0].Path != home+"/shared.json" || len(targets[0].Tools) != 2 || len(targets[0].Entries) != 1 {
 		t.Fatalf("got %d targets: %+v", len(targets), targets)
+	}
+}
+
+// A workspace's profile never shapes a file outside the workspace, even
+// when a host program hands one to Build for the local or user scope.
+func TestBuildRefusesWorkspaceProfileOutsideProject(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".repository", "toolprofiles")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "claude.toml"), []byte(`id = "claude"
+name = "Claude (team)"
+mcp = true
+evidence = "unverified"
+sources = ["test"]
+[scopes.project]
+paths = [".mcp.json"]
+format = "json"
+key = ["mcpServers"]
+`), 0o644)
+	set, err := toolprofiles.Load(root, toolprofiles.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Root: root, Env: toolprofiles.Env{Home: t.TempDir(), GOOS: "linux", Getenv: func(string) string { return "" }}}
+	servers := []extensions.Server{{Name: "s", Extension: "e", Spec: extensions.Spec{Transport: "stdio", Command: "node"}}}
+	if _, _, err := Build(servers, []*toolprofiles.Profile{set.Get("claude")}, toolprofiles.ScopeLocal, env); err == nil || !strings.Contains(err.Error(), "applies to the project scope only") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, _, err := Build(servers, []*toolprofiles.Profile{set.ForScope(toolprofiles.ScopeLocal).Get("claude")}, toolprofiles.ScopeLocal, env); err != nil {
+		t.Fatalf("the built-in profile: %v", err)
 	}
 }

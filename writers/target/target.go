@@ -56,6 +56,12 @@ type Target struct {
 	// Leaving, when set, is why the target's tools have left: a target
 	// that only removes the entries repo wrote (see plan.LeavingTargets).
 	Leaving string
+	// Others are where the target's tools keep servers in their other
+	// scopes on this machine, one target per tool, file and key, without
+	// entries: a tool that reads two scopes knows one server by each name,
+	// so the planner looks there for a server of the user's with the name
+	// of one repo writes (shadowing).
+	Others []*Target
 }
 
 // Desired is one managed entry as repo wants it.
@@ -109,6 +115,12 @@ func (e Env) Display(p string) string {
 func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
 	g := grouping{env: env, scope: scope, byKey: map[string]*group{}}
 	for _, p := range profiles {
+		if scope != toolprofiles.ScopeProject && p.FromWorkspace() {
+			// toolprofiles.Load refuses such a profile and Set.ForScope
+			// leaves the workspace's out; a host program's mistake must
+			// not let one shape a file outside the workspace either.
+			return nil, nil, fmt.Errorf("%s: the workspace's profile %s applies to the project scope only, not to %s scope", p.ID, p.Origin(), scope)
+		}
 		t := p.Scopes.Get(string(scope))
 		if t == nil || !p.MCP {
 			continue
@@ -178,7 +190,33 @@ func (g *grouping) targetFor(p *toolprofiles.Profile, t *toolprofiles.Target) (*
 	if err := grp.AddTool(p, t, g.env); err != nil {
 		return nil, err
 	}
+	grp.addOthers(p, g.scope, g.env)
 	return grp, nil
+}
+
+// addOthers adds to tg.Others the files of p's other scopes on this
+// machine (a scope whose path cannot be worked out here is left out: the
+// tool cannot read it either).
+func (tg *Target) addOthers(p *toolprofiles.Profile, scope Scope, env Env) {
+	for _, other := range toolprofiles.Scopes {
+		ot := p.Scopes.Get(other)
+		if other == string(scope) || ot == nil {
+			continue
+		}
+		path, err := choosePath(ot, env)
+		if err != nil || path == "" {
+			continue
+		}
+		key := ProfileKey(ot, env)
+		if slices.ContainsFunc(tg.Others, func(o *Target) bool {
+			return o.Path == path && slices.Equal(o.Key, key) && slices.Contains(o.Tools, p.ID)
+		}) {
+			continue
+		}
+		o := New(env, Scope(other), path, key, ot)
+		o.Tools = []string{p.ID}
+		tg.Others = append(tg.Others, o)
+	}
 }
 
 // translate adds p's entry for each server to grp: the first tool of a
