@@ -165,10 +165,10 @@ func printSince(f *Factory, since []sinceServer) {
 			}
 			names = append(names, termtext.Safe(ss.Server))
 			for _, id := range ss.WithoutAsking {
-				without = appendUnique(without, id)
+				without = appendUnique(without, termtext.Safe(id))
 			}
 			for _, id := range ss.AfterFolderTrust {
-				folder = appendUnique(folder, id)
+				folder = appendUnique(folder, termtext.Safe(id))
 			}
 			for _, id := range ss.OldApproval {
 				old = appendUnique(old, id)
@@ -185,7 +185,7 @@ func printSince(f *Factory, since []sinceServer) {
 			how = append(how, "by "+strings.Join(folder, ", ")+" once the folder is trusted")
 		}
 		for _, id := range old {
-			how = append(how, toolName(id)+" starts a changed server under the approval given to the old one (repo doctor says which)")
+			how = append(how, termtext.Safe(toolName(id))+" starts a changed server under the approval given to the old one (repo doctor says which)")
 		}
 		if len(how) == 0 {
 			how = append(how, "each tool written asks before starting "+plural(len(names), "it", "them"))
