@@ -53,7 +53,13 @@ executable on PATH), which also decides which [mcp] tools are written
 there. A user file whose creation changes how its tool works (Continue's
 ~/.continue/config.yaml, which cn then uses instead of its remote default
 configuration) is created only for a tool named with --tool. An empty
---tool (an unset variable) is an error. repo tools shows what was found.`,
+--tool (an unset variable) is an error. repo tools shows what was found.
+
+A server reaches a local- or user-scope file (no tool asks before starting
+what those hold) only once you trusted its definition on this machine
+(repo trust); otherwise nothing is written and the exit code is 3. A
+project-scope sync says which servers are new or changed since the last
+one, and which tools start them without asking.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --dry-run            # print a unified diff, write nothing (CI)

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
 )
 
 func yes() *bool { b := true; return &b }
@@ -238,4 +241,49 @@ func textOnly(d Definition) bool {
 		}
 	}
 	return true
+}
+
+// TestWorkspaceProfiles: the workspace's profiles that can write outside
+// it are part of every definition, by a digest of what they say (not of
+// their bytes); a profile for project files only, and the built-in ones,
+// are not.
+func TestWorkspaceProfiles(t *testing.T) {
+	const user = "id = \"mine\"\nname = \"Mine\"\nmcp = true\nevidence = \"unverified\"\nsources = [\"a test\"]\n" +
+		"[scopes.user]\npaths = [\"~/.mine/mcp.json\"]\nformat = \"json\"\nkey = [\"mcpServers\"]\n[entry]\ncommand = \"string\"\n"
+	const project = "id = \"proj\"\nname = \"Proj\"\nmcp = true\nevidence = \"unverified\"\nsources = [\"a test\"]\n" +
+		"[scopes.project]\npaths = [\".proj/mcp.json\"]\nformat = \"json\"\nkey = [\"mcpServers\"]\n[entry]\ncommand = \"string\"\n"
+	load := func(files map[string]string) []Profile {
+		t.Helper()
+		fsys := fstest.MapFS{}
+		for name, data := range files {
+			fsys[name] = &fstest.MapFile{Data: []byte(data)}
+		}
+		set, err := toolprofiles.LoadFS(fsys, WorkspaceOrigin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return WorkspaceProfiles(set)
+	}
+	got := load(map[string]string{"mine.toml": user, "proj.toml": project})
+	if len(got) != 1 || got[0].ID != "mine" || got[0].Origin != WorkspaceOrigin+"mine.toml" {
+		t.Fatalf("WorkspaceProfiles = %+v, want the user-scope profile alone", got)
+	}
+	if again := load(map[string]string{"mine.toml": "# a comment is no change\n" + user}); again[0].Digest != got[0].Digest {
+		t.Error("a comment changed the profile's digest")
+	}
+	changed := load(map[string]string{"mine.toml": strings.Replace(user, "~/.mine/mcp.json", "~/.cargo/config.toml", 1)})
+	if changed[0].Digest == got[0].Digest {
+		t.Error("a profile that writes elsewhere has the same digest")
+	}
+	s := baseServer()
+	if Define(s, got).Digest() == Define(s, changed).Digest() {
+		t.Error("a server written through a changed profile keeps its digest")
+	}
+	builtin, err := toolprofiles.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(WorkspaceProfiles(builtin)) != 0 {
+		t.Error("built-in profiles counted as the workspace's")
+	}
 }
