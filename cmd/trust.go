@@ -173,7 +173,9 @@ func trustRun(opts *TrustOptions) error {
 	if err != nil {
 		return err
 	}
-	reach, err := reachedFiles(w, opts)
+	reach, err := reachedFiles(w, opts, func(msg string) {
+		fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), msg)
+	})
 	if err != nil {
 		return err
 	}
@@ -300,7 +302,7 @@ func safeList(names []string) string {
 // reachedFiles are, per server, the files of the local and user scopes
 // (or opts.Scope) that a sync of the tools selected as repo sync selects
 // them (or opts.Tools) would write it into.
-func reachedFiles(w *workspace, opts *TrustOptions) (map[string][]reachedFile, error) {
+func reachedFiles(w *workspace, opts *TrustOptions, warn func(string)) (map[string][]reachedFile, error) {
 	out := map[string][]reachedFile{}
 	scopes := []string{toolprofiles.ScopeLocal, toolprofiles.ScopeUser}
 	if opts.Scope != "" {
@@ -324,7 +326,10 @@ func reachedFiles(w *workspace, opts *TrustOptions) (map[string][]reachedFile, e
 		}
 		targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(scope), w.env)
 		if err != nil {
-			return nil, err
+			// A tool that cannot take a server as written: repo sync refuses
+			// it; what the user trusts is the server, whatever the files.
+			warn(fmt.Sprintf("the %s-scope files are not shown: %v", scope, err))
+			continue
 		}
 		for _, t := range targets {
 			for _, e := range t.Entries {
