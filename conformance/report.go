@@ -179,7 +179,7 @@ func writeMarkdown(path string, run *Run) error {
 			notes = true
 		}
 		for _, note := range res.Notes {
-			p("- %s %s: %s\n", res.client.ID(), res.scope, md(note))
+			p("- %s %s: %s\n", res.client.ID(), scopeLabel(res), md(note))
 		}
 	}
 
