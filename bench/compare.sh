@@ -48,7 +48,10 @@ HOME=$W/example/home "$OUT/after/repo" sync --root "$W/example/ws" >/dev/null 2>
 HOME=$W/example/home run ex-check "" sync --check --root "$W/example/ws"
 HOME=$W/race/home run race-repo-sync "$(fresh "$W/race/ws" "$W/race/tpl")" sync --root "$W/race/ws" --tool "$PEERS"
 H=$W/local/home
-HOME=$H run local-repo-sync "bash -c 'cp $W/local/home0/.claude.json $H/.claude.json && rm -rf $H/.local && sync'" \
+# The user's trust of the workspace's servers (repo trust, from the revision that has it) stays;
+# each run starts without the ownership record. A revision before repo trust ignores the store.
+HOME=$H "$OUT/after/repo" trust --all --root "$W/local/ws" >/dev/null 2>&1 || true
+HOME=$H run local-repo-sync "bash -c 'cp $W/local/home0/.claude.json $H/.claude.json && rm -rf $H/.local/state/repo/workspaces && sync'" \
 	sync --root "$W/local/ws" --scope local --tool claude
 HOME=$H "$OUT/after/repo" sync --root "$W/local/ws" --scope local --tool claude >/dev/null 2>&1
 HOME=$H run local-repo-check "" sync --check --root "$W/local/ws" --scope local --tool claude
@@ -59,7 +62,9 @@ done
 for n in $(ls -d "$W"/user* 2>/dev/null | sed 's|.*/user||' | sort -n | head -1); do
 	for t in codex goose continue; do
 		UH=$W/user$n/home-$t
-		HOME=$UH run "user-$t-$n" "bash -c 'rm -rf $UH && mkdir -p $UH'" sync --root "$W/user$n/ws" --scope user --tool "$t"
+		rm -rf "$UH.trusted" && mkdir -p "$UH.trusted"
+		HOME=$UH.trusted "$OUT/after/repo" trust --all --root "$W/user$n/ws" >/dev/null 2>&1 || true
+		HOME=$UH run "user-$t-$n" "bash -c 'rm -rf $UH && cp -a $UH.trusted $UH'" sync --root "$W/user$n/ws" --scope user --tool "$t"
 	done
 done
 

@@ -322,7 +322,10 @@ HOME=$WORK/race/home bench race-rulesync-check "" "no-op, after the last generat
 
 # C. local scope in a large ~/.claude.json
 log "C: local scope, ${CLAUDE_MB} MB ~/.claude.json, $LOCAL_N servers"
-LP="cp $H0/.claude.json $H/.claude.json && rm -rf $H/.local && sync"
+# The user trusts the workspace's servers once (repo trust, not timed); each run starts without
+# the ownership record, keeping that trust.
+HOME=$H "$REPO" trust --all --root "$LOC" >/dev/null
+LP="cp $H0/.claude.json $H/.claude.json && rm -rf $H/.local/state/repo/workspaces && sync"
 HOME=$H bench local-repo-sync "$LP" "fresh copy of the file, record removed; fsync'd atomic write" \
 	"$REPO" sync --root "$LOC" --scope local --tool claude
 bench local-dd-fsync "rm -f $WORK/local/dd.json && sync" "dd bs=1M conv=fsync of the same file" \
@@ -360,7 +363,10 @@ for n in "${UNS[@]}"; do
 	for tool in "${UTOOLS[@]}"; do
 		log "U: $n servers, user scope, --tool $tool"
 		UH=$WORK/user$n/home-$tool
-		HOME=$UH bench "user-$tool-$n" "rm -rf $UH && mkdir -p $UH" "first sync into an empty HOME, --scope user --tool $tool" \
+		# an empty HOME but for the trust the user gave the workspace's servers (repo trust)
+		rm -rf "$UH.trusted" && mkdir -p "$UH.trusted"
+		HOME=$UH.trusted "$REPO" trust --all --root "$WORK/user$n/ws" >/dev/null
+		HOME=$UH bench "user-$tool-$n" "rm -rf $UH && cp -a $UH.trusted $UH" "first sync into an empty HOME (the workspace trusted), --scope user --tool $tool" \
 			"$REPO" sync --root "$WORK/user$n/ws" --scope user --tool "$tool"
 		HOME=$UH second_sync "user-$tool-$n" "$UH $WORK/user$n/ws" "$REPO" sync --root "$WORK/user$n/ws" --scope user --tool "$tool"
 	done

@@ -75,6 +75,15 @@ func snapshot(t *testing.T, dirs ...string) map[string]string {
 	return out
 }
 
+// trustAll trusts the workspace's servers, as the user does before a sync
+// writes them into local- or user-scope files.
+func trustAll(t *testing.T, bin, root, home string) {
+	t.Helper()
+	if out, err := runRepo(bin, root, home, "trust", "--all"); err != nil {
+		t.Fatalf("repo trust --all: %v\n%s", err, out)
+	}
+}
+
 func runRepo(bin, dir, home string, args ...string) ([]byte, error) {
 	c := exec.Command(bin, args...)
 	c.Dir = dir
@@ -165,6 +174,7 @@ func TestToolRewritesWhileSyncing(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	root := concurrencyWorkspace(t, dir)
+	trustAll(t, bin, root, home)
 	os.MkdirAll(home, 0o755)
 	claude := filepath.Join(home, ".claude.json")
 	os.WriteFile(claude, []byte("{\n  \"numStartups\": 0,\n  \"projects\": {}\n}\n"), 0o600)
@@ -331,6 +341,7 @@ func TestCheckWhileToolRewritesInPlace(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	root := concurrencyWorkspace(t, dir)
+	trustAll(t, bin, root, home)
 	path := bigClaudeJSON(t, home, 8)
 	if out, err := runRepo(bin, root, home, "sync", "--scope", "local", "--tool", "claude"); err != nil {
 		t.Fatalf("sync: %v\n%s", err, out)
@@ -402,6 +413,7 @@ func TestInPlaceWriterStress(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	root := concurrencyWorkspace(t, dir)
+	trustAll(t, bin, root, home)
 	path := bigClaudeJSON(t, home, 1)
 	w := &inPlaceWriter{path: path, pause: 5 * time.Millisecond, between: time.Millisecond}
 	stop := make(chan struct{})
@@ -469,6 +481,7 @@ func TestKilledSyncsConverge(t *testing.T) {
 		// Alternate two versions of an extension, so runs update entries.
 		mcp := filepath.Join(root, ".repository/extensions/e0/mcp.json")
 		os.WriteFile(mcp, []byte(fmt.Sprintf(`{"mcpServers": {"s0": {"command": "python", "args": ["s.py", "--v%d", "--root", "."]}}}`, i%2)), 0o644)
+		trustAll(t, bin, root, home)
 		for _, scope := range []string{"project", "local"} {
 			c := exec.Command(bin, "sync", "--scope", scope)
 			c.Dir = root

@@ -15,8 +15,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
 	"github.com/repo-manager/repo/writers"
@@ -62,7 +64,14 @@ ignored for holding a relative path are reported too.
 doctor runs nothing the workspace ships, so it is safe in a fresh clone of
 someone else's repository. --exec also runs each venv python with an empty
 program (python -c ''), which finds what reading cannot (a missing shared
-library): use it on workspaces you trust.
+library), for the servers you trusted (repo trust) only; a venv that git
+tracks fails and is never run (a real venv is made on each machine).
+
+The advice is per server and bound to what you approve: approve each server
+by name after reading it (Claude Code's enabledMcpjsonServers, amp mcp
+approve NAME, qwen mcp approve NAME), never every server at once; a blanket
+approval in place is advice too. Where a tool binds an approval to the name
+(Claude Code), doctor says when the server changed after you approved it.
 
 Tools are selected as for repo sync. One line per finding on stdout:
   <level> <server, tool or variable>: <what> — <fix>
@@ -98,7 +107,7 @@ fails (with --strict: or any advice or warning), 2 error.`,
 	addRootFlag(cmd, &opts.Root)
 	addOutputFlag(cmd, &opts.Output)
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose, "print only the findings that need attention", "also print which tools were selected, and why")
-	cmd.Flags().BoolVar(&opts.Exec, "exec", false, "also run each venv python (python -c ''): this executes files the workspace ships")
+	cmd.Flags().BoolVar(&opts.Exec, "exec", false, "also run the venv python (python -c '') of each server you trusted (repo trust): this executes files the workspace ships")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "exit 1 on advice and warnings too, not only on failures")
 	return cmd
 }
@@ -155,7 +164,10 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	d := &doctor{f: f, w: w, exec: opts.Exec}
+	d := &doctor{f: f, w: w, exec: opts.Exec, defs: w.definitions()}
+	if err := d.trackedVenvs(); err != nil {
+		return err
+	}
 	rep := doctorReport{Version: 1, Root: w.root, Scope: opts.Scope, Exec: opts.Exec, Tools: []string{}, Findings: []finding{}}
 	for _, p := range sel.profiles {
 		rep.Tools = append(rep.Tools, p.ID)
@@ -261,6 +273,43 @@ type doctor struct {
 	f    *Factory
 	w    *workspace
 	exec bool // run each venv python (--exec)
+	// tracked are the extensions' venvs that git tracks, by path.
+	tracked map[string]bool
+	defs    map[string]trust.Definition
+	// store is the trust store, opened when first needed (storeErr: why
+	// it cannot be).
+	store    *trust.Store
+	storeErr error
+	opened   bool
+}
+
+// trust opens the trust store once.
+func (d *doctor) trust() (*trust.Store, error) {
+	if !d.opened {
+		d.store, d.storeErr = openTrust(d.w)
+		d.opened = true
+	}
+	return d.store, d.storeErr
+}
+
+// trackedVenvs asks git, once, which of the extensions' venvs it tracks.
+func (d *doctor) trackedVenvs() error {
+	top, ok := gittrack.Top(d.w.root)
+	if !ok {
+		return nil
+	}
+	var venvs []string
+	for _, ext := range d.w.ws.Extensions {
+		if _, err := os.Lstat(ext.Venv); err == nil {
+			venvs = append(venvs, ext.Venv)
+		}
+	}
+	if len(venvs) == 0 {
+		return nil
+	}
+	var err error
+	d.tracked, err = gittrack.Tracked(top, venvs)
+	return err
 }
 
 // show is a path as a finding prints it: shown from the root or ~, and
@@ -291,7 +340,7 @@ func (d *doctor) command(s extensions.Server) finding {
 		return fd
 	case filepath.IsAbs(cmd):
 		if ext := d.extension(s.Extension); ext != nil && under(ext.Venv, cmd) {
-			return d.venvPython(fd, ext, cmd)
+			return d.venvPython(fd, s, ext, cmd)
 		}
 		return d.executable(fd, cmd, "install it, or fix the command in "+where)
 	case strings.ContainsAny(cmd, `/\`):
@@ -371,12 +420,22 @@ func (d *doctor) executable(fd finding, cmd, missingFix string) finding {
 // executable file. With --exec the venv python also runs an empty program
 // (-c with an empty program), which catches what reading cannot: a missing
 // shared library, a home whose Python is another version now.
-func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) finding {
+func (d *doctor) venvPython(fd finding, s extensions.Server, ext *extensions.Extension, cmd string) finding {
 	if _, err := os.Stat(ext.Venv); errors.Is(err, fs.ErrNotExist) {
 		fd.Check = "venv"
 		fd.Level = levelFail
 		fd.Message = fmt.Sprintf("venv %s does not exist (command %s)", d.show(ext.Venv), d.show(cmd))
 		fd.Fix = d.venvFix(ext, false)
+		return fd
+	}
+	if d.tracked[ext.Venv] {
+		// A venv is made on each machine from the Python there; one that
+		// a commit holds is whatever the commit put in it.
+		fd.Check = "venv"
+		fd.Level = levelFail
+		fd.Message = fmt.Sprintf("venv %s is committed: git tracks files in it, and a real venv is made on each machine, never committed (its python is whatever a commit put there); not run", d.show(ext.Venv))
+		fd.Fix = fmt.Sprintf("git rm -r --cached %s, list it in .gitignore, and make it on this machine: %s",
+			shellquote.Join([]string{d.show(ext.Venv)}), d.venvFix(ext, true))
 		return fd
 	}
 	st := inspectVenv(ext, d.f.GOOS, d.show)
@@ -392,6 +451,22 @@ func (d *doctor) venvPython(fd finding, ext *extensions.Extension, cmd string) f
 	}
 	if !d.exec {
 		fd.Message = fmt.Sprintf("venv python %s%s is in place (pyvenv.cfg home %s); not run: repo doctor --exec runs it", d.show(cmd), arrow(cmd, st.target, d.show), d.show(st.home))
+		return fd
+	}
+	// --exec runs a file of the workspace's: only for a server the user
+	// trusts, as it is now.
+	store, err := d.trust()
+	if err != nil {
+		fd.Level = levelWarn
+		fd.Message = fmt.Sprintf("venv python %s is in place; not run: %v", d.show(cmd), err)
+		fd.Fix = "fix the trust store, then run repo doctor --exec again"
+		return fd
+	}
+	if status, _ := store.Check(s.Name, d.defs[s.Name]); status != trust.Trusted {
+		fd.Level = levelWarn
+		fd.Message = fmt.Sprintf("venv python %s%s is in place (pyvenv.cfg home %s); not run: the server is %s on this machine, and --exec runs only what you trusted",
+			d.show(cmd), arrow(cmd, st.target, d.show), d.show(st.home), map[trust.Status]string{trust.New: "not trusted", trust.Changed: "changed since you trusted it"}[status])
+		fd.Fix = "review it with repo trust " + shellquote.Join([]string{s.Name}) + ", then run repo doctor --exec again"
 		return fd
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), pythonTimeout)
@@ -535,6 +610,7 @@ func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string
 			fd.Fix = st.Fix
 		}
 		out = append(out, fd)
+		out = append(out, d.outdatedApprovals(p, st.ByName)...)
 	}
 	return append(out, d.advice(p, scope, names)...)
 }
@@ -612,4 +688,35 @@ func writtenFor(id string, targets []*writers.Target) []string {
 func under(dir, p string) bool {
 	r, err := filepath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// outdatedApprovals reports the servers a tool approved by name (Claude
+// Code) whose definition changed after the approval, as repo sync saw
+// when it wrote the change: the tool starts the new definition under the
+// old approval. A server the user has trusted as it is now (repo trust)
+// has been looked at since.
+func (d *doctor) outdatedApprovals(p *toolprofiles.Profile, byName []string) []finding {
+	if len(byName) == 0 {
+		return nil
+	}
+	store, err := d.trust()
+	if err != nil {
+		return []finding{{Level: levelWarn, Tool: p.ID, Check: "approval",
+			Message: "doctor cannot tell whether a server changed after it was approved: " + err.Error(), Fix: "fix the trust store"}}
+	}
+	var out []finding
+	for _, name := range byName {
+		approved := store.Approved[p.ID][name]
+		s := d.w.server(name)
+		if approved == "" || s == nil || approved == trust.Define(*s, nil).Digest() {
+			continue
+		}
+		if status, _ := store.Check(name, d.defs[name]); status == trust.Trusted {
+			continue
+		}
+		out = append(out, finding{Level: levelAdvice, Server: name, Tool: p.ID, Check: "approval",
+			Message: fmt.Sprintf("%s approved this server by name before its definition changed, and starts the new one under that approval without asking", p.Name),
+			Fix:     fmt.Sprintf("read the change (repo trust %s shows the server), then trust it with repo trust, or remove %q from the approvals so that %s asks again", shellquote.Join([]string{name}), name, p.Name)})
+	}
+	return out
 }

@@ -8,12 +8,20 @@ import (
 )
 
 // Exit codes, in one place (repo --help states them). CI tells drift (1)
-// from breakage (2).
+// from breakage (2), and both from a run that waits for the user (3).
 const (
 	ExitOK    = 0 // done, or in sync
 	ExitStale = 1 // --check found a config out of date
 	ExitError = 2 // usage error or bad input; nothing was written
+	// ExitUntrusted: a server the user has not trusted would have been
+	// written outside the workspace (repo sync at local or user scope), or
+	// repo trust left servers untrusted; nothing was written.
+	ExitUntrusted = 3
 )
+
+// errUntrustedShown ends a run that needs the user's trust and has said
+// so already (repo trust without a terminal, --output json).
+var errUntrustedShown = errors.New("not trusted")
 
 // errStale ends a --check run that found drift. Its lines were already
 // printed, so Main prints nothing more.
@@ -39,6 +47,9 @@ func exitCode(err error, stderr io.Writer, command string) int {
 	if errors.Is(err, errStale) {
 		return ExitStale
 	}
+	if errors.Is(err, errUntrustedShown) {
+		return ExitUntrusted
+	}
 	errs := []error{err}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = joined.Unwrap()
@@ -49,6 +60,10 @@ func exitCode(err error, stderr io.Writer, command string) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "run '%s --help' for usage\n", command)
+	}
+	var te *untrustedError
+	if errors.As(err, &te) {
+		return ExitUntrusted
 	}
 	return ExitError
 }

@@ -159,7 +159,7 @@ func forgetRun(opts *ForgetOptions) error {
 		}
 		defer unlock()
 	}
-	plan, written, err := planAndApply(f, w.env, targets, writers.Options{}, !opts.DryRun)
+	plan, written, err := planAndApply(f, w.env, targets, writers.Options{}, !opts.DryRun, nil)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,8 @@ func newRootCmd(f *Factory) *cobra.Command {
 this machine, and writes them into each AI tool's own config file, next to
 the user's own servers, which it never touches.
 
-Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
+Exit codes: 0 done or in sync, 1 out of date (--check), 2 error, 3 needs your
+trust (repo trust): a server would reach a file outside the workspace.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// The same line as repo version.
@@ -69,6 +70,6 @@ Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newSyncCmd(f, nil), newForgetCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))
+	root.AddCommand(newSyncCmd(f, nil), newTrustCmd(f, nil), newForgetCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))
 	return root
 }

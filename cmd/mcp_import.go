@@ -18,6 +18,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
@@ -100,6 +101,7 @@ MCP file cannot say as the tool means it.`,
 type importPlan struct {
 	source   string // the tool's file, as shown
 	imported []importedServer
+	servers  []extensions.Server // the imported servers, as the new extension declares them
 	skipped  []skippedEntry
 	warnings []string
 	plan     *writers.Plan // the new extension's files first, then the sync's
@@ -139,6 +141,17 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			if opts.DryRun {
 				break
 			}
+			// The imported servers came from the user's own file; any
+			// other server of the workspace the import writes there needs
+			// the user's trust, as for repo sync.
+			if userScope(opts.Scope) {
+				imported := func(name string) bool {
+					return slices.ContainsFunc(ip.imported, func(s importedServer) bool { return s.Name == name })
+				}
+				if err := trustGate(w, ip.plan, imported, fmt.Sprintf("repo mcp import --tool %s --scope %s --extension %s", opts.Tool, opts.Scope, opts.Extension)); err != nil {
+					return err
+				}
+			}
 			var applied writers.Applied
 			applied, err = writers.Apply(ip.plan)
 			written = append(written, applied.Written...)
@@ -154,6 +167,13 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
 		}
 		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+	}
+	if !opts.DryRun && userScope(opts.Scope) {
+		// What the user had in their own local or user file, they trust:
+		// the next sync writes it into their other tools' files too.
+		if err := trustImported(w, ip.servers); err != nil {
+			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
+		}
 	}
 	res := importResult{Version: 1, Mode: "import", Root: w.root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
 		Extension: opts.Extension, Folder: w.env.Display(extensions.Dir(w.root, opts.Extension)),
@@ -281,6 +301,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 			errs = append(errs, err)
 		}
 		ip.imported = append(ip.imported, importedServer{Name: s.Name, Transport: s.Transport})
+		ip.servers = append(ip.servers, s)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -601,4 +622,18 @@ type skippedEntry struct {
 	Name      string `json:"name"`
 	Extension string `json:"extension"`
 	Reason    string `json:"reason"`
+}
+
+// trustImported records the imported servers as trusted.
+func trustImported(w *workspace, servers []extensions.Server) error {
+	store, err := openTrust(w)
+	if err != nil {
+		return err
+	}
+	profiles := trust.WorkspaceProfiles(w.profiles)
+	for _, s := range servers {
+		d := trust.Define(s, profiles)
+		store.Trust(s.Name, d, shownDefinition(s, d))
+	}
+	return store.Save(w.env.Display)
 }

@@ -58,7 +58,13 @@ executable on PATH), which also decides which [mcp] tools are written
 there. A user file whose creation changes how its tool works (Continue's
 ~/.continue/config.yaml, which cn then uses instead of its remote default
 configuration) is created only for a tool named with --tool. An empty
---tool (an unset variable) is an error. repo tools shows what was found.`,
+--tool (an unset variable) is an error. repo tools shows what was found.
+
+A server reaches a local- or user-scope file (no tool asks before starting
+what those hold) only once you trusted its definition on this machine
+(repo trust); otherwise nothing is written and the exit code is 3. A
+project-scope sync says which servers are new or changed since the last
+one, and which tools start them without asking.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --dry-run            # print a unified diff, write nothing (CI)
@@ -121,24 +127,94 @@ func syncRun(opts *SyncOptions) error {
 		}
 		defer unlock()
 	}
+	var gate func(*writers.Plan) error
+	if writing && userScope(opts.Scope) {
+		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
+	}
 	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: w.env.Portable && opts.Check,
-		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing)
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing, gate)
+	var untrusted *untrustedError
+	if errors.As(err, &untrusted) {
+		// Nothing written: the report says what would have been, and which
+		// servers stopped it.
+		defer untrusted.plan.Close()
+		if opts.Output == "json" {
+			res := syncReport(w, sel, opts, work, untrusted.plan, nil)
+			for i := range res.Files {
+				if res.Files[i].Status == statusWritten {
+					res.Files[i].Status = statusStale
+				}
+			}
+			res.Untrusted = untrusted.servers
+			if err := writeJSON(f, res); err != nil {
+				return err
+			}
+		}
+		return err
+	}
 	if err != nil {
 		return err
 	}
 	defer plan.Close()
 	res := syncReport(w, sel, opts, work, plan, written)
+	if !writing && userScope(opts.Scope) {
+		// --check and --dry-run need no trust and run nothing; they say
+		// which servers a sync would stop at.
+		u, err := needsTrust(w, plan, nil)
+		if err != nil {
+			res.Warnings = appendUnique(res.Warnings, err.Error())
+		}
+		res.Untrusted = u
+	}
+	if writing && opts.Scope == toolprofiles.ScopeProject {
+		res.Since = sinceLastSync(w, sel, work.targets, &res)
+	}
 	if opts.Output == "json" {
 		if err := writeJSON(f, res); err != nil {
 			return err
 		}
 	} else {
 		printText(f, opts, res, plan, sel)
+		if !opts.Quiet {
+			if len(res.Untrusted) > 0 {
+				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "note:"), trustNote(res.Untrusted))
+			}
+			printSince(f, res.Since)
+		}
 	}
 	if opts.Check && res.Stale {
 		return errStale
 	}
 	return nil
+}
+
+// trustGate stops a run before it writes a server the user has not trusted
+// outside the workspace (see needsTrust): an *untrustedError holding the
+// plan, which the caller closes. trusted: as for needsTrust.
+func trustGate(w *workspace, p *writers.Plan, trusted func(string) bool, command string) error {
+	u, err := needsTrust(w, p, trusted)
+	if err != nil {
+		return err
+	}
+	if len(u) > 0 {
+		return &untrustedError{servers: u, plan: p, command: command}
+	}
+	return nil
+}
+
+// syncCommand is the sync that opts describe, to run again.
+func syncCommand(opts *SyncOptions) string {
+	cmd := "repo sync"
+	if len(opts.Tools) > 0 {
+		cmd += " --tool " + strings.Join(splitIDs(opts.Tools), ",")
+	}
+	if opts.Scope != toolprofiles.ScopeProject {
+		cmd += " --scope " + opts.Scope
+	}
+	if opts.Root != "" {
+		cmd += " --root " + shellquote.Join([]string{opts.Root})
+	}
+	return cmd
 }
 
 // loadSync loads the workspace, selects the tools the run writes, and
@@ -280,13 +356,25 @@ func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork
 // that changes while it is read (a tool saving in place) is read again the
 // same way. The caller closes the plan. written are the files written, and
 // the plan's warnings include Apply's.
-func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool) (*writers.Plan, []*writers.FilePlan, error) {
+//
+// gate, when not nil, is asked before a plan is applied; its error ends
+// the run with nothing written (an *untrustedError keeps the plan open).
+func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool, gate func(*writers.Plan) error) (*writers.Plan, []*writers.FilePlan, error) {
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
 		plan, err := writers.Build(env, targets, wopts)
 		if err == nil {
 			if !writing {
 				return plan, nil, nil
+			}
+			if gate != nil {
+				if err := gate(plan); err != nil {
+					var untrusted *untrustedError
+					if !errors.As(err, &untrusted) {
+						plan.Close()
+					}
+					return nil, nil, err
+				}
 			}
 			var applied writers.Applied
 			applied, err = writers.Apply(plan)
@@ -667,6 +755,14 @@ type syncResult struct {
 	// Shadows are the servers repo writes under the name of one of the
 	// user's in another scope of the same tool (plan.Shadow).
 	Shadows []plan.Shadow `json:"shadows,omitempty"`
+	// Untrusted are the servers the user has not trusted that the run
+	// would write outside the workspace: the reason a sync wrote nothing
+	// (exit 3), or, with --check and --dry-run, would.
+	Untrusted []untrustedServer `json:"untrusted,omitempty"`
+	// Since are the servers new or changed since the last sync in this
+	// workspace (a writing project-scope sync), and how the tools that
+	// were written start them.
+	Since []sinceServer `json:"since_last_sync,omitempty"`
 }
 
 // yoursResult is an entry of the user's own that repo leaves as it is,

@@ -26,6 +26,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -141,7 +142,16 @@ func run() int {
 			scopes = scopes[:1]
 		}
 		for _, s := range scopes {
-			specs = append(specs, checkSpec{c, s})
+			specs = append(specs, checkSpec{client: c, scope: s})
+		}
+		// Trust: a repository's server reaches Claude Code's local scope (which Claude Code does
+		// not gate) only after repo trust. Before it the sync exits 3 and the client starts none
+		// of them from there; after it, the local check above: connected.
+		if c.ID() == "claude" {
+			if !slices.Contains(scopes, ScopeLocal) {
+				specs = append(specs, checkSpec{client: c, scope: ScopeLocal})
+			}
+			specs = append(specs, checkSpec{client: c, scope: ScopeLocal, untrusted: true})
 		}
 	}
 	ws, err := prepareWorkspace(ctx, module, scratch, specs, logf)

@@ -59,8 +59,11 @@ func printTable(w io.Writer, results []*CheckResult) {
 
 func expectationName(res *CheckResult) string {
 	s := res.client.Name() + " · " + res.scope
-	if res.client.ID() == "codex" && res.scope == ScopeProject {
+	switch {
+	case res.client.ID() == "codex" && res.scope == ScopeProject:
 		s += " (trusted)"
+	case res.untrusted:
+		s += " (before repo trust)"
 	}
 	return s
 }
@@ -100,7 +103,9 @@ func writeMarkdown(path string, run *Run) error {
 	}
 
 	p("\n## Expectations\n\n")
-	p("The five servers of the example's extensions (%s) must be **connected**.\n\n", strings.Join(expectedServers, ", "))
+	p("The five servers of the example's extensions (%s) must be **connected**, local and user scope\n", strings.Join(expectedServers, ", "))
+	p("once the user trusted them (`repo trust --all`). Before that (\"before repo trust\"), `repo sync` must\n")
+	p("write nothing there (exit 3), and the client must start none of them from that scope.\n\n")
 	p("| expectation | verdict | detail |\n|---|---|---|\n")
 	for _, res := range run.Results {
 		v, d := res.Verdict()
@@ -152,9 +157,14 @@ func writeMarkdown(path string, run *Run) error {
 		if len(s.Args) > 0 && strings.HasSuffix(s.Args[0], ".sh") {
 			cmd = strings.Join(s.Args, " ")
 		}
-		if s.Code == 0 {
+		switch {
+		case s.Code == 0 && s.Args[0] == "trust":
+			p("- %s — `%s`: ok\n", s.Label, cmd)
+		case s.Code == 0:
 			p("- %s — `%s`: ok, wrote %d file(s)\n", s.Label, cmd, len(s.Wrote))
-		} else {
+		case s.Untrusted && s.Code == 3:
+			p("- %s — `%s`: exit 3 as expected, wrote %d file(s): %s\n", s.Label, cmd, len(s.Wrote), md(s.reason()))
+		default:
 			p("- %s — `%s`: **exit %d**: %s\n", s.Label, cmd, s.Code, md(s.reason()))
 		}
 	}
@@ -169,7 +179,7 @@ func writeMarkdown(path string, run *Run) error {
 			notes = true
 		}
 		for _, note := range res.Notes {
-			p("- %s %s: %s\n", res.client.ID(), res.scope, md(note))
+			p("- %s %s: %s\n", res.client.ID(), scopeLabel(res), md(note))
 		}
 	}
 

@@ -24,6 +24,10 @@ var ownServers = map[string]bool{"fetch": true, "github": true}
 type checkSpec struct {
 	client Client
 	scope  string
+	// untrusted: the check of what a sync does before the user trusts the workspace's servers
+	// (repo trust): it writes nothing into the scope (exit 3), so the client starts none of them
+	// from there.
+	untrusted bool
 }
 
 // CheckResult is one check after it ran.
@@ -35,6 +39,7 @@ type CheckResult struct {
 	Output   string
 	Err      error  // the harness could not ask the client (it did not start, timed out, …)
 	SyncErr  string // repo sync failed for this tool and scope: nothing to ask
+	SyncCode int    // an untrusted check: the exit code of its sync (3 expected)
 	Changes  []Change
 	Duration time.Duration
 	Home     string // the private HOME the check ran with
@@ -42,6 +47,9 @@ type CheckResult struct {
 
 // Verdict of the check's expectation.
 func (r *CheckResult) Verdict() (string, string) {
+	if r.untrusted {
+		return r.untrustedVerdict()
+	}
 	switch {
 	case r.SyncErr != "" && unsupported(r.SyncErr):
 		return "NOT SUPPORTED BY REPO", "repo sync: " + r.SyncErr
@@ -73,6 +81,29 @@ func (r *CheckResult) Verdict() (string, string) {
 }
 
 func (r *CheckResult) passed() bool { v, _ := r.Verdict(); return v == "PASS" }
+
+// untrustedVerdict: before repo trust, the sync must exit 3 and the client must start none of
+// the expected servers from the checked scope.
+func (r *CheckResult) untrustedVerdict() (string, string) {
+	var started []string
+	for _, rec := range r.Records {
+		if isExpected(rec.Server) && rec.Status == Connected {
+			started = append(started, rec.Server)
+		}
+	}
+	detail := fmt.Sprintf("repo sync exit %d, %d/%d connected from the %s scope", r.SyncCode, len(started), len(expectedServers), r.scope)
+	switch {
+	case r.SyncErr != "":
+		return "FAIL (repo sync)", "repo sync: " + r.SyncErr
+	case r.SyncCode != 3:
+		return "FAIL", detail + "; want exit 3 (not trusted) and nothing written"
+	case len(started) > 0:
+		return "FAIL", detail + ": " + strings.Join(started, ", ")
+	case r.Err != nil:
+		return "ERROR (client or harness)", detail + "; " + r.Err.Error()
+	}
+	return "PASS", detail
+}
 
 func isExpected(server string) bool { return slices.Contains(expectedServers, server) }
 
@@ -149,12 +180,14 @@ func (rn *Runner) one(ctx context.Context, s checkSpec) *CheckResult {
 		res.Records = missingAll(res, "client not installed")
 		return res
 	}
-	if why, failed := rn.ws.syncFailure(s.client.Tool(), s.scope); failed {
+	if s.untrusted {
+		res.SyncCode = rn.ws.untrustedCode(s)
+	} else if why, failed := rn.ws.syncFailure(s.client.Tool(), s.scope); failed {
 		res.SyncErr = why
 		res.Records = missingAll(res, "repo did not write this scope")
 		return res
 	}
-	dir := filepath.Join(rn.ws.Work, "checks", s.client.ID()+"-"+s.scope)
+	dir := filepath.Join(rn.ws.Work, "checks", strings.ReplaceAll(s.key(), "/", "-"))
 	c := &Check{Client: s.client, Scope: s.scope, Project: rn.ws.Project, Home: filepath.Join(dir, "home"),
 		Dir: rn.ws.Project, Tmp: filepath.Join(dir, "tmp"), Version: res.Version, Timeout: rn.timeout,
 		tb: rn.tb, sb: rn.sb, vb: rn.vb}
@@ -260,7 +293,7 @@ func (rn *Runner) scoped(res *CheckResult, recs []Record) []Record {
 			other = append(other, fmt.Sprintf("%s (%s, %s)", r.Server, r.Scope, r.Status))
 			continue
 		}
-		r.Client, r.Version, r.Scope = res.client.ID(), res.Version, res.scope
+		r.Client, r.Version, r.Scope = res.client.ID(), res.Version, scopeLabel(res)
 		if ownServers[r.Server] && !isExpected(r.Server) {
 			r.Detail = strings.TrimSpace("user's own server, not counted; " + r.Detail)
 		}
@@ -276,12 +309,20 @@ func (rn *Runner) scoped(res *CheckResult, recs []Record) []Record {
 			if res.Err != nil {
 				detail = "client not asked: " + res.Err.Error()
 			}
-			out = append(out, Record{Client: res.client.ID(), Version: res.Version, Scope: res.scope,
+			out = append(out, Record{Client: res.client.ID(), Version: res.Version, Scope: scopeLabel(res),
 				Server: name, Status: Missing, Detail: oneLine(detail, 200)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Server) < rank(out[j].Server) })
 	return out
+}
+
+// scopeLabel is the scope a record shows: the check's, marked for a check before repo trust.
+func scopeLabel(res *CheckResult) string {
+	if res.untrusted {
+		return res.scope + " before trust"
+	}
+	return res.scope
 }
 
 func rank(server string) int {

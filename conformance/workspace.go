@@ -39,9 +39,26 @@ type SyncRun struct {
 	Wrote  []string // files named in "wrote …" lines
 	Home   string
 	Files  map[string][]byte // the client's config files right after the sync (local, user scope)
+	// Untrusted: a sync before repo trust, which is to write nothing (exit 3).
+	Untrusted bool
 }
 
-func (c checkSpec) key() string { return c.client.ID() + "/" + c.scope }
+func (c checkSpec) key() string {
+	if c.untrusted {
+		return c.client.ID() + "/" + c.scope + "/untrusted"
+	}
+	return c.client.ID() + "/" + c.scope
+}
+
+// untrustedCode is the exit code of the sync an untrusted check made (-1: none ran).
+func (w *Workspace) untrustedCode(c checkSpec) int {
+	for _, s := range w.Syncs {
+		if s.Untrusted && s.Home == w.Homes[c.key()] {
+			return s.Code
+		}
+	}
+	return -1
+}
 
 // written is what repo wrote into the files the client reads in the check's scope.
 func (w *Workspace) written(c checkSpec) map[string][]byte {
@@ -59,7 +76,7 @@ func (w *Workspace) written(c checkSpec) map[string][]byte {
 // Failed reports whether the sync for tool in scope failed, and why.
 func (w *Workspace) syncFailure(tool, scope string) (string, bool) {
 	for _, s := range w.Syncs {
-		if s.Code != 0 && s.covers(tool, scope) {
+		if s.Code != 0 && !s.Untrusted && s.covers(tool, scope) {
 			return s.reason(), true
 		}
 	}
@@ -67,6 +84,9 @@ func (w *Workspace) syncFailure(tool, scope string) (string, bool) {
 }
 
 func (s SyncRun) covers(tool, scope string) bool {
+	if len(s.Args) > 0 && s.Args[0] == "trust" {
+		return false // not a sync; a failed one shows in the sync after it
+	}
 	sc, tl := ScopeProject, ""
 	for i, a := range s.Args {
 		if i+1 < len(s.Args) {
@@ -154,17 +174,29 @@ func prepareWorkspace(ctx context.Context, module, work string, checks []checkSp
 			}
 			done[tool] = true
 		} else {
-			home = filepath.Join(work, "home-"+c.client.ID()+"-"+c.scope)
+			home = filepath.Join(work, "home-"+strings.ReplaceAll(c.key(), "/", "-"))
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return w, err
 			}
 			w.Homes[c.key()] = home
 			args = append(args, "--scope", c.scope)
 			label += " (into the private HOME of the " + c.client.ID() + " check)"
+			if c.untrusted {
+				label += ", before repo trust: to write nothing, exit 3"
+			} else {
+				// The user's step before a sync reaches a file outside the workspace: trust the
+				// workspace's servers, as a script that has shown them does.
+				code, out := w.repo(ctx, home, "trust", "--all")
+				t := newSyncRun("trust the workspace's servers (the private HOME of the "+c.client.ID()+" check)", []string{"trust", "--all"}, code, out)
+				t.Home = home
+				w.Syncs = append(w.Syncs, t)
+				logf("repo trust --all: exit %d", code)
+			}
 		}
 		code, out := w.repo(ctx, home, args...)
 		s := newSyncRun(label, args, code, out)
 		s.Home = home
+		s.Untrusted = c.untrusted
 		if c.scope != ScopeProject {
 			s.Files = readFiles(home, c.client.Files(c.scope))
 		}

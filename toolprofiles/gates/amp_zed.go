@@ -78,7 +78,9 @@ func ampApproved(c Context) State {
 	}
 	for _, w := range s.Workspaces {
 		if w.AllowAll && w.Path == c.Root {
-			return State{OK: true, Msg: fmt.Sprintf("every workspace server is allowed for this workspace (amp.workspaces) in %s", c.Show(path))}
+			// Every server, also each one a later commit adds or changes.
+			return State{Msg: fmt.Sprintf("allowAllMcpServers for this workspace (amp.workspaces) in %s allows every workspace server, also those a later commit adds or changes, without asking", c.Show(path)),
+				Fix: "remove it from amp.workspaces, and " + strings.TrimPrefix(ampFix(c.names()), "in the workspace root, ")}
 		}
 	}
 	var denied, pending, changed []string
@@ -132,7 +134,7 @@ func ampFix(names []string) string {
 	for _, n := range names {
 		cmds = append(cmds, "amp mcp approve "+shellquote.Join([]string{n}))
 	}
-	return "in the workspace root, run " + strings.Join(cmds, " && ") + " (again after every change to an entry)"
+	return "in the workspace root, after reading each entry in .amp/settings.json, run " + strings.Join(cmds, " && ") + " (again after every change to an entry)"
 }
 
 // ampSpecHash is the hash Amp binds an approval to: SHA-256, in hex, of
@@ -333,12 +335,9 @@ func zedTrusted(c Context) State {
 	return State{Msg: "Zed starts the project's context servers only in a trusted worktree, and keeps which are trusted in its own database, which doctor does not read"}
 }
 
-func zedFix(c Context) string {
-	fix := "open the workspace in Zed and trust it when asked (or with the ! in the title bar: workspace: toggle worktree security)"
-	if s := zedSettingsFile(c); s != "" {
-		fix += fmt.Sprintf(`, or trust every folder with "session": {"trust_all_worktrees": true} in %s`, c.Show(s))
-	}
-	return fix
+// zedFix trusts this worktree, never every one (trust_all_worktrees).
+func zedFix(Context) string {
+	return "open the workspace in Zed and trust it when asked (or with the ! in the title bar: workspace: toggle worktree security)"
 }
 
 // zedSettingsFile is Zed's user settings file on this machine, or "".

@@ -21,6 +21,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -84,6 +85,9 @@ type State struct {
 	Msg        string
 	Fix        string // empty when OK
 	Unreadable bool
+	// ByName are the servers the tool has approved by their name alone
+	// (Claude Code): it starts a changed definition under that approval.
+	ByName []string
 }
 
 // Check reads the tool's files and says whether the gate is passed.
@@ -109,8 +113,10 @@ var gates = map[string]Gate{
 		Files:  []string{claudeLocalSettings, claudeUserSettings, claudeState},
 		check:  claudeApproved,
 		fix: func(c Context) string {
+			// By name, never enableAllProjectMcpServers: that approves every
+			// server a later commit adds as well.
 			names, _ := json.Marshal(c.names())
-			return fmt.Sprintf(`add "enableAllProjectMcpServers": true (or "enabledMcpjsonServers": %s) to .claude/settings.local.json`, names)
+			return fmt.Sprintf(`add "enabledMcpjsonServers": %s to .claude/settings.local.json, after reading each server's entry in .mcp.json (or approve each one when Claude Code asks)`, names)
 		},
 	},
 	"codex": {
@@ -128,7 +134,7 @@ var gates = map[string]Gate{
 		Files:  []string{geminiSettings, geminiTrustFile},
 		check:  geminiTrusted,
 		fix: func(c Context) string {
-			return fmt.Sprintf(`add %s: "TRUST_FOLDER" to %s, or start gemini with GEMINI_CLI_TRUST_WORKSPACE=true`, jsonQuote(c.Root), c.Show(c.path(geminiTrustFile)))
+			return fmt.Sprintf(`add %s: "TRUST_FOLDER" to %s (or trust the folder when Gemini CLI asks)`, jsonQuote(c.Root), c.Show(c.path(geminiTrustFile)))
 		},
 	},
 	"qwen": {
@@ -136,9 +142,7 @@ var gates = map[string]Gate{
 		Scopes: []string{toolprofiles.ScopeProject},
 		Files:  []string{qwenApprovals},
 		check:  qwenApproved,
-		fix: func(Context) string {
-			return "run qwen mcp approve --all in the workspace root (again after every change to an entry)"
-		},
+		fix:    func(c Context) string { return qwenFix(c.names()) },
 	},
 	"amp": {
 		Kind:   Approval,
@@ -160,7 +164,7 @@ var gates = map[string]Gate{
 		Files:  []string{copilotConfig},
 		check:  copilotTrusted,
 		fix: func(c Context) string {
-			return fmt.Sprintf(`add %s to "trustedFolders" in %s, or start copilot with COPILOT_ALLOW_ALL=true`, jsonQuote(c.Root), c.Show(c.path(copilotConfig)))
+			return fmt.Sprintf(`add %s to "trustedFolders" in %s (or trust the folder when Copilot CLI asks)`, jsonQuote(c.Root), c.Show(c.path(copilotConfig)))
 		},
 	},
 }
@@ -255,9 +259,12 @@ func claudeApproved(c Context) State {
 		sources = append(sources, source{state, s})
 	}
 	names := c.names()
-	var rejected, rejectedIn, approvedIn []string
+	var rejected, rejectedIn, approvedIn, blanketIn []string
 	approved := map[string]bool{}
 	for _, src := range sources {
+		if src.settings.EnableAll {
+			blanketIn = appendUnique(blanketIn, c.Show(src.path))
+		}
 		for _, n := range names {
 			if slices.Contains(src.settings.Disabled, n) {
 				rejected = appendUnique(rejected, n)
@@ -269,6 +276,12 @@ func claudeApproved(c Context) State {
 				}
 				approved[n] = true
 			}
+		}
+	}
+	var byName []string
+	for _, n := range names {
+		if approved[n] {
+			byName = append(byName, n)
 		}
 	}
 	if len(rejected) > 0 {
@@ -283,9 +296,17 @@ func claudeApproved(c Context) State {
 		}
 	}
 	if len(pending) > 0 {
-		return State{Msg: "project servers stay pending until approved: " + strings.Join(pending, ", ")}
+		return State{Msg: "project servers stay pending until approved: " + strings.Join(pending, ", "), ByName: byName}
 	}
-	return State{OK: true, Msg: "project servers approved in " + strings.Join(approvedIn, ", ")}
+	if len(blanketIn) > 0 {
+		// Every server is approved, also each one a later commit adds or
+		// changes: the approval is not the user's look at any of them.
+		list, _ := json.Marshal(names)
+		return State{Msg: "enableAllProjectMcpServers in " + strings.Join(blanketIn, " and ") + " approves every project server, also those a later commit adds or changes, without asking",
+			Fix:    fmt.Sprintf(`remove it, and add "enabledMcpjsonServers": %s to .claude/settings.local.json after reading each server's entry in .mcp.json`, list),
+			ByName: byName}
+	}
+	return State{OK: true, Msg: "project servers approved by name in " + strings.Join(approvedIn, ", ") + " (a changed server keeps its approval)", ByName: byName}
 }
 
 // Codex reads .codex/config.toml only in a trusted project.
@@ -372,9 +393,19 @@ func qwenApproved(c Context) State {
 		}
 	}
 	if len(pending) > 0 {
-		return State{Msg: "project servers stay pending until approved: " + strings.Join(pending, ", ")}
+		return State{Msg: "project servers stay pending until approved: " + strings.Join(pending, ", "), Fix: qwenFix(pending)}
 	}
 	return State{OK: true, Msg: fmt.Sprintf("approvals for every server found in %s (each is bound to its entry: approve again after a change)", c.Show(path))}
+}
+
+// qwenFix approves names one by one, never with --all: each approval is
+// the user's look at that entry.
+func qwenFix(names []string) string {
+	cmds := make([]string, len(names))
+	for i, n := range names {
+		cmds[i] = "qwen mcp approve " + shellquote.Join([]string{n})
+	}
+	return "in the workspace root, after reading each entry in .qwen/settings.json, run " + strings.Join(cmds, " && ") + " (again after every change to an entry)"
 }
 
 // collectStrings gathers every string, key or value, in decoded JSON.

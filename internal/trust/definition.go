@@ -1,0 +1,225 @@
+// Package trust is what the user of this machine has said yes to: the
+// servers of a workspace that may reach files outside it (the local and
+// user scopes of the tools), each by a digest of its resolved definition.
+//
+// The repository proposes and the user decides. A workspace's extensions
+// are shared text that anyone with push access can change, while a tool's
+// user file (~/.claude.json, ~/.codex/config.toml) starts what it holds in
+// every project, with no prompt. So a server reaches such a file only
+// while the definition the user looked at is the one being written: a
+// changed command, argument, environment value, URL or header is a new
+// definition, untrusted again, and shown against the one trusted.
+//
+// The store lives in the user's state folder, never in the workspace, and
+// is refused where a workspace could have put it (see Open).
+package trust
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/toolprofiles"
+)
+
+// Definition is a server as trust judges it: everything that decides what
+// the tools run or connect to, and what they let it do, after resolution
+// (the venv python, the absolute root, <<templates>> filled in; ${NAME}
+// references as written, since the tools expand them). Maps whose order
+// does not change behaviour (env, headers, tool lists) are sorted, so
+// equal servers have equal definitions.
+//
+// Left out, because they change nothing a server can do: the startup and
+// tool timeouts, the MCP file and line it was declared at. Extension is
+// shown, not digested: moving a server between extensions changes nothing
+// it runs.
+type Definition struct {
+	Extension string   `json:"extension"`
+	Transport string   `json:"transport"`
+	Command   string   `json:"command,omitempty"`
+	Args      []string `json:"args,omitempty"`
+	Cwd       string   `json:"cwd,omitempty"`
+	Env       []Pair   `json:"env,omitempty"`
+	URL       string   `json:"url,omitempty"`
+	Headers   []Pair   `json:"headers,omitempty"`
+	// Enabled is false for a server its author switched off (written
+	// disabled where a tool has a toggle).
+	Enabled bool `json:"enabled"`
+	// IncludeTools nil offers every tool of the server; a list, only those.
+	IncludeTools []string `json:"include_tools"`
+	ExcludeTools []string `json:"exclude_tools,omitempty"`
+	AutoApprove  []string `json:"auto_approve,omitempty"`
+	// Profiles are the workspace's own tool profiles that can write outside
+	// it (see WorkspaceProfiles): they decide what an entry looks like in a
+	// user's file, so a change to one is a change to every server.
+	Profiles []Profile `json:"profiles,omitempty"`
+}
+
+// Pair is one environment variable or header.
+type Pair struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Profile is a workspace tool profile, by its digest.
+type Profile struct {
+	ID     string `json:"id"`
+	Origin string `json:"origin"` // .repository/toolprofiles/<file>.toml
+	Digest string `json:"digest"`
+}
+
+// WorkspaceOrigin is the origin prefix of the profiles a workspace ships
+// (toolprofiles.Load names them so).
+const WorkspaceOrigin = ".repository/toolprofiles/"
+
+// WorkspaceProfiles are the profiles of set that the workspace defines and
+// that have a local or user scope: those through which a workspace could
+// shape what lands outside it. Sorted by id.
+func WorkspaceProfiles(set *toolprofiles.Set) []Profile {
+	var out []Profile
+	if set == nil {
+		return nil
+	}
+	for _, p := range set.All() {
+		if !strings.HasPrefix(p.Origin(), WorkspaceOrigin) || (p.Scopes.Local == nil && p.Scopes.User == nil) {
+			continue
+		}
+		// The decoded profile, not its bytes: a comment is no change. Every
+		// member is a plain value, so encoding/json gives one form for one
+		// profile (map keys sorted).
+		data, err := json.Marshal(p)
+		if err != nil {
+			data = []byte(err.Error()) // cannot happen for decoded TOML; still never equal to a real profile
+		}
+		sum := sha256.Sum256(data)
+		out = append(out, Profile{ID: p.ID, Origin: p.Origin(), Digest: "sha256:" + hex.EncodeToString(sum[:])})
+	}
+	return out
+}
+
+// Define is the definition of server s written through the workspace
+// profiles given (WorkspaceProfiles).
+func Define(s extensions.Server, profiles []Profile) Definition {
+	d := Definition{
+		Extension: s.Extension,
+		Transport: s.Transport,
+		Command:   s.Command,
+		Args:      slices.Clone(s.Args),
+		Cwd:       s.Cwd,
+		Env:       pairs(s.Env),
+		URL:       s.URL,
+		Headers:   pairs(s.Headers),
+		Enabled:   !s.Settings.Off(),
+	}
+	if d.Transport == "" {
+		d.Transport = extensions.Stdio
+	}
+	if s.Settings.IncludeTools != nil {
+		d.IncludeTools = sorted(s.Settings.IncludeTools)
+		if d.IncludeTools == nil {
+			d.IncludeTools = []string{}
+		}
+	}
+	d.ExcludeTools = sorted(s.Settings.ExcludeTools)
+	d.AutoApprove = sorted(s.Settings.AutoApprove)
+	if len(profiles) > 0 {
+		d.Profiles = slices.Clone(profiles)
+		slices.SortFunc(d.Profiles, func(a, b Profile) int { return strings.Compare(a.ID, b.ID) })
+	}
+	if len(d.Args) == 0 {
+		d.Args = nil
+	}
+	return d
+}
+
+func pairs(kvs []extensions.KV) []Pair {
+	if len(kvs) == 0 {
+		return nil
+	}
+	out := make([]Pair, len(kvs))
+	for i, kv := range kvs {
+		out[i] = Pair{Name: kv.Key, Value: kv.Value}
+	}
+	slices.SortStableFunc(out, func(a, b Pair) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+func sorted(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	out := slices.Clone(list)
+	slices.Sort(out)
+	return out
+}
+
+// digestDomain starts every encoding: a digest of something else, or of
+// another version of this encoding, can never equal one of these.
+const digestDomain = "repo trust definition v1\x00"
+
+// Digest is the digest of everything in d that changes behaviour, as
+// "sha256:<64 hex digits>". Each value is encoded with its length before
+// it and each list with its count, so no two definitions share an
+// encoding: "a b" is not "a", "b", an argument is not the end of the
+// command, a name=value is not a name.
+func (d Definition) Digest() string {
+	e := encoder{buf: []byte(digestDomain)}
+	e.str(d.Transport)
+	e.str(d.Command)
+	e.list(d.Args)
+	e.str(d.Cwd)
+	e.pairs(d.Env)
+	e.str(d.URL)
+	e.pairs(d.Headers)
+	e.flag(d.Enabled)
+	e.flag(d.IncludeTools != nil)
+	e.list(d.IncludeTools)
+	e.list(d.ExcludeTools)
+	e.list(d.AutoApprove)
+	e.count(len(d.Profiles))
+	for _, p := range d.Profiles {
+		e.str(p.ID)
+		e.str(p.Origin)
+		e.str(p.Digest)
+	}
+	sum := sha256.Sum256(e.buf)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// encoder is Digest's unambiguous encoding.
+type encoder struct{ buf []byte }
+
+func (e *encoder) count(n int) { e.buf = binary.AppendUvarint(e.buf, uint64(n)) }
+
+func (e *encoder) str(s string) {
+	e.count(len(s))
+	e.buf = append(e.buf, s...)
+}
+
+func (e *encoder) list(l []string) {
+	e.count(len(l))
+	for _, s := range l {
+		e.str(s)
+	}
+}
+
+func (e *encoder) pairs(ps []Pair) {
+	e.count(len(ps))
+	for _, p := range ps {
+		e.str(p.Name)
+		e.str(p.Value)
+	}
+}
+
+func (e *encoder) flag(b bool) {
+	if b {
+		e.buf = append(e.buf, 1)
+	} else {
+		e.buf = append(e.buf, 0)
+	}
+}
