@@ -13,6 +13,10 @@ const (
 	ExitOK    = 0 // done, or in sync
 	ExitStale = 1 // --check found a config out of date
 	ExitError = 2 // usage error or bad input; nothing was written
+	// ExitSignal plus the signal's number: a signal stopped the run
+	// (130 Ctrl-C, 143 SIGTERM; see interrupt.go), and the error says
+	// whether it wrote nothing or everything.
+	ExitSignal = 128
 )
 
 // errStale ends a --check run that found drift. Its lines were already
@@ -38,6 +42,11 @@ func exitCode(err error, stderr io.Writer, command string) int {
 	err = fromCobra(err)
 	if errors.Is(err, errStale) {
 		return ExitStale
+	}
+	var ie errInterrupted
+	if errors.As(err, &ie) {
+		fmt.Fprintf(stderr, "repo: %s\n", ie.Error())
+		return ie.code()
 	}
 	errs := []error{err}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {

@@ -3,14 +3,22 @@
 package cmd
 
 import (
+	"errors"
+	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
 )
 
-// Main runs repo with args and returns the process exit code.
+// Main runs repo with args and returns the process exit code. It handles
+// the signals that stop a run (interrupt.go); run, which tests call in
+// their own process, does not.
 func Main(args []string) int {
-	return run(newFactory(), args)
+	f := newFactory()
+	var release func()
+	f.interrupts, release = catchInterrupts(f.IO.ErrOut, os.Exit)
+	defer release()
+	return run(f, args)
 }
 
 func run(f *Factory, args []string) int {
@@ -22,6 +30,11 @@ func run(f *Factory, args []string) int {
 	c, err := root.ExecuteC()
 	if c == nil {
 		c = root
+	}
+	if ie := f.interrupts.interrupted(); ie != nil && (err == nil || errors.Is(err, errStale)) {
+		// The run finished after a signal: what it did is reported; its
+		// status says it was interrupted.
+		err = ie
 	}
 	return exitCode(err, f.IO.ErrOut, c.CommandPath())
 }
