@@ -53,22 +53,17 @@ type interrupts struct {
 	signals  chan os.Signal
 }
 
-// catchInterrupts starts handling the signals of the run, until release.
-func catchInterrupts(errOut io.Writer, exit func(code int)) (in *interrupts, release func()) {
-	in = &interrupts{errOut: errOut, exit: exit, stop: make(chan struct{}), abort: make(chan struct{}), signals: make(chan os.Signal, 4)}
+// catchInterrupts handles the signals that stop a run from now until the
+// process exits.
+func catchInterrupts(errOut io.Writer, exit func(code int)) *interrupts {
+	in := &interrupts{errOut: errOut, exit: exit, stop: make(chan struct{}), abort: make(chan struct{}), signals: make(chan os.Signal, 4)}
 	signal.Notify(in.signals, caughtSignals...)
-	done := make(chan struct{})
 	go func() {
-		for {
-			select {
-			case sig := <-in.signals:
-				in.handle(sig)
-			case <-done:
-				return
-			}
+		for sig := range in.signals {
+			in.handle(sig)
 		}
 	}()
-	return in, func() { signal.Stop(in.signals); close(done) }
+	return in
 }
 
 // handle is what one signal does, by the phase of the run.
@@ -90,9 +85,9 @@ func (in *interrupts) handle(sig os.Signal) {
 	case !in.written:
 		// Nothing written or staged. The lock stays held (in.mu) until
 		// the process has ended, so the run cannot start to apply.
-		in.end(errInterrupted{in.sig, false})
+		in.end(errInterrupted{sig: in.sig})
 	case !first:
-		in.end(errInterrupted{in.sig, true})
+		in.end(errInterrupted{sig: in.sig, written: true})
 	}
 }
 
@@ -118,7 +113,7 @@ func (in *interrupts) apply(p *writers.Plan) (writers.Applied, error) {
 	if in.sig != nil && err != nil && len(applied.Written) == 0 {
 		// Not wrapped: a changed file (ErrChanged) must not make the
 		// caller plan again.
-		return applied, errInterrupted{in.sig, in.written}
+		return applied, errInterrupted{sig: in.sig, written: in.written, putBack: applied.PutBack}
 	}
 	return applied, err
 }
@@ -134,7 +129,7 @@ func (in *interrupts) interrupted() error {
 	if in.sig == nil {
 		return nil
 	}
-	return errInterrupted{in.sig, in.written}
+	return errInterrupted{sig: in.sig, written: in.written}
 }
 
 // errInterrupted ends a run that a signal stopped: what was written, and
@@ -142,11 +137,15 @@ func (in *interrupts) interrupted() error {
 type errInterrupted struct {
 	sig     os.Signal
 	written bool
+	putBack int // files replaced, then put back
 }
 
 func (e errInterrupted) Error() string {
-	if e.written {
+	switch {
+	case e.written:
 		return "interrupted after the commit: all written"
+	case e.putBack > 0:
+		return fmt.Sprintf("interrupted: nothing written (the %d file(s) already replaced were put back)", e.putBack)
 	}
 	return "interrupted: nothing written"
 }

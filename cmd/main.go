@@ -15,9 +15,10 @@ import (
 // their own process, does not.
 func Main(args []string) int {
 	f := newFactory()
-	var release func()
-	f.interrupts, release = catchInterrupts(f.IO.ErrOut, os.Exit)
-	defer release()
+	// Caught until the process exits: a signal between the end of run
+	// and the exit would otherwise end it by the signal, as if nothing
+	// had been written.
+	f.interrupts = catchInterrupts(f.IO.ErrOut, os.Exit)
 	return run(f, args)
 }
 

@@ -62,6 +62,9 @@ type Applied struct {
 	Written []*plan.FilePlan
 	// Warnings are files written in a way the user should know about.
 	Warnings []string
+	// PutBack is, after a failure or a stop, how many files had been
+	// replaced and were put back.
+	PutBack int
 }
 
 // Apply writes every changed file of the plan, and deletes those it
@@ -158,6 +161,8 @@ func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 			release()
 			if !restored && !slices.Contains(kept, of[i]) {
 				kept = append(kept, of[i])
+			} else if restored {
+				res.PutBack++
 			}
 		}
 		slices.Reverse(kept)
