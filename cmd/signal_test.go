@@ -100,12 +100,15 @@ var interruptedLine = regexp.MustCompile(`(?m)^repo: interrupted(: nothing writt
 
 // TestSignalledSyncsAreAllOrNothing sends SIGINT or SIGTERM, and now and
 // then a second signal, at random moments of many syncs (the real binary;
-// each sync turns every file to the other of two versions) and checks
-// after each: no staged copy is left, the files are either all as they
-// were or all new (the whole set, records and .gitignore included), what
-// the user wrote in them is there, and repo's last line says which. On
-// main a Ctrl-C left staged copies 29 times in 30 and a SIGTERM after the
-// first rename a mix of old and new files 69 times in 100.
+// each sync turns every file of its scope to the other of two versions:
+// at project scope a JSON, a JSONC, a TOML and a YAML file, the records
+// and the .gitignore block; at local scope a 1 MB ~/.claude.json, under
+// Claude Code's lock, and the per-user record) and checks after each: no
+// staged copy is left, no tool's lock folder either, the files are either
+// all as they were or all new (the whole set), what the user wrote in them
+// is there, and repo's last line says which. On main a Ctrl-C left staged
+// copies 29 times in 30 and a SIGTERM after the first rename a mix of old
+// and new files 69 times in 100.
 //
 // 40 syncs in go test; 500 with REPO_STRESS=1 (make stress). Any timing
 // gives a valid outcome, so a loaded machine changes the counts, not the
@@ -122,29 +125,44 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	root, version := signalWorkspace(t, dir)
-	sync := func() time.Duration {
+	bigClaudeJSON(t, home, 1)
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o755) // Claude Code is on this machine
+
+	// Each scope writes under one folder: the workspace, or the home.
+	scopes := []string{"project", "local"}
+	under := map[string]string{"project": root, "local": home}
+	sync := func(scope string) time.Duration {
 		t.Helper()
 		start := time.Now()
-		if out, err := runRepo(bin, root, home, "sync"); err != nil {
-			t.Fatalf("sync: %v\n%s", err, out)
+		if out, err := runRepo(bin, root, home, "sync", "--scope", scope); err != nil {
+			t.Fatalf("sync --scope %s: %v\n%s", scope, err, out)
 		}
 		return time.Since(start)
 	}
-	// The two states, each reached twice: a sync's result must not
-	// depend on anything but the version.
-	var states [2]map[string]string
-	var took []time.Duration
+	// The two states of each scope's folder, each reached twice: a sync's
+	// result must depend on the version alone, and leave the other
+	// scope's folder as it is.
+	states := map[string]*[2]map[string]string{"project": {}, "local": {}}
+	took := map[string][]time.Duration{}
 	for i := range 4 {
-		version(i % 2)
-		took = append(took, sync())
-		s := stateOf(t, root, home)
-		if i < 2 {
-			states[i] = s
-		} else if d := diffStates(states[i%2], s); d != "" {
-			t.Fatalf("a sync to version %d does not give the same files every time:\n%s", i%2, d)
+		v := i % 2
+		version(v)
+		for j, scope := range scopes {
+			other := under[scopes[1-j]]
+			before := stateOf(t, other)
+			took[scope] = append(took[scope], sync(scope))
+			if d := diffStates(before, stateOf(t, other)); d != "" && i > 0 { // the first makes the lock folder
+				t.Fatalf("a sync of the %s scope changed files of the other:\n%s", scope, d)
+			}
+			got := stateOf(t, under[scope])
+			if i < 2 {
+				states[scope][v] = got
+			} else if d := diffStates(states[scope][v], got); d != "" {
+				t.Fatalf("a %s sync to version %d does not give the same files every time:\n%s", scope, v, d)
+			}
 		}
 	}
-	for v, s := range states {
+	for v, s := range states["project"] {
 		for name, parts := range userBytes {
 			for _, part := range parts {
 				if !strings.Contains(s[filepath.Join(root, name)], part) {
@@ -153,24 +171,42 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 			}
 		}
 	}
-	if d := diffStates(states[0], states[1]); len(strings.Split(d, "\n")) < 7 {
-		t.Fatalf("the two versions differ in too few files:\n%s", d)
+	for v, s := range states["local"] {
+		if !strings.Contains(s[filepath.Join(home, ".claude.json")], `"email": "me@example.com"`) {
+			t.Fatalf("version %d: ~/.claude.json lacks the user's account", v)
+		}
 	}
-	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	span := took[len(took)/2] * 5 / 4
-
-	var watched []string
+	if d := diffStates(states["project"][0], states["project"][1]); len(strings.Split(d, "\n")) < 7 {
+		t.Fatalf("the two versions differ in too few project files:\n%s", d)
+	}
+	if d := diffStates(states["local"][0], states["local"][1]); len(strings.Split(d, "\n")) < 2 {
+		t.Fatalf("the two versions differ in too few local files:\n%s", d)
+	}
+	span := map[string]time.Duration{}
+	for scope, ds := range took {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		span[scope] = ds[len(ds)/2] * 5 / 4
+	}
+	watched := map[string][]string{"local": {home}}
 	for _, d := range []string{".", ".vscode", ".gemini", ".codex", ".cursor", ".continue/mcpServers", ".repository"} {
-		watched = append(watched, filepath.Join(root, d))
+		watched["project"] = append(watched["project"], filepath.Join(root, d))
 	}
+	if records, err := filepath.Glob(filepath.Join(home, ".local/state/repo/workspaces")); err == nil && len(records) == 1 {
+		watched["local"] = append(watched["local"], records[0])
+	}
+
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, 0))
 	counts := map[string]int{}
-	cur := 1
+	cur := map[string]int{"project": 1, "local": 1}
+	v := 1
 	for i := range runs {
-		next := 1 - cur
-		version(next)
-		c := exec.Command(bin, "sync")
+		scope := scopes[rng.IntN(2)]
+		if cur[scope] == v { // the other version, so that the run writes
+			v = 1 - v
+			version(v)
+		}
+		c := exec.Command(bin, "sync", "--scope", scope)
 		c.Dir = root
 		c.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME=", "REPO_LOCK_TIMEOUT=60s")
 		var out strings.Builder
@@ -187,9 +223,9 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 		ok := false
 		switch moment {
 		case "at the first staged file":
-			stop, ok = onFirstEvent(watched, atStaging, func(name string) bool { return stagedNames.MatchString(name) }, fire)
+			stop, ok = onFirstEvent(watched[scope], atStaging, func(name string) bool { return stagedNames.MatchString(name) }, fire)
 		case "at the first rename":
-			stop, ok = onFirstEvent(watched, atRename, func(string) bool { return true }, fire)
+			stop, ok = onFirstEvent(watched[scope], atRename, func(string) bool { return true }, fire)
 		}
 		if !ok {
 			moment = "at a random moment"
@@ -199,7 +235,7 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 		}
 		close(started)
 		if !ok {
-			time.Sleep(time.Duration(rng.Int64N(int64(span))))
+			time.Sleep(time.Duration(rng.Int64N(int64(span[scope]))))
 			fire()
 		}
 		// The status is 128 + the first signal repo handled: of two
@@ -208,7 +244,7 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 		second := rng.IntN(4) == 0
 		if second {
 			<-fired
-			time.Sleep(time.Duration(rng.Int64N(int64(span / 4))))
+			time.Sleep(time.Duration(rng.Int64N(int64(span[scope] / 4))))
 			s := sigs[rng.IntN(2)]
 			codes[128+int(s)] = true
 			c.Process.Signal(s)
@@ -220,56 +256,58 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 		select {
 		case <-fired:
 		default:
-			// The sync ended before the moment came (it had nothing to
-			// stage, say): a run like any other.
+			// The sync ended before the moment came: a run like any other.
 			moment = "never signalled (the moment did not come)"
 		}
 
 		var outcome string
-		want := -1 // the state the files must be in
+		want := -1 // the version the scope's files must be in
 		var ee *exec.ExitError
 		m := interruptedLine.FindStringSubmatch(out.String())
 		switch {
 		case err == nil:
-			outcome, want = "finished before the signal", next
+			outcome, want = "finished before the signal", v
 		case errors.As(err, &ee) && !ee.Exited():
 			// Ended by the signal itself: it came before repo was
 			// handling signals, when nothing was written.
-			outcome, want = "ended before catching signals", cur
+			outcome, want = "ended before catching signals", cur[scope]
 		case errors.As(err, &ee) && codes[ee.ExitCode()] && m != nil && strings.Contains(m[1], "all written"):
-			outcome, want = "finished the commit, then exited", next
+			outcome, want = "finished the commit, then exited", v
 		case errors.As(err, &ee) && codes[ee.ExitCode()] && m != nil && m[2] != "":
-			outcome, want = "put back files already replaced", cur
+			outcome, want = "put back files already replaced", cur[scope]
 		case errors.As(err, &ee) && codes[ee.ExitCode()] && m != nil:
-			outcome, want = "stopped before replacing a file", cur
+			outcome, want = "stopped before replacing a file", cur[scope]
 		default:
-			t.Fatalf("run %d (%v): unexpected end %v:\n%s", i, first, err, out.String())
+			t.Fatalf("run %d (%s, %v): unexpected end %v:\n%s", i, scope, first, err, out.String())
 		}
 		if second {
 			outcome += ", two signals"
 		}
-		counts[moment+": "+outcome]++
-		got := stateOf(t, root, home)
-		for p := range got {
-			if stagedNames.MatchString(filepath.Base(strings.TrimSuffix(p, "/"))) {
-				t.Errorf("run %d (%v, %s): staged copy left: %s", i, first, outcome, p)
+		counts[fmt.Sprintf("%-7s %s: %s", scope, moment, outcome)]++
+		for _, dir := range []string{root, home} {
+			for p := range stateOf(t, dir) {
+				name := filepath.Base(strings.TrimSuffix(p, "/"))
+				if stagedNames.MatchString(name) || strings.HasSuffix(p, ".claude.json.lock/") {
+					t.Errorf("run %d (%s, %v, %s): left behind: %s", i, scope, first, outcome, p)
+				}
 			}
 		}
-		if d := diffStates(states[want], got); d != "" {
+		got := stateOf(t, under[scope])
+		if d := diffStates(states[scope][want], got); d != "" {
 			other := "the other version"
-			if diffStates(states[1-want], got) != "" {
+			if diffStates(states[scope][1-want], got) != "" {
 				other = "neither version: a mix"
 			}
-			t.Fatalf("run %d (%v, %s): the files are %s:\n%s\nrepo said:\n%s", i, first, outcome, other, d, out.String())
+			t.Fatalf("run %d (%s, %v, %s): the files are %s:\n%s\nrepo said:\n%s", i, scope, first, outcome, other, d, out.String())
 		}
-		cur = want
+		cur[scope] = want
 	}
 	var lines []string
 	for k, n := range counts {
 		lines = append(lines, fmt.Sprintf("%4d %s", n, k))
 	}
 	sort.Strings(lines)
-	t.Logf("%d signalled syncs (seed %d, signals within %v): no staged copy left, every set all old or all new:\n%s", runs, seed, span, strings.Join(lines, "\n"))
+	t.Logf("%d signalled syncs (seed %d, random moments within %v): no staged copy or lock left, every set all old or all new:\n%s", runs, seed, span, strings.Join(lines, "\n"))
 }
 
 // diffStates names the paths whose content differs between two states.

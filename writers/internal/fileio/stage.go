@@ -356,11 +356,10 @@ func RemoveStale(paths []string) {
 // removeIfEnded removes the staged file at path if the run that made it
 // has ended (see RemoveStale); pid is the process id in its name.
 func removeIfEnded(path, pid string, now time.Time) {
-	f, fi, err := regfile.Open(path)
-	if err != nil {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	defer f.Close()
 	// The change time: a replaced file kept aside has the modification
 	// time of its last write, maybe long ago, but its rename aside
 	// changed its change time.
@@ -368,22 +367,38 @@ func removeIfEnded(path, pid string, now time.Time) {
 	age := now.Sub(changed)
 	id, _ := strconv.Atoi(pid)
 	ended := age > staleAfter
+	// Its lock, where it can be tried: not on Windows, and not on a file
+	// this user may not open (another user's run's, which the folder
+	// lets this user remove).
+	var f *os.File
 	if lockStaged {
-		switch free, err := TryLock(f); {
-		case err == nil && !free:
-			return // its run is going
-		case err == nil:
-			// Released with f: nothing else can take this name meanwhile.
-			ended = ended || id == 0 || age > StaleDeadAfter || processGone(id, changed)
-		default:
-			ended = ended || (id != 0 && age > StaleDeadAfter && processGone(id, changed))
-		}
-	} else {
+		f, _, _ = regfile.Open(path)
+	}
+	if f != nil {
+		defer f.Close()
+	}
+	switch free, err := tryLockFile(f); {
+	case err == nil && !free:
+		return // its run is going
+	case err == nil:
+		// Released with f: nothing else can take this name meanwhile.
+		ended = ended || id == 0 || age > StaleDeadAfter || processGone(id, changed)
+	case !lockStaged:
 		ended = ended || (id != 0 && processGone(id, changed))
+	default:
+		ended = ended || (id != 0 && age > StaleDeadAfter && processGone(id, changed))
 	}
 	if ended {
 		os.Remove(path)
 	}
+}
+
+// tryLockFile is TryLock for a file that may not have been opened (nil).
+func tryLockFile(f *os.File) (bool, error) {
+	if f == nil {
+		return false, ErrUnsupported
+	}
+	return TryLock(f)
 }
 
 // processGone reports whether the process that changed a file at changed,
