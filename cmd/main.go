@@ -49,7 +49,8 @@ func newRootCmd(f *Factory) *cobra.Command {
 this machine, and writes them into each AI tool's own config file, next to
 the user's own servers, which it never touches.
 
-Exit codes: 0 done or in sync, 1 out of date (--check), 2 error.`,
+Exit codes: 0 done or in sync, 1 out of date (--check), 2 error, 130 or 143
+interrupted (Ctrl-C, SIGTERM: nothing written, or all of it, as it says).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// The same line as repo version.
