@@ -36,7 +36,9 @@ import (
 //     signal ends it at once with that line.
 //
 // The exit status is 128 + the signal's number (130 for SIGINT, 143 for
-// SIGTERM), as a shell reports a process a signal ended.
+// SIGTERM), as a shell reports a process a signal ended. A signal repo was
+// started ignoring (nohup's SIGHUP, a background job's SIGINT) stays
+// ignored.
 
 // interrupts is Main's signal handling for one run.
 type interrupts struct {
@@ -57,7 +59,14 @@ type interrupts struct {
 // process exits.
 func catchInterrupts(errOut io.Writer, exit func(code int)) *interrupts {
 	in := &interrupts{errOut: errOut, exit: exit, stop: make(chan struct{}), abort: make(chan struct{}), signals: make(chan os.Signal, 4)}
-	signal.Notify(in.signals, caughtSignals...)
+	for _, sig := range caughtSignals {
+		// A signal repo was started ignoring stays ignored: nohup's
+		// SIGHUP, the SIGINT a shell ignores for a background job.
+		// (Notify would make it count again.)
+		if !signal.Ignored(sig) {
+			signal.Notify(in.signals, sig)
+		}
+	}
 	go func() {
 		for sig := range in.signals {
 			in.handle(sig)

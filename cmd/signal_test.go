@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -126,6 +127,7 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 	// A -race binary sleeps a second at exit by default: most random
 	// moments would fall there.
 	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	defaultSIGINT(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	root, version := signalWorkspace(t, dir)
@@ -312,6 +314,56 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 	}
 	sort.Strings(lines)
 	t.Logf("%d signalled syncs (seed %d, random moments within %v): no staged copy or lock left, every set all old or all new:\n%s", runs, seed, span, strings.Join(lines, "\n"))
+}
+
+// defaultSIGINT makes the processes the test starts get SIGINT's default
+// action, however the test was started: a shell ignores SIGINT for its
+// background jobs, an ignored signal stays ignored across exec, and repo
+// leaves an ignored signal ignored. A signal this process catches is
+// reset in its children.
+func defaultSIGINT(t *testing.T) {
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt)
+	t.Cleanup(func() { signal.Stop(caught) })
+}
+
+// A sync started with SIGHUP ignored (nohup) leaves it ignored: a SIGHUP
+// at its first staged file does not stop it. (Go's signal.Notify would
+// make the signal count again.)
+func TestIgnoredSignalStaysIgnored(t *testing.T) {
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Skip("needs nohup")
+	}
+	bin := buildRepo(t)
+	dir := t.TempDir()
+	root, version := signalWorkspace(t, dir)
+	version(0)
+	c := exec.Command(nohup, bin, "sync")
+	c.Dir = root
+	c.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"), "XDG_STATE_HOME=")
+	var out strings.Builder
+	c.Stdout, c.Stderr = &out, &out
+	started, fired := make(chan struct{}), make(chan struct{})
+	stop, ok := onFirstEvent([]string{root, filepath.Join(root, ".vscode")}, atStaging, func(name string) bool { return stagedNames.MatchString(name) },
+		func() { <-started; c.Process.Signal(syscall.SIGHUP); close(fired) })
+	if !ok {
+		t.Skip("needs inotify, to send the signal while repo writes")
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	close(started)
+	err = c.Wait()
+	stop()
+	select {
+	case <-fired:
+	default:
+		t.Fatalf("the sync staged nothing:\n%s", out.String())
+	}
+	if err != nil || strings.Contains(out.String(), "interrupted") {
+		t.Fatalf("a SIGHUP that nohup made repo ignore stopped it: %v\n%s", err, out.String())
+	}
 }
 
 // diffStates names the paths whose content differs between two states.

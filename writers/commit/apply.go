@@ -35,12 +35,12 @@ type Interrupt struct {
 	Stop <-chan struct{}
 	// Abort, closed after Stop, makes the run end as soon as the files
 	// are whole again, without waiting any longer: a tool's lock is tried
-	// once (then the file is put back or written without it), folders are
-	// not fsynced (the renames are whole, their durability is the file
-	// system's), a large file being staged is not waited for beyond its
-	// own write. The renames that put the set back, or finish it, still
-	// happen: each is a system call, and stopping between them would
-	// leave some files new and some old.
+	// once (then the file is put back without it, with a warning), and
+	// folders are not fsynced (the renames are whole, their durability
+	// is the file system's). The renames that put the set back, or finish
+	// it, still happen: each is a system call, and stopping between them
+	// would leave some files new and some old. A file being staged when
+	// Stop closed finishes its write and fsync, which cannot be cut.
 	Abort <-chan struct{}
 }
 
