@@ -30,7 +30,7 @@ test: lint
 # loading extensions, par itself), which make test also runs under the race detector; and the cmd
 # tests that run repo sync processes side by side (built with -race then, see cmd/race_test.go).
 RACEPKGS  := ./internal/par/ ./internal/bigmem/ ./internal/regfile/ ./extensions/ ./writers/...
-RACETESTS := ^(TestConcurrentSyncs|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge)$$
+RACETESTS := ^(TestConcurrentSyncs|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge|TestSignalledSyncsAreAllOrNothing)$$
 
 # Every test under the race detector (CI runs it after make test): planning, staging, the big-file
 # halves and the fault guard run on several goroutines.
@@ -57,10 +57,11 @@ bench:
 
 # Concurrency stress: stand-ins for tools rewrite ~/.claude.json while syncs run — by rename, as
 # Claude Code does, and in place (truncate, pause, write: 1,000 saves), as Gemini CLI does — and
-# --check runs while a tool rewrites a mapped file; plus syncs killed at random moments
+# --check runs while a tool rewrites a mapped file; plus syncs killed at random moments, and 500
+# syncs sent SIGINT or SIGTERM at random moments, at their first staged file or their first rename
 # (timing-dependent, so the long ones are opt-in, not part of make test). COUNT=n repeats it.
 stress:
-	REPO_STRESS=1 $(GO) test ./cmd/ -run 'TestConcurrentSyncs|TestToolRewritesWhileSyncing|TestInPlaceWriterStress|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge' -count=$(or $(COUNT),5) -v
+	REPO_STRESS=1 $(GO) test ./cmd/ -run 'TestConcurrentSyncs|TestToolRewritesWhileSyncing|TestInPlaceWriterStress|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge|TestSignalledSyncsAreAllOrNothing' -count=$(or $(COUNT),5) -v
 
 # Regenerates the compiled-in profiles (toolprofiles/builtin_gen.go) and docs/supported-tools.md from
 # toolprofiles/profiles/*.toml (tests fail when either is stale).

@@ -469,7 +469,8 @@ func TestInPlaceWriterStress(t *testing.T) {
 
 // Runs killed (SIGKILL) at random moments while they sync leave nothing
 // the next run cannot take as it is: the next sync succeeds without
-// --adopt, and the user's own servers and the tool's data survive.
+// --adopt, the user's own servers and the tool's data survive, and what
+// the killed runs staged is gone after it (main kept it for a minute).
 func TestKilledSyncsConverge(t *testing.T) {
 	bin := buildRepo(t)
 	dir := t.TempDir()
@@ -502,6 +503,11 @@ func TestKilledSyncsConverge(t *testing.T) {
 		}
 		if out, err := runRepo(bin, root, home, "sync", "--check", "--scope", scope); err != nil {
 			t.Fatalf("check after the kills: %v\n%s", err, out)
+		}
+	}
+	for p := range stateOf(t, root, home) {
+		if stagedNames.MatchString(filepath.Base(strings.TrimSuffix(p, "/"))) {
+			t.Errorf("a killed run's staged copy is left after the next sync: %s", p)
 		}
 	}
 	if !strings.Contains(readFile(t, filepath.Join(root, ".mcp.json")), `"mine"`) {

@@ -17,6 +17,10 @@ const (
 	// written outside the workspace (repo sync at local or user scope), or
 	// repo trust left servers untrusted; nothing was written.
 	ExitUntrusted = 3
+	// ExitSignal plus the signal's number: a signal stopped the run
+	// (130 Ctrl-C, 143 SIGTERM; see interrupt.go), and the error says
+	// whether it wrote nothing or everything.
+	ExitSignal = 128
 )
 
 // errUntrustedShown ends a run that needs the user's trust and has said
@@ -49,6 +53,11 @@ func exitCode(err error, stderr io.Writer, command string) int {
 	}
 	if errors.Is(err, errUntrustedShown) {
 		return ExitUntrusted
+	}
+	var ie errInterrupted
+	if errors.As(err, &ie) {
+		fmt.Fprintf(stderr, "repo: %s\n", ie.Error())
+		return ie.code()
 	}
 	errs := []error{err}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {

@@ -33,6 +33,9 @@ type Factory struct {
 	ColorMode string
 	// IsTerminal reports whether w is a terminal; nil means a real check.
 	IsTerminal func(w io.Writer) bool
+	// interrupts handles the signals that stop a run (interrupt.go): set
+	// by Main, nil in tests that run commands in their own process.
+	interrupts *interrupts
 }
 
 func newFactory() *Factory {

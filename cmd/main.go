@@ -3,6 +3,8 @@
 package cmd
 
 import (
+	"errors"
+	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -10,9 +12,16 @@ import (
 	"github.com/repo-manager/repo/internal/termtext"
 )
 
-// Main runs repo with args and returns the process exit code.
+// Main runs repo with args and returns the process exit code. It handles
+// the signals that stop a run (interrupt.go); run, which tests call in
+// their own process, does not.
 func Main(args []string) int {
-	return run(newFactory(), args)
+	f := newFactory()
+	// Caught until the process exits: a signal between the end of run
+	// and the exit would otherwise end it by the signal, as if nothing
+	// had been written.
+	f.interrupts = catchInterrupts(f.IO.ErrOut, os.Exit)
+	return run(f, args)
 }
 
 func run(f *Factory, args []string) int {
@@ -37,6 +46,11 @@ func run(f *Factory, args []string) int {
 	if c == nil {
 		c = root
 	}
+	if ie := f.interrupts.interrupted(); ie != nil && (err == nil || errors.Is(err, errStale)) {
+		// The run finished after a signal: what it did is reported; its
+		// status says it was interrupted.
+		err = ie
+	}
 	return exitCode(err, f.IO.ErrOut, c.CommandPath())
 }
 
@@ -50,7 +64,8 @@ this machine, and writes them into each AI tool's own config file, next to
 the user's own servers, which it never touches.
 
 Exit codes: 0 done or in sync, 1 out of date (--check), 2 error, 3 needs your
-trust (repo trust): a server would reach a file outside the workspace.`,
+trust (repo trust): a server would reach a file outside the workspace, 130 or
+143 interrupted (Ctrl-C, SIGTERM: nothing written, or all of it, as it says).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// The same line as repo version.

@@ -153,7 +153,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 				}
 			}
 			var applied writers.Applied
-			applied, err = writers.Apply(ip.plan)
+			applied, err = f.apply(ip.plan)
 			written = append(written, applied.Written...)
 			ip.warnings = append(ip.warnings, applied.Warnings...)
 			if err == nil {

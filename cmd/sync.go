@@ -377,7 +377,7 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 				}
 			}
 			var applied writers.Applied
-			applied, err = writers.Apply(plan)
+			applied, err = f.apply(plan)
 			written = append(written, applied.Written...)
 			plan.Warnings = append(plan.Warnings, applied.Warnings...)
 			if err == nil {

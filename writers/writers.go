@@ -9,6 +9,10 @@
 //	for _, f := range p.Stale() { fmt.Print(writers.Diff(f)) } // check, diff
 //	applied, err := writers.Apply(p)                               // sync
 //
+// ApplyInterruptible is Apply for a host that stops on a signal or a
+// cancel: it passes channels (Interrupt), and the library installs no
+// signal handler of its own.
+//
 // One code path serves sync, --check and --dry-run: Build computes every
 // file's new bytes in memory and validates them; only Apply writes, and
 // it writes every file or none. Lock serialises runs on one workspace.
@@ -51,6 +55,9 @@ type (
 	Change = plan.Change
 	// Applied is what Apply did.
 	Applied = commit.Applied
+	// Interrupt is how a host stops ApplyInterruptible (its signal
+	// handler closes the channels; writers installs none).
+	Interrupt = commit.Interrupt
 )
 
 var (
@@ -61,6 +68,9 @@ var (
 	ErrUnsteady = fileio.ErrUnsteady
 	// ErrLocked: another run held the workspace lock for too long.
 	ErrLocked = fileio.ErrLocked
+	// ErrInterrupted: the host stopped ApplyInterruptible before every
+	// tool config was replaced; everything was put back.
+	ErrInterrupted = commit.ErrInterrupted
 )
 
 // BuildTargets translates every server for every profile that has the
@@ -83,6 +93,12 @@ func Diff(f *FilePlan) string { return plan.Diff(f) }
 
 // Apply writes the files of p that change, all or none.
 func Apply(p *Plan) (Applied, error) { return commit.Apply(p) }
+
+// ApplyInterruptible is Apply that the host can stop (see Interrupt): a
+// nil error means every file is written, ErrInterrupted that none is.
+func ApplyInterruptible(p *Plan, in Interrupt) (Applied, error) {
+	return commit.ApplyInterruptible(p, in)
+}
 
 // LockPath is the lock file of the workspace at env.Root, in the per-user
 // state folder.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,44 @@ import (
 // writing: another program wrote it. Plan again and apply the new plan.
 var ErrChanged = errors.New("changed while repo was planning")
 
+// ErrInterrupted is returned by ApplyInterruptible when the host stopped
+// it (Interrupt.Stop) before it had replaced every tool config: it has put
+// everything back, and nothing is written.
+var ErrInterrupted = errors.New("interrupted")
+
+// Interrupt is how a host program stops Apply: its signal handler (repo's
+// is in cmd), or a cancel button, closes the channels; ctx.Done() serves.
+// Apply installs no handler of its own. A nil channel never closes.
+type Interrupt struct {
+	// Stop stops the run at its next step, before it stages or commits
+	// another file and while it waits for a tool's lock. If it has not
+	// replaced every tool config yet, it puts back what it has replaced,
+	// removes what it staged and the folders it created, and returns
+	// ErrInterrupted. If it has, the run is past the point where undoing
+	// is the shorter way to whole files: it finishes (the ownership
+	// records, the folder fsyncs) and returns as usual.
+	Stop <-chan struct{}
+	// Abort, closed after Stop, makes the run end as soon as the files
+	// are whole again, without waiting any longer: a tool's lock is tried
+	// once (then the file is put back without it, with a warning), and
+	// folders are not fsynced (the renames are whole, their durability
+	// is the file system's). The renames that put the set back, or finish
+	// it, still happen: each is a system call, and stopping between them
+	// would leave some files new and some old. A file being staged when
+	// Stop closed finishes its write and fsync, which cannot be cut.
+	Abort <-chan struct{}
+}
+
+// closed reports whether c is closed (a nil c never is).
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 // Applied is what Apply did.
 type Applied struct {
 	// Written are the files that hold repo's new version: every changed
@@ -26,6 +63,9 @@ type Applied struct {
 	Written []*plan.FilePlan
 	// Warnings are files written in a way the user should know about.
 	Warnings []string
+	// PutBack is, after a failure or a stop, how many files had been
+	// replaced and were put back.
+	PutBack int
 }
 
 // Apply writes every changed file of the plan, and deletes those it
@@ -53,7 +93,12 @@ type Applied struct {
 // already committed is put back and the folders it created are removed,
 // so the run leaves the files as it found them; a file that another
 // program changed since is left as it is and reported in Written.
-func Apply(p *plan.Plan) (Applied, error) {
+func Apply(p *plan.Plan) (Applied, error) { return ApplyInterruptible(p, Interrupt{}) }
+
+// ApplyInterruptible is Apply, which the host may stop (see Interrupt). A
+// nil error means every file is written, whether or not Stop was closed
+// meanwhile; ErrInterrupted means none is.
+func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 	// files are committed in order: records' intents, tool configs,
 	// records. of[i] is the file of the plan that files[i] writes.
 	var intents, configs, records, intentOf, recordOf []*plan.FilePlan
@@ -75,9 +120,14 @@ func Apply(p *plan.Plan) (Applied, error) {
 	}
 	files := slices.Concat(intents, configs, records)
 	of := slices.Concat(intentOf, configs, recordOf)
+	// Past the last tool config, a stop finishes the run (Interrupt.Stop).
+	finishFrom := max(len(intents)+len(configs), 1)
 	all := make([]string, len(p.Files))
 	for i, f := range p.Files {
 		all[i] = f.Path
+	}
+	if closed(in.Stop) {
+		return Applied{}, fmt.Errorf("%w; nothing was written", ErrInterrupted)
 	}
 	fileio.RemoveStale(all)
 	if len(files) == 0 {
@@ -88,7 +138,13 @@ func Apply(p *plan.Plan) (Applied, error) {
 		removeFolders(folders)
 		return Applied{}, err
 	}
-	staged, err := stageAll(files)
+	staged, err := stageAll(files, in.Stop)
+	if err == nil && closed(in.Stop) {
+		for _, s := range staged {
+			s.Remove()
+		}
+		err = fmt.Errorf("%w; nothing was written", ErrInterrupted)
+	}
 	if err != nil {
 		removeFolders(folders)
 		return Applied{}, err
@@ -96,28 +152,44 @@ func Apply(p *plan.Plan) (Applied, error) {
 	var res Applied
 	done := make([]*committed, 0, len(files))
 	fail := func(err error) (Applied, error) {
-		for _, name := range staged[len(done):] {
-			if name != "" {
-				os.Remove(name)
-			}
+		for _, s := range staged[len(done):] {
+			s.Remove()
 		}
 		var kept []*plan.FilePlan
 		for i := len(done) - 1; i >= 0; i-- {
-			release := takeToolLocks(done[i].f, &res)
+			release, err := takeToolLocks(done[i].f, &res, in.Abort)
+			if err != nil {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: put back without its tool's lock: aborted while waiting for it", done[i].f.Display))
+			}
 			restored := done[i].undo()
 			release()
 			if !restored && !slices.Contains(kept, of[i]) {
 				kept = append(kept, of[i])
+			} else if restored {
+				res.PutBack++
 			}
 		}
 		slices.Reverse(kept)
-		syncDirs(files)
+		if !closed(in.Abort) {
+			syncDirs(files)
+		}
 		removeFolders(folders)
 		res.Written = kept
 		return res, failure(err, len(done), kept)
 	}
 	for i, f := range files {
-		release := takeToolLocks(f, &res)
+		var stop <-chan struct{}
+		if i < finishFrom {
+			stop = in.Stop
+		}
+		if closed(stop) {
+			return fail(ErrInterrupted)
+		}
+		release, err := takeToolLocks(f, &res, stop)
+		if err != nil {
+			release()
+			return fail(ErrInterrupted)
+		}
 		c, err := commitFile(f, staged[i])
 		release()
 		switch {
@@ -134,7 +206,9 @@ func Apply(p *plan.Plan) (Applied, error) {
 			testHookCommitted(len(done))
 		}
 	}
-	syncDirs(files)
+	if !closed(in.Abort) {
+		syncDirs(files)
+	}
 	for _, c := range done {
 		if c.writtenAside() {
 			return fail(fmt.Errorf("%s: another program wrote into it while repo was replacing it: %w", c.f.Display, ErrChanged))
@@ -153,20 +227,26 @@ func Apply(p *plan.Plan) (Applied, error) {
 // takeToolLocks takes the locks of the tools reading f (toollock.go) and
 // returns the function that releases them. A lock that cannot be had in
 // time is noted in res's warnings, and the file is written without it.
-func takeToolLocks(f *plan.FilePlan, res *Applied) (release func()) {
+// When stop closes during a wait, it returns ErrInterrupted with what it
+// took so far to release.
+func takeToolLocks(f *plan.FilePlan, res *Applied, stop <-chan struct{}) (release func(), err error) {
 	var releases []func()
-	for _, l := range f.ToolLocks() {
-		r, err := l.Take()
-		releases = append(releases, r)
-		if err != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: written without its tool's lock: %v", f.Display, err))
-		}
-	}
-	return func() {
+	release = func() {
 		for i := len(releases) - 1; i >= 0; i-- {
 			releases[i]()
 		}
 	}
+	for _, l := range f.ToolLocks() {
+		r, err := l.Take(stop)
+		releases = append(releases, r)
+		switch {
+		case errors.Is(err, fileio.ErrLockWaitStopped):
+			return release, ErrInterrupted
+		case err != nil:
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: written without its tool's lock: %v", f.Display, err))
+		}
+	}
+	return release, nil
 }
 
 // testHookCommitted, when set by a test, is called after each commit with
@@ -194,21 +274,27 @@ func failure(err error, committed int, kept []*plan.FilePlan) error {
 const stageParallel = 8
 
 // stageAll stages every file (see fileio.StageFile), several at once; a file
-// to delete has nothing to stage (""). On an error nothing is left staged.
-func stageAll(files []*plan.FilePlan) ([]string, error) {
-	staged := make([]string, len(files))
+// to delete has nothing to stage (nil). On an error nothing is left
+// staged. When stop closes, the files not yet begun are not staged, and
+// it returns ErrInterrupted.
+func stageAll(files []*plan.FilePlan, stop <-chan struct{}) ([]*fileio.Staged, error) {
+	staged := make([]*fileio.Staged, len(files))
 	errs := make([]error, len(files))
 	par.Each(len(files), stageParallel, func(i int) {
-		if !files[i].Delete {
+		switch {
+		case closed(stop):
+			errs[i] = ErrInterrupted
+		case !files[i].Delete:
 			staged[i], errs[i] = fileio.StageFile(files[i].Path, files[i].After, files[i].Mode)
 		}
 	})
 	for i, f := range files {
 		if errs[i] != nil {
 			for j := range files {
-				if errs[j] == nil && staged[j] != "" {
-					os.Remove(staged[j])
-				}
+				staged[j].Remove()
+			}
+			if errors.Is(errs[i], ErrInterrupted) {
+				return nil, fmt.Errorf("%w; nothing was written", ErrInterrupted)
 			}
 			return nil, fmt.Errorf("%s: cannot write: %w; nothing was written", f.Display, fileio.UnwrapPath(errs[i]))
 		}

@@ -426,14 +426,15 @@ func killAfter(t *testing.T, p *plan.Plan, n int) {
 	wg.Wait()
 }
 
-// What killed runs leave next to a file — staged files never committed,
-// replaced files never let go — is removed by the next writing run once
-// its process is gone; a run that is still going keeps its own, and the
-// user's files that merely look alike stay.
+// What ended runs leave next to a file — staged files never committed,
+// replaced files never let go — is removed by the next writing run as soon
+// as its process is gone, without waiting for an age (main waited a
+// minute, so a sync right after a killed one kept them). A run that is
+// still going keeps its own: one that holds its file locked, even under
+// a process id this system cannot see (a dev container's), and one that
+// has just created its file and not yet locked it. The user's files that
+// merely look alike stay.
 func TestStaleStagedFilesRemoved(t *testing.T) {
-	old := fileio.StaleDeadAfter
-	fileio.StaleDeadAfter = 0
-	defer func() { fileio.StaleDeadAfter = old }()
 	env := testEnv(t)
 	path := filepath.Join(env.Home, ".claude.json")
 	write(t, path, claudeJSON(1))
@@ -441,13 +442,22 @@ func TestStaleStagedFilesRemoved(t *testing.T) {
 	staged := "." + filepath.Base(path) + ".repo-" // as tempPrefix names them
 	dead := fmt.Sprintf("%s%d-123", staged, deadPID(t))
 	earlier := staged + "789" // an earlier version's name, without a process id
-	live := fmt.Sprintf("%s%d-456", staged, os.Getpid())
+	creating := fmt.Sprintf("%s%d-456", staged, os.Getpid())
+	held := fmt.Sprintf("%s%d-321", staged, deadPID(t))
 	alike := []string{staged + "backup", ".other.json.repo-1-2", ".claude.json.bak", ".claude.json.repo-1-2"}
-	for _, name := range append([]string{dead, earlier, live}, alike...) {
+	for _, name := range append([]string{dead, earlier, creating, held}, alike...) {
 		write(t, filepath.Join(dir, name), "x")
 	}
+	lock, err := os.Open(filepath.Join(dir, held))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if ok, err := fileio.TryLock(lock); !ok || err != nil {
+		t.Fatalf("cannot lock %s: %v", held, err)
+	}
 	syncScope(t, env, []extensions.Server{server}, toolprofiles.ScopeLocal, "claude")
-	want := map[string]bool{dead: false, earlier: false, live: true}
+	want := map[string]bool{dead: false, earlier: false, creating: true, held: true}
 	for _, name := range alike {
 		want[name] = true
 	}
@@ -455,6 +465,11 @@ func TestStaleStagedFilesRemoved(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != keep {
 			t.Errorf("%s: exists %v, want %v", name, err == nil, keep)
 		}
+	}
+	lock.Close()
+	syncScope(t, env, []extensions.Server{server, {Name: "t", Extension: "ext", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "t"}}}, toolprofiles.ScopeLocal, "claude")
+	if _, err := os.Stat(filepath.Join(dir, held)); !fileio.IsMissing(err) {
+		t.Errorf("%s: still there once its lock is gone", held)
 	}
 }
 

@@ -25,7 +25,9 @@ import (
 //     rename, and the condition is a read just before it.
 //   - Where a rename cannot replace the file — a single-file bind mount
 //     (EBUSY: how ~/.claude.json reaches a dev container) or a file on
-//     another file system than its folder (EXDEV) — and on Windows, the
+//     another file system than its folder (EXDEV) — where a new file
+//     cannot be given what the old one has (its owner, its ACL or other
+//     extended attributes: fileio.Staged.InPlace), and on Windows, the
 //     file is written in place, under the same condition.
 // A new file is renamed into place unless one has appeared meanwhile.
 // A file to delete is renamed aside (deleteFile), under the same
@@ -57,15 +59,21 @@ type committed struct {
 
 // commitFile puts the staged file (fileio.StageFile) in place of f.Path. On an
 // error, the staged file is gone and f.Path is as it was.
-func commitFile(f *plan.FilePlan, staged string) (c *committed, err error) {
+func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 	defer func() {
 		if err != nil {
-			os.Remove(staged)
+			s.Remove()
+		} else {
+			s.Release() // no longer at a staged name
 		}
 	}()
 	if f.Delete {
 		return deleteFile(f)
 	}
+	if s.InPlace != nil {
+		return writeInPlace(f, "", fmt.Sprintf("%s: written in place, not replaced atomically: %v", f.Display, s.InPlace))
+	}
+	staged := s.Name
 	if !f.Existed {
 		switch err := fileio.RenameNoReplace(staged, f.Path); {
 		case err == nil:
@@ -84,7 +92,7 @@ func commitFile(f *plan.FilePlan, staged string) (c *committed, err error) {
 		return &committed{f: f, kind: created}, nil
 	}
 	if fileio.WritesInPlace {
-		return writeInPlace(f, staged, nil)
+		return writeInPlace(f, staged, "")
 	}
 	// The tool usually writes while repo plans, not in the microseconds of
 	// the swap: check first, so its update is not hidden even for the
@@ -103,7 +111,7 @@ func commitFile(f *plan.FilePlan, staged string) (c *committed, err error) {
 		}
 		return c, nil
 	case fileio.RenameImpossible(err):
-		return writeInPlace(f, staged, err)
+		return writeInPlace(f, staged, renameWarning(f, err))
 	case !errors.Is(err, fileio.ErrUnsupported):
 		return nil, err
 	}
@@ -127,7 +135,7 @@ func commitFile(f *plan.FilePlan, staged string) (c *committed, err error) {
 	if err := os.Rename(staged, f.Path); err != nil {
 		c.finish()
 		if fileio.RenameImpossible(err) {
-			return writeInPlace(f, staged, err)
+			return writeInPlace(f, staged, renameWarning(f, err))
 		}
 		return nil, err
 	}
@@ -157,7 +165,7 @@ func deleteFile(f *plan.FilePlan) (*committed, error) {
 		case fileio.IsMissing(err):
 			return nil, ErrChanged
 		case fileio.RenameImpossible(err) || fileio.WritesInPlace:
-			c, werr := writeInPlace(f, "", nil)
+			c, werr := writeInPlace(f, "", "")
 			if werr == nil {
 				c.warning = fmt.Sprintf("%s: left in place holding nothing, not deleted: it cannot be renamed (%v)", f.Display, fileio.UnwrapPath(err))
 			}
@@ -175,13 +183,16 @@ func deleteFile(f *plan.FilePlan) (*committed, error) {
 	return c, nil
 }
 
-// watchAside opens the replaced inode kept at c.aside and notes its
-// version, and reports whether it could.
+// watchAside opens the replaced inode kept at c.aside, locks it as a
+// staged file is locked (a later run's fileio.RemoveStale leaves it to
+// this run while it goes), notes its version, and reports whether it
+// could.
 func (c *committed) watchAside() bool {
 	f, fi, err := regfile.Open(c.aside)
 	if err != nil {
 		return false
 	}
+	fileio.HoldStaged(f)
 	c.watch, c.ver = f, fileio.VersionOf(fi)
 	return true
 }
@@ -201,10 +212,11 @@ func (c *committed) writtenAside() bool {
 }
 
 // writeInPlace writes f.After over f.Path's own bytes, if they are still
-// f.Before: the fallback where a rename cannot replace the file (why is
-// the rename's error, nil where none is tried). It is not atomic — a crash
-// halfway leaves a mix — so the run warns.
-func writeInPlace(f *plan.FilePlan, staged string, why error) (*committed, error) {
+// f.Before: the fallback where a rename cannot replace the file, or where
+// a new file cannot keep what the old one has. It is not atomic — a crash
+// halfway leaves a mix — so the run warns (warning, "" on Windows, where
+// every file is written so).
+func writeInPlace(f *plan.FilePlan, staged string, warning string) (*committed, error) {
 	if staged != "" {
 		os.Remove(staged)
 	}
@@ -222,11 +234,13 @@ func writeInPlace(f *plan.FilePlan, staged string, why error) (*committed, error
 		}
 		return nil, err
 	}
-	c := &committed{f: f, kind: inPlace}
-	if why != nil {
-		c.warning = fmt.Sprintf("%s: written in place, not replaced atomically: it cannot be renamed over (%v; a single-file bind mount or another file system)", f.Display, fileio.UnwrapPath(why))
-	}
-	return c, nil
+	return &committed{f: f, kind: inPlace, warning: warning}, nil
+}
+
+// renameWarning is the warning of a file written in place because the
+// rename over it failed with why.
+func renameWarning(f *plan.FilePlan, why error) string {
+	return fmt.Sprintf("%s: written in place, not replaced atomically: it cannot be renamed over (%v; a single-file bind mount or another file system)", f.Display, fileio.UnwrapPath(why))
 }
 
 // overwrite makes file hold exactly data, durably.
@@ -313,15 +327,16 @@ func putBack(aside, path string) error {
 	return os.Rename(aside, path)
 }
 
-// finish ends c: the replaced inode is let go.
+// finish ends c: the replaced inode is let go (its name first, then its
+// lock).
 func (c *committed) finish() {
-	if c.watch != nil {
-		c.watch.Close()
-		c.watch = nil
-	}
 	if c.aside != "" {
 		os.Remove(c.aside)
 		c.aside = ""
+	}
+	if c.watch != nil {
+		c.watch.Close()
+		c.watch = nil
 	}
 }
 

@@ -46,11 +46,13 @@ func TestImmutableFileMidRunPutsBack(t *testing.T) {
 	write(t, mcp, mine)
 	gemini := filepath.Join(env.Root, ".gemini", "settings.json")
 	write(t, gemini, "{}\n")
+	p := planFor(t, env, ids)
+	// Made immutable after the plan (which refuses an immutable file, see
+	// TestImmutableFileRefusedWhenPlanned), while the run writes.
 	if out, err := exec.Command("chattr", "+i", gemini).CombinedOutput(); err != nil {
 		t.Skipf("chattr +i: %v %s (the file system may not support it)", err, out)
 	}
 	defer exec.Command("chattr", "-i", gemini).Run()
-	p := planFor(t, env, ids)
 	applied, err := Apply(p)
 	if err == nil || !strings.Contains(err.Error(), ".gemini/settings.json: cannot write") || !strings.Contains(err.Error(), "nothing was written") {
 		t.Fatalf("err = %v", err)
@@ -65,6 +67,34 @@ func TestImmutableFileMidRunPutsBack(t *testing.T) {
 		t.Error(".cursor/ is left behind (it would count as evidence of Cursor)")
 	}
 	assertNoStaged(t, env.Root)
+}
+
+// An immutable file is refused when the run is planned, by the system's
+// own access check (root may write any file but an immutable one), with
+// what to do; nothing is written.
+func TestImmutableFileRefusedWhenPlanned(t *testing.T) {
+	needRoot(t)
+	if _, err := exec.LookPath("chattr"); err != nil {
+		t.Skip("needs chattr")
+	}
+	env := testEnv(t)
+	mcp := filepath.Join(env.Root, ".mcp.json")
+	write(t, mcp, "{}\n")
+	if out, err := exec.Command("chattr", "+i", mcp).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i: %v %s (the file system may not support it)", err, out)
+	}
+	defer exec.Command("chattr", "-i", mcp).Run()
+	targets, _, err := target.Build([]extensions.Server{server}, profiles(t, "claude", "cursor"), toolprofiles.ScopeProject, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = plan.Build(env, targets, plan.Options{})
+	if err == nil || !strings.Contains(err.Error(), ".mcp.json: cannot be written: it is immutable") {
+		t.Fatalf("err = %v, want .mcp.json refused as immutable", err)
+	}
+	if _, err := os.Stat(filepath.Join(env.Root, ".cursor")); !fileio.IsMissing(err) {
+		t.Error(".cursor/ was created")
+	}
 }
 
 // A full disk while the new versions are written (a tiny tmpfs) writes

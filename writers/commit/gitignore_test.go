@@ -10,6 +10,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/fileio"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -73,10 +74,15 @@ func ignoreAfter(t *testing.T, before string, missing bool, paths ...string) (st
 	return string(data), changes
 }
 
+// block is repo's block listing lines, and the names of the staged
+// copies (fileio.StagedPattern) after them.
 func block(eol string, lines ...string) string {
 	out := plan.IgnoreMarkerStart + eol
 	for _, l := range lines {
 		out += l + eol
+	}
+	if len(lines) > 0 {
+		out += fileio.StagedPattern + eol
 	}
 	return out + plan.IgnoreMarkerEnd + eol
 }
@@ -123,7 +129,8 @@ func TestIgnoreBlock(t *testing.T) {
 			paths: []string{".mcp.json", ".gemini/settings.json"}, want: "x\n" + block("\n", "/.gemini/settings.json", "/.mcp.json"),
 			changes: []plan.Change{{Action: plan.ActionUpdate, Entry: "", Reason: plan.ReasonIgnoreBlock}}},
 		{name: "an older marker text is recognised", before: "# >>> repo: machine-specific files (older words)\n/.mcp.json\n" + plan.IgnoreMarkerEnd + "\n",
-			paths: []string{".mcp.json"}, want: block("\n", "/.mcp.json")},
+			paths: []string{".mcp.json"}, want: block("\n", "/.mcp.json"),
+			changes: []plan.Change{{Action: plan.ActionAdd, Entry: fileio.StagedPattern, Reason: plan.ReasonStaged}}},
 		{name: "the user's own line is not repeated", before: "/.mcp.json\n.gemini/settings.json\n",
 			paths: []string{".mcp.json", ".gemini/settings.json", ".qwen/settings.json"},
 			want:  "/.mcp.json\n.gemini/settings.json\n" + block("\n", "/.qwen/settings.json")},
@@ -159,7 +166,7 @@ func TestIgnoreBlockBroken(t *testing.T) {
 	for _, c := range []struct{ name, body, want string }{
 		{"no end", "a\n" + plan.IgnoreMarkerStart + "\n/.mcp.json\n", ".gitignore:2:1: repo's block starts here but has no end marker"},
 		{"no start", "a\n/.mcp.json\n" + plan.IgnoreMarkerEnd + "\n", ".gitignore:3:1: the end marker of repo's block, without its start marker"},
-		{"two blocks", block("\n", "/a") + block("\n", "/b"), ".gitignore:4:1: a second block of repo's (the first is on lines 1-3)"},
+		{"two blocks", block("\n", "/a") + block("\n", "/b"), ".gitignore:5:1: a second block of repo's (the first is on lines 1-4)"},
 		{"a start inside the block", plan.IgnoreMarkerStart + "\n" + block("\n", "/b"), ".gitignore:2:1: repo's block that starts on line 1 has no end marker"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

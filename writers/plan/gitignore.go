@@ -42,6 +42,7 @@ const (
 	ReasonNoLongerOurs Reason = "file repo no longer writes"
 	ReasonUserLine     Reason = "named by a line of the user's"
 	ReasonIgnoreBlock  Reason = "ignore block out of date"
+	ReasonStaged       Reason = "repo's staged copies not ignored"
 )
 
 // IgnoreBlock is what repo's block in the .gitignore is to list (see
@@ -235,11 +236,22 @@ func planIgnore(env target.Env, root realRoot, b *IgnoreBlock) (*FilePlan, error
 	if lastCR && len(lines) == 1 {
 		eol = "\r\n"
 	}
+	// The block's lines: the files, then the names repo stages their new
+	// versions under next to them (fileio.StagedPattern), which exist
+	// during a run and after a killed one until the next: a copy of an
+	// ignored file, secrets and all, that git add -A must not take.
+	var want []string
+	for _, p := range paths {
+		want = append(want, escapeIgnorePath(p))
+	}
+	if len(want) > 0 {
+		want = append(want, fileio.StagedPattern)
+	}
 	var block []ignoreLine
-	if len(paths) > 0 {
+	if len(want) > 0 {
 		block = append(block, ignoreLine{text: IgnoreMarkerStart, eol: eol})
-		for _, p := range paths {
-			block = append(block, ignoreLine{text: escapeIgnorePath(p), eol: eol})
+		for _, p := range want {
+			block = append(block, ignoreLine{text: p, eol: eol})
 		}
 		block = append(block, ignoreLine{text: IgnoreMarkerEnd, eol: eol})
 	}
@@ -287,17 +299,19 @@ func planIgnore(env target.Env, root realRoot, b *IgnoreBlock) (*FilePlan, error
 	for _, l := range old {
 		had = append(had, strings.TrimRight(l.text, " \t"))
 	}
-	want := make([]string, 0, len(paths))
-	for _, p := range paths {
-		want = append(want, escapeIgnorePath(p))
-	}
+	// The staged copies' line is part of the block, as its markers are:
+	// a change only when a block of an earlier version lacks it.
 	for _, p := range want {
-		if !slices.Contains(had, p) {
+		switch {
+		case slices.Contains(had, p):
+		case p != fileio.StagedPattern:
 			fp.Changes = append(fp.Changes, Change{Action: ActionAdd, Entry: p, Reason: ReasonNotIgnored})
+		case start >= 0:
+			fp.Changes = append(fp.Changes, Change{Action: ActionAdd, Entry: p, Reason: ReasonStaged})
 		}
 	}
 	for _, p := range had {
-		if p != "" && !strings.HasPrefix(p, "#") && !slices.Contains(want, p) {
+		if p != "" && p != fileio.StagedPattern && !strings.HasPrefix(p, "#") && !slices.Contains(want, p) {
 			reason := ReasonNoLongerOurs
 			if slices.ContainsFunc(b.Paths, func(q string) bool { return escapeIgnorePath(q) == p }) {
 				reason = ReasonUserLine

@@ -295,7 +295,9 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	if st, ok := records.byKind[recordProject]; ok {
 		records.workspace.restoreInactive(st)
 	}
-	p.addRecords(env, records, opts)
+	if err := p.addRecords(env, records, opts); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -447,9 +449,11 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 }
 
 // addRecords adds the ownership records the plan read to p, as they are
-// to be after it.
-func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
+// to be after it. A record that is to change and that this user may not
+// write is refused, as a tool's file is (checkWritable).
+func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) error {
 	configsChange := slices.ContainsFunc(p.Files, func(f *FilePlan) bool { return f.Changed() })
+	var errs []error
 	for _, kind := range []string{recordProject, recordMachine, recordUser} {
 		rs, ok := records.byKind[kind]
 		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
@@ -471,9 +475,15 @@ func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
 			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) || configsChange {
 				fp.Intent = intent
 			}
+			if fi, err := os.Stat(rs.path); err == nil && fp.Existed && !opts.ReadOnly {
+				if err := fileio.CheckWritable(rs.path, fi); err != nil {
+					errs = append(errs, &FileError{File: fp.Display, Err: err})
+				}
+			}
 		}
 		p.Files = append(p.Files, fp)
 	}
+	return errors.Join(errs...)
 }
 
 // planned is one file's plan and what it adds to the whole plan.
@@ -1117,7 +1127,10 @@ func resolveRoot(root string) realRoot {
 //   - anything but a regular file: a FIFO, socket or device, also behind
 //     a symlink;
 //   - a project file that leads out of the workspace through a symlink;
-//   - a read-only file (rename would replace it regardless of its mode);
+//   - a read-only file (rename would replace it regardless of its mode),
+//     and one this user may not write by the system's full check (owner,
+//     group, ACL, read-only mount, immutable): a rename needs only the
+//     folder's permission, and would take the file from its owner;
 //   - a file with other hard links (an atomic write gives this name a new
 //     file and silently leaves the other names with the old content);
 //   - a new file whose folder cannot be created because a file is in the way.
@@ -1171,6 +1184,9 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 		}
 		if fi.Mode().Perm()&0o200 == 0 {
 			return fail("is read-only; make it writable (chmod u+w) to let repo update it")
+		}
+		if err := fileio.CheckWritable(path, fi); err != nil {
+			return fail("%v", err)
 		}
 		if n := fileio.LinkCount(fi); n > 1 {
 			return fail("has %d hard links; an atomic write would give this name a new file and leave the other links unchanged. Replace the hard link with a symbolic link (repo writes through those)", n)

@@ -3,8 +3,12 @@
 package fileio
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+	"time"
+
+	"golang.org/x/sys/windows"
 )
 
 // WritesInPlace: on Windows a rename over a file another program has open
@@ -16,8 +20,36 @@ func Owner(fs.FileInfo) (uid, gid int) { return -1, -1 }
 
 func RenameImpossible(error) bool { return false }
 
-// ProcessAlive: staged files on Windows are removed by age only.
-func ProcessAlive(int) bool { return true }
+// ProcessAlive reports whether a process with this id is running. One
+// that exists but may not be asked about (another user's) is running.
+func ProcessAlive(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return !errors.Is(err, windows.ERROR_INVALID_PARAMETER) // no such process
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	if windows.GetExitCodeProcess(h, &code) != nil {
+		return true
+	}
+	const stillActive = 259
+	return code == stillActive
+}
+
+// processStart is when the process with this id was created; ok is false
+// when it cannot be told.
+func processStart(pid int) (time.Time, bool) {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer windows.CloseHandle(h)
+	var created, exited, kernel, user windows.Filetime
+	if windows.GetProcessTimes(h, &created, &exited, &kernel, &user) != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(0, created.Nanoseconds()), true
+}
 
 func SyncDir(string) error { return nil }
 

@@ -3,6 +3,7 @@ package fileio
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -46,45 +48,125 @@ func CreateTemp(path string, perm fs.FileMode) (*os.File, error) {
 // setuid, setgid and sticky (fs.FileMode.Perm drops the last three).
 const keptModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// StageFile writes data to a new temporary file next to path and returns
-// its name. If path exists, the temporary file gets its mode (setgid
-// included) and, where repo may, its owner; a new file gets newPerm less
-// the umask, as any program's new file does.
-func StageFile(path string, data []byte, newPerm fs.FileMode) (name string, err error) {
-	var keep *fs.FileMode
-	uid, gid := -1, -1
+// Staged is a new version of a file, written next to it by StageFile,
+// until it is committed (renamed into place) or removed.
+type Staged struct {
+	// Name is the staged file; "" when the file is to be written in place
+	// (InPlace).
+	Name string
+	// InPlace, when not nil, says why the new version cannot be a new
+	// file: the file has an owner, an ACL or extended attributes that a
+	// new file cannot be given. Replacing it would change who may read
+	// or write it, so it is written in place instead.
+	InPlace error
+	// hold is the staged file, open and locked (flock) while Name is a
+	// staged name: RemoveStale leaves a locked one alone, and the lock
+	// goes with the process, so what a killed run left is known as such
+	// at once, without an age or a process id that another namespace may
+	// not see. Nil where staged files are not locked.
+	hold *os.File
+}
+
+// Release lets go of the staged file's lock: when its name no longer
+// holds it (it was renamed into place) or it is gone.
+func (s *Staged) Release() {
+	if s != nil && s.hold != nil {
+		s.hold.Close()
+		s.hold = nil
+	}
+}
+
+// Remove removes the staged file, then lets go of it.
+func (s *Staged) Remove() {
+	if s == nil {
+		return
+	}
+	if s.Name != "" {
+		os.Remove(s.Name)
+	}
+	s.Release()
+}
+
+// StageFile writes data to a new temporary file next to path, locked
+// (see Staged.hold), and returns it. If path exists, the temporary file
+// gets its mode (setgid included), owner and group, and extended
+// attributes (its POSIX ACL among them, where the system has them); where
+// one of these cannot be given to a new file, nothing is staged and the
+// Staged says why (InPlace). A new file gets newPerm less the umask, and
+// the ACL its folder gives new files, as any program's new file does.
+func StageFile(path string, data []byte, newPerm fs.FileMode) (*Staged, error) {
+	var old *oldFile
 	if fi, err := os.Stat(path); err == nil {
 		m := fi.Mode() & keptModeBits
-		keep = &m
-		uid, gid = Owner(fi)
-		newPerm = 0o600 // until the chmod below: never readable by more than the file was
+		old = &oldFile{mode: m}
+		old.uid, old.gid = Owner(fi)
+		if old.xattrs, err = xattrsOf(path); err != nil {
+			return &Staged{InPlace: fmt.Errorf("its extended attributes cannot be read (%w)", UnwrapPath(err))}, nil
+		}
+		newPerm = 0o600 // until the chmod: never readable by more than the file was
 	}
 	tmp, err := CreateTemp(path, newPerm)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if err := writeSynced(tmp, data, keep, uid, gid); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
+	s := &Staged{Name: tmp.Name()}
+	if lockStaged {
+		// At once: the name is unlocked only from its creation to here
+		// (RemoveStale minds that moment, see there).
+		if ok, err := TryLock(tmp); ok && err == nil {
+			s.hold = tmp
+		}
 	}
-	return tmp.Name(), nil
+	err = writeSynced(tmp, data, old)
+	if s.hold == nil || err != nil {
+		tmp.Close()
+		s.hold = nil
+	}
+	var carry *carryError
+	switch {
+	case errors.As(err, &carry):
+		os.Remove(s.Name)
+		return &Staged{InPlace: carry.err}, nil
+	case err != nil:
+		os.Remove(s.Name)
+		return nil, err
+	}
+	return s, nil
 }
 
-// writeSynced writes data to the new file f, gives it the mode keep (if
-// not nil) and owner uid:gid (where they differ from ours and the OS lets
-// us), fsyncs it and reads it back. The owner comes first: a chown clears
-// setuid and setgid. For a large file the read-back runs while the fsync
-// waits for the disk: both must succeed, and neither depends on the other.
-func writeSynced(f *os.File, data []byte, keep *fs.FileMode, uid, gid int) error {
-	defer f.Close()
+// lockStaged: staged files are locked while they are staged, except on
+// Windows, where a lock keeps every other handle from the locked bytes
+// (and files are written in place there, see WritesInPlace).
+const lockStaged = runtime.GOOS != "windows"
+
+// oldFile is what the new version of an existing file keeps of it.
+type oldFile struct {
+	mode     fs.FileMode
+	uid, gid int // -1 where the system has none
+	xattrs   []xattr
+}
+
+// carryError: the new file cannot be given what the old one has.
+type carryError struct{ err error }
+
+func (e *carryError) Error() string { return e.err.Error() }
+
+// writeSynced writes data to the new file f, gives it what old has (if
+// not nil: owner, group, extended attributes, mode, in that order: a
+// chown clears setuid and setgid, and setting an ACL sets the group bits
+// to its mask, which the chmod then sets to the old file's), fsyncs it
+// and reads it back. For a large file the read-back runs while the fsync
+// waits for the disk: both must succeed, and neither depends on the
+// other. It does not close f.
+func writeSynced(f *os.File, data []byte, old *oldFile) error {
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if uid >= 0 && (uid != os.Getuid() || gid != os.Getgid()) {
-		_ = f.Chown(uid, gid) // keep the owner where we may; an ordinary user cannot
-	}
-	if keep != nil {
-		if err := f.Chmod(*keep); err != nil {
+	if old != nil {
+		if err := carryOver(f, old); err != nil {
+			return &carryError{err}
+		}
+		if err := f.Chmod(old.mode); err != nil {
 			return err
 		}
 	}
@@ -106,10 +188,29 @@ func writeSynced(f *os.File, data []byte, keep *fs.FileMode, uid, gid int) error
 	} else if err == nil {
 		err = readBack()
 	}
-	if err != nil {
-		return err
+	return err
+}
+
+// carryOver gives the new file f the owner, group and extended
+// attributes of old.
+func carryOver(f *os.File, old *oldFile) error {
+	if old.uid >= 0 {
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		// A new file is ours, with our group or its folder's: a chown
+		// only where that is not the old file's.
+		if uid, gid := Owner(fi); uid != old.uid || gid != old.gid {
+			if err := f.Chown(old.uid, old.gid); err != nil {
+				return fmt.Errorf("its owner and group (%d:%d) cannot be given to a new file (%w)", old.uid, old.gid, UnwrapPath(err))
+			}
+		}
 	}
-	return f.Close()
+	if err := setXattrs(f, old.xattrs); err != nil {
+		return fmt.Errorf("its extended attributes cannot be given to a new file (%w)", err)
+	}
+	return nil
 }
 
 // FileEquals reports whether the file at path is a regular file holding
@@ -181,14 +282,21 @@ func mappedEquals(f *os.File, want []byte) (eq, ok bool) {
 
 var ErrUnsupported = errors.New("not supported")
 
-// staleAfter is how old a staged file must be before a later run removes
-// it: older than any run, whether or not its process is still there
-// (process ids are reused, and a dev container does not see the host's).
-// StaleDeadAfter is the age from which one whose process is gone goes.
+// staleAfter is the age from which a staged file is removed whatever
+// else is known of it: older than any run.
+//
+// StaleDeadAfter is the age from which a staged file that no process
+// holds locked is removed even if its process id is in use: a run locks
+// what it stages the moment it creates it.
 var (
 	staleAfter     = 24 * time.Hour
 	StaleDeadAfter = time.Minute
 )
+
+// startSlack is how much later than a staged file's last change a
+// process with its id must have started to be another process: Linux
+// tells the boot time in whole seconds.
+const startSlack = time.Second
 
 // stagedName matches the name of a staged file: the name of the file it
 // was staged for (submatch 1), and the process id of this version of repo
@@ -196,10 +304,27 @@ var (
 // the file's name is everything before the last ".repo-".
 var stagedName = regexp.MustCompile(`^\.(.+)\.repo-(?:([0-9]+)-)?[0-9]+$`)
 
-// RemoveStale removes what killed runs left next to the given files:
+// StagedPattern is a .gitignore pattern that matches every staged file's
+// name (TempPrefix), in any folder: what a killed run leaves, and what a
+// run has staged before it commits, is never added by git add -A.
+const StagedPattern = ".*.repo-[0-9]*"
+
+// RemoveStale removes what ended runs left next to the given files:
 // staged files that were never committed, and replaced files that were
-// never cleared (both are named by tempPrefix). Only names staged for
+// never cleared (both are named by TempPrefix). Only names staged for
 // these very files are looked at, so nothing of the user's is touched.
+//
+// A staged file is its run's while that run is going: it holds it locked
+// (Staged.hold, and the replaced file kept aside), and a lock goes with
+// its process, however it ends. A file no process holds is removed when
+// its process has ended: no process has its id, or the one that has it
+// started after the file last changed (a process id reused). Its process
+// may also be between creating the file and locking it, a matter of
+// microseconds: a file that still has a process, and is younger than
+// StaleDeadAfter, stays. Where a file cannot be locked (Windows, or a
+// file system without locks) only its process tells: there a process id
+// that this system cannot see (a dev container's, the host's) counts as
+// ended only past StaleDeadAfter, except on Windows.
 func RemoveStale(paths []string) {
 	byDir := map[string]map[string]bool{}
 	for _, p := range paths {
@@ -223,18 +348,76 @@ func RemoveStale(paths []string) {
 			if m == nil || !bases[m[1]] {
 				continue
 			}
-			fi, err := e.Info()
-			if err != nil {
-				continue
-			}
-			// The change time: a replaced file kept aside has the
-			// modification time of its last write, maybe long ago,
-			// but its rename aside changed its change time.
-			age := now.Sub(VersionOf(fi).changedAt())
-			pid, _ := strconv.Atoi(m[2])
-			if age > staleAfter || (age > StaleDeadAfter && (pid == 0 || !ProcessAlive(pid))) {
-				os.Remove(filepath.Join(dir, e.Name()))
-			}
+			removeIfEnded(filepath.Join(dir, e.Name()), m[2], now)
 		}
+	}
+}
+
+// removeIfEnded removes the staged file at path if the run that made it
+// has ended (see RemoveStale); pid is the process id in its name.
+func removeIfEnded(path, pid string, now time.Time) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	// The change time: a replaced file kept aside has the modification
+	// time of its last write, maybe long ago, but its rename aside
+	// changed its change time.
+	changed := VersionOf(fi).changedAt()
+	age := now.Sub(changed)
+	id, _ := strconv.Atoi(pid)
+	ended := age > staleAfter
+	// Its lock, where it can be tried: not on Windows, and not on a file
+	// this user may not open (another user's run's, which the folder
+	// lets this user remove).
+	var f *os.File
+	if lockStaged {
+		f, _, _ = regfile.Open(path)
+	}
+	if f != nil {
+		defer f.Close()
+	}
+	switch free, err := tryLockFile(f); {
+	case err == nil && !free:
+		return // its run is going
+	case err == nil:
+		// Released with f: nothing else can take this name meanwhile.
+		ended = ended || id == 0 || age > StaleDeadAfter || processGone(id, changed)
+	case !lockStaged:
+		ended = ended || (id != 0 && processGone(id, changed))
+	default:
+		ended = ended || (id != 0 && age > StaleDeadAfter && processGone(id, changed))
+	}
+	if ended {
+		os.Remove(path)
+	}
+}
+
+// tryLockFile is TryLock for a file that may not have been opened (nil).
+func tryLockFile(f *os.File) (bool, error) {
+	if f == nil {
+		return false, ErrUnsupported
+	}
+	return TryLock(f)
+}
+
+// processGone reports whether the process that changed a file at changed,
+// with this id, has ended: no process has the id, or the one that has it
+// started after that change.
+func processGone(pid int, changed time.Time) bool {
+	if !ProcessAlive(pid) {
+		return true
+	}
+	start, ok := processStart(pid)
+	return ok && start.After(changed.Add(startSlack))
+}
+
+// HoldStaged locks f, a file at a staged name that is not a new version
+// (a replaced file kept aside), as StageFile locks what it stages: until
+// f is closed, RemoveStale leaves it alone. Best effort: where it cannot
+// be locked, the name's process id and age tell.
+func HoldStaged(f *os.File) {
+	if lockStaged {
+		_, _ = TryLock(f)
 	}
 }

@@ -45,13 +45,26 @@ var (
 	staleMkdirLock = 10 * time.Second
 )
 
+// ErrLockWaitStopped: Take stopped waiting for a tool's lock because its
+// stop channel closed.
+var ErrLockWaitStopped = errors.New("stopped waiting for the tool's lock")
+
 // Take acquires l. It returns the function that releases it, or, when the
 // lock could not be had in time, an error saying so (the caller writes
 // without it). A lock that does not apply — a flock file the tool has not
-// created, a folder that does not exist yet — is no lock at all.
-func (l *ToolLock) Take() (release func(), err error) {
+// created, a folder that does not exist yet — is no lock at all. When stop
+// closes while it waits, it gives up at once with ErrLockWaitStopped.
+func (l *ToolLock) Take(stop <-chan struct{}) (release func(), err error) {
 	noop := func() {}
 	deadline := time.Now().Add(toolLockWait)
+	pause := func() bool {
+		select {
+		case <-stop:
+			return false
+		case <-time.After(5 * time.Millisecond):
+			return true
+		}
+	}
 	switch l.kind {
 	case toolprofiles.LockMkdir:
 		for {
@@ -68,7 +81,9 @@ func (l *ToolLock) Take() (release func(), err error) {
 			if time.Now().After(deadline) {
 				return noop, fmt.Errorf("%s was held for more than %s", l.path, toolLockWait)
 			}
-			time.Sleep(5 * time.Millisecond)
+			if !pause() {
+				return noop, ErrLockWaitStopped
+			}
 		}
 	case toolprofiles.LockFlock:
 		if runtime.GOOS == "windows" {
@@ -90,7 +105,10 @@ func (l *ToolLock) Take() (release func(), err error) {
 				f.Close()
 				return noop, fmt.Errorf("%s was held for more than %s", l.path, toolLockWait)
 			}
-			time.Sleep(5 * time.Millisecond)
+			if !pause() {
+				f.Close()
+				return noop, ErrLockWaitStopped
+			}
 		}
 	}
 	return noop, nil
