@@ -82,6 +82,11 @@ func stateOf(t *testing.T, dirs ...string) map[string]string {
 			case err != nil:
 			case d.IsDir() && d.Name() == "extensions":
 				return filepath.SkipDir
+			case d.IsDir() && d.Name() == "trust" && filepath.Base(filepath.Dir(p)) == "repo":
+				// The trust store: what the user said yes to, and what the
+				// last project sync wrote; not one of the files a sync
+				// writes all or nothing.
+				return filepath.SkipDir
 			case d.IsDir():
 				out[p+"/"] = ""
 			case !strings.HasSuffix(p, ".lock"):
@@ -130,7 +135,13 @@ func TestSignalledSyncsAreAllOrNothing(t *testing.T) {
 	defaultSIGINT(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
-	root, version := signalWorkspace(t, dir)
+	root, setVersion := signalWorkspace(t, dir)
+	// Each version is trusted as it is set, as a user does before a sync
+	// writes a changed server into ~/.claude.json.
+	version := func(v int) {
+		setVersion(v)
+		trustAll(t, bin, root, home)
+	}
 	bigClaudeJSON(t, home, 1)
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755) // Claude Code is on this machine
 
