@@ -104,6 +104,18 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
+	// No literal credential of an extension goes into a file git commits.
+	var committed func(*writers.Target) bool
+	if opts.Scope == toolprofiles.ScopeProject {
+		c := newCommits(w, work.targets)
+		if work.leaks, err = checkLeaks(c, target.ProjectLeaks(work.targets, w.ws.Servers)); err != nil {
+			return err
+		}
+		committed = func(t *writers.Target) bool {
+			ok, _ := c.committed(t) // when git cannot say, the file counts as committed
+			return ok
+		}
+	}
 	writing := !opts.Check && !opts.DryRun
 	if writing {
 		unlock, err := lockWorkspace(f, w)
@@ -113,7 +125,7 @@ func syncRun(opts *SyncOptions) error {
 		defer unlock()
 	}
 	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AcceptRelocated: w.env.Portable && opts.Check,
-		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing)
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore, Committed: committed}, writing)
 	if err != nil {
 		return err
 	}
@@ -158,6 +170,7 @@ func loadSync(opts *SyncOptions) (*workspace, *selection, error) {
 type syncWork struct {
 	targets  []*writers.Target
 	warnings []translator.Warning // from translating the servers
+	leaks    []string             // literal credentials going only into per-clone files
 	ignore   *plan.IgnoreBlock
 	kept     []keptResult
 }
@@ -247,6 +260,9 @@ func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork
 	}
 	for _, tw := range work.warnings {
 		warnings = appendUnique(warnings, tw.String())
+	}
+	for _, l := range work.leaks {
+		warnings = appendUnique(warnings, l)
 	}
 	if len(sel.profiles) > 0 {
 		for _, s := range w.ws.Servers {

@@ -186,6 +186,11 @@ type Options struct {
 	// Ignore, when not nil, plans the workspace's .gitignore: repo's block
 	// in it made to list the block's paths (gitignore.go).
 	Ignore *IgnoreBlock
+	// Committed, when set, says whether git commits a project target's
+	// file (it may be asked from several files at once). The user's own
+	// entries in such a file are checked for literal credentials: each
+	// is a warning naming the entry and the field, never the value.
+	Committed func(*target.Target) bool
 	// ReadOnly promises that the plan is only looked at, never applied
 	// (--check): large files are then mapped instead of read, which for a
 	// 100 MB ~/.claude.json saves more time than checking it takes. Such a
@@ -785,6 +790,9 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		}
 	}
 	tp.dropGone()
+	if opts.Committed != nil && t.Scope == target.ScopeProject {
+		tp.warnUserSecrets(doc, members)
+	}
 	if doc, err = tp.edit(doc, found); err != nil {
 		return nil, err
 	}
@@ -903,6 +911,42 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.set(d.Name, want)
 	}
 	return nil
+}
+
+// warnUserSecrets warns of the literal credentials in the user's own
+// entries of a file git commits: every entry repo neither writes nor
+// removes (one it forgets is the user's now). The warning names the entry
+// and the field, never the value.
+func (tp *targetPlan) warnUserSecrets(doc Document, members []Member) {
+	asked, committed := false, false
+	for _, m := range members {
+		if _, ours := tp.next[m.Key]; ours || slices.Contains(tp.gone, m.Key) {
+			continue
+		}
+		lits := target.EntrySecrets(m.Value)
+		if len(lits) == 0 {
+			continue
+		}
+		if !asked { // git is asked only when there is something to say
+			asked, committed = true, tp.opts.Committed(tp.t)
+		}
+		if !committed {
+			return
+		}
+		loc := tp.t.Display
+		if l := lineOf(doc, tp.t, m); l > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, l)
+		}
+		seen := map[string]bool{}
+		for _, l := range lits {
+			if seen[l.Field] {
+				continue
+			}
+			seen[l.Field] = true
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: your entry %q: %s holds what looks like a literal credential (%s), and git commits this file: take the value from the environment (an environment reference in the tool's syntax), or move the entry to your user or local config",
+				loc, m.Key, l, l.What))
+		}
+	}
 }
 
 // dropGone plans the entries repo wrote that no server wants any more:
