@@ -33,9 +33,11 @@ type MCPImportOptions struct {
 	Extension string
 	Servers   []string
 	DryRun    bool
-	Portable  bool
-	Root      string
-	Output    string
+	// ShowSecrets prints diffs whole: the user's credentials unredacted.
+	ShowSecrets bool
+	Portable    bool
+	Root        string
+	Output      string
 }
 
 func newMCPImportCmd(f *Factory, runF func(*MCPImportOptions) error) *cobra.Command {
@@ -89,6 +91,7 @@ MCP file cannot say as the tool means it.`,
 	fl.StringVar(&opts.Extension, "extension", "", "name of the new extension (.repository/extensions/NAME)")
 	fl.StringSliceVar(&opts.Servers, "server", nil, "import only this entry (repeatable or comma-separated); default: all of yours")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print the new files and the changes as a unified diff")
+	addShowSecretsFlag(cmd, &opts.ShowSecrets)
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed, as for repo sync --portable (also [mcp] portable = true)")
 	fl.StringVar(&opts.Root, "root", "", "workspace root")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
@@ -181,7 +184,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		case fp.Changed():
 			status = statusWritten
 		}
-		res.Files = append(res.Files, newFileResult(fp, status, status == statusStale))
+		res.Files = append(res.Files, newFileResult(fp, status, diffFor(status == statusStale, opts.ShowSecrets)))
 	}
 	if opts.Output == "json" {
 		return writeJSON(f, res)
@@ -238,11 +241,14 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	var decls []extensions.Declaration
 	for _, e := range picked {
 		spec, warnings, err := translator.Neutral(e.Name, e.Value, p, nopts)
+		// What the translator quotes of the entry is the user's: a
+		// credential in it stays out of the message.
+		secrets := target.SecretStrings(e.Value)
 		for _, tw := range warnings {
-			ip.warnings = append(ip.warnings, tw.String())
+			ip.warnings = append(ip.warnings, target.HideSecrets(tw.String(), secrets))
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", at(t, e), err))
+			errs = append(errs, fmt.Errorf("%s: %w", at(t, e), hiddenError{err, secrets}))
 			continue
 		}
 		if p.Entry.RootVar != "" && !w.env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
@@ -323,6 +329,16 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	ip.plan = plan
 	return ip, nil
 }
+
+// hiddenError is an error about a user's entry with the entry's
+// credentials kept out of its text.
+type hiddenError struct {
+	err     error
+	secrets []string
+}
+
+func (e hiddenError) Error() string { return target.HideSecrets(e.err.Error(), e.secrets) }
+func (e hiddenError) Unwrap() error { return e.err }
 
 // Scope and reasons of the new extension's files in the output.
 const (

@@ -35,6 +35,8 @@ type SyncOptions struct {
 	// Gitignore: repo keeps the machine-specific files in a block of the
 	// workspace's .gitignore (also [mcp] gitignore = true).
 	Gitignore bool
+	// ShowSecrets prints diffs whole: the user's credentials unredacted.
+	ShowSecrets bool
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -84,6 +86,7 @@ configuration) is created only for a tool named with --tool. An empty
 	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over your own entries that have the name of a managed server")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
+	addShowSecretsFlag(cmd, &opts.ShowSecrets)
 	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
@@ -240,7 +243,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 				status = statusWritten
 			}
 		}
-		res.Files = append(res.Files, newFileResult(fp, status, opts.DryRun && status != statusUnchanged))
+		res.Files = append(res.Files, newFileResult(fp, status, diffFor(opts.DryRun && status != statusUnchanged, opts.ShowSecrets)))
 	}
 	res.Stale = len(stale) > 0 && (opts.Check || opts.DryRun)
 	return res
@@ -578,9 +581,31 @@ func summary(changes []writers.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-// newFileResult is fp as the commands report it, with its diff when
-// withDiff (--dry-run).
-func newFileResult(fp *writers.FilePlan, status fileStatus, withDiff bool) fileResult {
+// diffKind is whether a file's result carries its diff (--dry-run), and
+// whether its secrets are shown (--show-secrets).
+type diffKind int
+
+const (
+	noDiff       diffKind = iota
+	diffRedacted          // writers.Diff: the user's credentials redacted
+	diffRaw               // writers.RawDiff
+)
+
+// diffFor is the diff a file's result carries: none unless want, else
+// redacted unless the user asked to see secrets.
+func diffFor(want, showSecrets bool) diffKind {
+	switch {
+	case !want:
+		return noDiff
+	case showSecrets:
+		return diffRaw
+	}
+	return diffRedacted
+}
+
+// newFileResult is fp as the commands report it, with its diff as kind
+// says.
+func newFileResult(fp *writers.FilePlan, status fileStatus, kind diffKind) fileResult {
 	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: fp.Changes, Status: status}
 	if fr.Tools == nil {
 		fr.Tools = []string{}
@@ -588,8 +613,11 @@ func newFileResult(fp *writers.FilePlan, status fileStatus, withDiff bool) fileR
 	if fr.Changes == nil {
 		fr.Changes = []writers.Change{}
 	}
-	if withDiff {
+	switch kind {
+	case diffRedacted:
 		fr.Diff = writers.Diff(fp)
+	case diffRaw:
+		fr.Diff = writers.RawDiff(fp)
 	}
 	return fr
 }

@@ -94,7 +94,14 @@ type FilePlan struct {
 	// removed (see deleteFile), and Mode the file's mode.
 	Delete  bool
 	Changes []Change
-	locks   []*fileio.ToolLock // of the tools reading the file (Target.Locks)
+	// Format is the file's format for a tool's file (Diff redacts what a
+	// user's values hold in it), empty for a record or a .gitignore.
+	Format target.Format
+	// ours are repo's entries in the file, as it writes them
+	// (ordered.Object) and as the file holds those it removes ([]byte):
+	// their values are never redacted.
+	ours  []any
+	locks []*fileio.ToolLock // of the tools reading the file (Target.Locks)
 	// folders are the folders repo created for the file, innermost first
 	// (Created.Folders): removed after the file is deleted, if empty.
 	folders []string
@@ -543,7 +550,7 @@ func groupByFile(targets []*target.Target) ([]*fileGroup, error) {
 func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, opts Options, out *fileOut) (*FilePlan, error) {
 	path, group := file.path, file.targets
 	first := group[0]
-	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject)}
+	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject), Format: first.Format}
 	for _, t := range group {
 		fp.Tools = append(fp.Tools, t.Tools...)
 		for _, l := range t.Locks {
@@ -857,6 +864,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		offered = offers(want, t.Preserve, d.Fixed)
 	}
 	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	tp.fp.ours = append(tp.fp.ours, want)
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	tp.intent[d.Name] = tp.next[d.Name]
 	if present && isOwned {
@@ -891,6 +899,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 			break
 		}
 		tp.change(ActionUpdate, d.Name, ReasonRelocated)
+		tp.fp.ours = append(tp.fp.ours, cur.Value)
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		tp.set(d.Name, want)
 	case !isOwned:
@@ -903,7 +912,9 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	default:
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		reason := ReasonStale
-		if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
+		} else {
 			reason = ReasonHandEdited
 			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
 		}
@@ -967,6 +978,7 @@ func (tp *targetPlan) dropGone() {
 			continue
 		}
 		tp.change(ActionRemove, name, goneReason(t))
+		tp.fp.ours = append(tp.fp.ours, cur.Value)
 		tp.intent[name] = tp.owned[name]
 		tp.gone = append(tp.gone, name)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -65,6 +66,49 @@ func EntrySecrets(value []byte) []Literal {
 	var found []Literal
 	walkEntry(gjson.ParseBytes(value), "", "", &found)
 	return found
+}
+
+// SecretStrings are the bytes of the literal credentials in a tool's
+// entry (strict JSON): what a message about the entry must not print
+// (HideSecrets).
+func SecretStrings(value []byte) []string {
+	var out []string
+	var walk func(v gjson.Result, key string)
+	walk = func(v gjson.Result, key string) {
+		switch {
+		case v.Type == gjson.String:
+			for _, f := range credential.Check(key, v.Str) {
+				out = append(out, v.Str[f.Start:f.End])
+			}
+		case v.IsArray():
+			var strs []string
+			v.ForEach(func(_, m gjson.Result) bool {
+				strs = append(strs, m.Str)
+				walk(m, key)
+				return true
+			})
+			for _, a := range credential.Args(strs) {
+				out = append(out, strs[a.Index][a.Start:a.End])
+			}
+		case v.IsObject():
+			v.ForEach(func(k, m gjson.Result) bool { walk(m, k.Str); return true })
+		}
+	}
+	walk(gjson.ParseBytes(value), "")
+	return out
+}
+
+// HideSecrets is s with each of secrets, as it is and as Go quotes it,
+// replaced by <redacted>.
+func HideSecrets(s string, secrets []string) string {
+	for _, x := range secrets {
+		if x == "" {
+			continue
+		}
+		q := strconv.Quote(x)
+		s = strings.ReplaceAll(strings.ReplaceAll(s, q[1:len(q)-1], "<redacted>"), x, "<redacted>")
+	}
+	return s
 }
 
 func walkEntry(v gjson.Result, path, key string, found *[]Literal) {
