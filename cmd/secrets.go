@@ -142,11 +142,15 @@ func (d *doctor) committedSecrets() []finding {
 	}
 	var places []place
 	var paths []string
+	seen := map[string]bool{} // a file and a key: two tools reading one map share it
 	for _, t := range targets {
 		for _, p := range t.Candidates {
+			if id := p + "\x00" + strings.Join(t.Key, "\x00"); !seen[id] {
+				seen[id] = true
+				places = append(places, place{t, p})
+			}
 			if !slices.Contains(paths, p) {
 				paths = append(paths, p)
-				places = append(places, place{t, p})
 			}
 		}
 	}
@@ -155,7 +159,7 @@ func (d *doctor) committedSecrets() []finding {
 		return []finding{{Level: levelWarn, Check: "secret", Message: err.Error(), Fix: "make git work in this repository, then run repo doctor again"}}
 	}
 	var out []finding
-	checked := 0
+	checked := map[string]bool{}
 	for _, pl := range places {
 		if !tracked[pl.path] {
 			continue
@@ -168,7 +172,7 @@ func (d *doctor) committedSecrets() []finding {
 				Message: fmt.Sprintf("cannot check the committed file for literal credentials: %v", err), Fix: "make the file valid"})
 			continue
 		}
-		checked++
+		checked[pl.path] = true
 		for _, e := range entries {
 			seen := map[string]bool{}
 			for _, l := range target.EntrySecrets(e.Value) {
@@ -190,9 +194,9 @@ func (d *doctor) committedSecrets() []finding {
 			}
 		}
 	}
-	if len(out) == 0 && checked > 0 {
+	if len(out) == 0 && len(checked) > 0 {
 		out = append(out, finding{Level: levelOK, Check: "secret", Tool: "repo",
-			Message: fmt.Sprintf("no literal credential in the %d MCP file(s) git tracks", checked)})
+			Message: fmt.Sprintf("no literal credential in the %d MCP file(s) git tracks", len(checked))})
 	}
 	return out
 }
