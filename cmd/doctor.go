@@ -49,7 +49,9 @@ func newDoctorCmd(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
 exists (a venv's pyvenv.cfg names an existing Python, its python leads to an
 executable file; a bare name is on PATH), that the scripts and workspace
 paths its arguments name exist, that every tool the server is written to
-accepts its name, and what you must still do before each selected
+accepts its name, that no MCP file git tracks holds a literal credential
+(project scope: every tool's project file, each entry, field by field),
+and what you must still do before each selected
 tool starts project servers (Claude Code, Qwen and Amp approval, Codex,
 Gemini and Copilot folder trust, Zed's trust-all setting, and the steps repo
 cannot check: Zed worktree trust, Cursor CLI approval, Warp's and Trae's
@@ -76,7 +78,8 @@ approval in place is advice too. Where a tool binds an approval to the name
 Tools are selected as for repo sync. One line per finding on stdout:
   <level> <server, tool or variable>: <what> — <fix>
 Levels: fail, a server cannot start (a missing venv, command or script, a
-name a tool rejects); advice, a step in a tool (approve, trust, switch on);
+name a tool rejects) or a committed MCP file holds a literal credential
+(named by file, line, entry and field, never its value); advice, a step in a tool (approve, trust, switch on);
 warn, something doctor cannot check; ok, nothing to do.
 Exit codes: 0 nothing fails (advice and warnings are shown), 1 something
 fails (with --strict: or any advice or warning), 2 error.`,
@@ -182,6 +185,9 @@ func doctorRun(opts *DoctorOptions) error {
 		rep.Findings = append(rep.Findings, d.scripts(s)...)
 		rep.Findings = append(rep.Findings, d.names(s, targets)...)
 	}
+	if opts.Scope == toolprofiles.ScopeProject {
+		rep.Findings = append(rep.Findings, d.committedSecrets()...)
+	}
 	for _, p := range sel.profiles {
 		names := writtenFor(p.ID, targets)
 		if fd, ok := d.file(p, opts.Scope, names); ok {
@@ -191,8 +197,12 @@ func doctorRun(opts *DoctorOptions) error {
 	}
 
 	count := map[level]int{}
+	secrets := 0 // the failures that are literal credentials in committed files
 	for _, fd := range rep.Findings {
 		count[fd.Level]++
+		if fd.Level == levelFail && fd.Check == "secret" {
+			secrets++
+		}
 	}
 	if opts.Output == "json" {
 		if err := writeJSON(f, rep); err != nil {
@@ -217,7 +227,7 @@ func doctorRun(opts *DoctorOptions) error {
 		case len(sel.profiles) == 0:
 			fmt.Fprintln(f.IO.ErrOut, "repo: "+strings.Replace(sel.none(), "no tools to write", "no tools selected", 1))
 		}
-		if s := doctorSummary(count, opts.Strict); s != "" && !opts.Quiet {
+		if s := doctorSummary(count, secrets, opts.Strict); s != "" && !opts.Quiet {
 			fmt.Fprintln(f.IO.ErrOut, s)
 		}
 	}
@@ -227,9 +237,18 @@ func doctorRun(opts *DoctorOptions) error {
 	return nil
 }
 
-// doctorSummary is the closing line on stderr: how many findings fail, and
-// how many are advice or warnings, which fail only with --strict.
-func doctorSummary(count map[level]int, strict bool) string {
+// doctorSummary is the closing line on stderr: how many findings fail
+// (secrets of them for a literal credential in a committed file), and how
+// many are advice or warnings, which fail only with --strict.
+func doctorSummary(count map[level]int, secrets int, strict bool) string {
+	why := "a server cannot start"
+	switch secrets {
+	case 0:
+	case count[levelFail]:
+		why = "a committed file holds a literal credential"
+	default:
+		why = "a server cannot start, and a committed file holds a literal credential"
+	}
 	var rest []string
 	if n := count[levelAdvice]; n > 0 {
 		rest = append(rest, fmt.Sprintf("%d advice", n))
@@ -239,9 +258,9 @@ func doctorSummary(count map[level]int, strict bool) string {
 	}
 	switch {
 	case count[levelFail] > 0 && len(rest) > 0:
-		return fmt.Sprintf("%d failure(s): a server cannot start; and %s", count[levelFail], strings.Join(rest, ", "))
+		return fmt.Sprintf("%d failure(s): %s; and %s", count[levelFail], why, strings.Join(rest, ", "))
 	case count[levelFail] > 0:
-		return fmt.Sprintf("%d failure(s): a server cannot start", count[levelFail])
+		return fmt.Sprintf("%d failure(s): %s", count[levelFail], why)
 	case len(rest) > 0 && strict:
 		return fmt.Sprintf("nothing fails, but %s (--strict)", strings.Join(rest, ", "))
 	case len(rest) > 0:

@@ -154,3 +154,8 @@ func groupCommand(c *cobra.Command) {
 	}
 	c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 }
+
+// addShowSecretsFlag adds --show-secrets to a command that prints diffs.
+func addShowSecretsFlag(cmd *cobra.Command, p *bool) {
+	cmd.Flags().BoolVar(p, "show-secrets", false, "print diffs whole: by default a value outside repo's entries that looks like a credential is shown as <redacted>, and a line holding a whole file by what changed in it")
+}

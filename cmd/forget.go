@@ -17,15 +17,17 @@ import (
 
 // ForgetOptions are the flags of repo forget.
 type ForgetOptions struct {
-	F       *Factory
-	Tools   []string
-	All     bool
-	Scope   string // "" for every scope
-	Root    string
-	DryRun  bool
-	Output  string
-	Quiet   bool
-	Verbose bool
+	F      *Factory
+	Tools  []string
+	All    bool
+	Scope  string // "" for every scope
+	Root   string
+	DryRun bool
+	// ShowSecrets prints diffs whole: the user's credentials unredacted.
+	ShowSecrets bool
+	Output      string
+	Quiet       bool
+	Verbose     bool
 }
 
 func newForgetCmd(f *Factory, runF func(*ForgetOptions) error) *cobra.Command {
@@ -75,6 +77,7 @@ again by the next repo sync.`,
 	_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(toolprofiles.Scopes,
 		"files in the workspace", "per-project entries in your home folder (Claude Code)", "your own config, every project"))
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print a unified diff of what forget would change")
+	addShowSecretsFlag(cmd, &opts.ShowSecrets)
 	addRootFlag(cmd, &opts.Root)
 	addOutputFlag(cmd, &opts.Output)
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
@@ -172,9 +175,9 @@ func forgetRun(opts *ForgetOptions) error {
 			continue
 		}
 		if opts.DryRun {
-			res.Files = append(res.Files, newFileResult(fp, statusStale, true))
+			res.Files = append(res.Files, newFileResult(fp, statusStale, diffFor(true, opts.ShowSecrets)))
 		} else {
-			res.Files = append(res.Files, newFileResult(fp, statusWritten, false))
+			res.Files = append(res.Files, newFileResult(fp, statusWritten, noDiff))
 		}
 	}
 	if opts.Output == "json" {

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/credential"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
@@ -34,9 +35,11 @@ type MCPImportOptions struct {
 	Extension string
 	Servers   []string
 	DryRun    bool
-	Portable  bool
-	Root      string
-	Output    string
+	// ShowSecrets prints diffs whole: the user's credentials unredacted.
+	ShowSecrets bool
+	Portable    bool
+	Root        string
+	Output      string
 }
 
 func newMCPImportCmd(f *Factory, runF func(*MCPImportOptions) error) *cobra.Command {
@@ -90,6 +93,7 @@ MCP file cannot say as the tool means it.`,
 	fl.StringVar(&opts.Extension, "extension", "", "name of the new extension (.repository/extensions/NAME)")
 	fl.StringSliceVar(&opts.Servers, "server", nil, "import only this entry (repeatable or comma-separated); default: all of yours")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print the new files and the changes as a unified diff")
+	addShowSecretsFlag(cmd, &opts.ShowSecrets)
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed, as for repo sync --portable (also [mcp] portable = true)")
 	fl.StringVar(&opts.Root, "root", "", "workspace root")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
@@ -201,7 +205,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		case fp.Changed():
 			status = statusWritten
 		}
-		res.Files = append(res.Files, newFileResult(fp, status, status == statusStale))
+		res.Files = append(res.Files, newFileResult(fp, status, diffFor(status == statusStale, opts.ShowSecrets)))
 	}
 	if opts.Output == "json" {
 		return writeJSON(f, res)
@@ -264,11 +268,14 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	var decls []extensions.Declaration
 	for _, e := range picked {
 		spec, warnings, err := translator.Neutral(e.Name, e.Value, p, nopts)
+		// What the translator quotes of the entry is the user's: a
+		// credential in it stays out of the message.
+		secrets := target.SecretStrings(e.Value)
 		for _, tw := range warnings {
-			ip.warnings = append(ip.warnings, tw.String())
+			ip.warnings = append(ip.warnings, target.HideSecrets(tw.String(), secrets))
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", at(t, e), err))
+			errs = append(errs, fmt.Errorf("%s: %w", at(t, e), hiddenError{err, secrets}))
 			continue
 		}
 		if err := unprintable(spec); err != nil {
@@ -279,8 +286,12 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 			ip.warnings = append(ip.warnings, fmt.Sprintf("%s: server %q: %s is imported as <<root>>, which repo writes as the absolute workspace root unless configs are committed: pass --portable, or set [mcp] portable = true, to keep %s in the file",
 				p.ID, e.Name, p.Entry.RootVar, p.Entry.RootVar))
 		}
-		for _, field := range target.LiteralSecrets(extensions.Server{Name: e.Name, Spec: spec}) {
-			errs = append(errs, secretError(t, p, e, spec, field, mcpDisplay))
+		seen := map[string]bool{}
+		for _, lit := range target.LiteralSecrets(extensions.Server{Name: e.Name, Spec: spec}) {
+			if !seen[lit.Field] { // one error per field, however many it holds
+				seen[lit.Field] = true
+				errs = append(errs, secretError(t, p, e, spec, lit, mcpDisplay))
+			}
 		}
 		decls = append(decls, extensions.Declaration{Name: e.Name, Spec: spec})
 	}
@@ -350,6 +361,16 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	ip.plan = plan
 	return ip, nil
 }
+
+// hiddenError is an error about a user's entry with the entry's
+// credentials kept out of its text.
+type hiddenError struct {
+	err     error
+	secrets []string
+}
+
+func (e hiddenError) Error() string { return target.HideSecrets(e.err.Error(), e.secrets) }
+func (e hiddenError) Unwrap() error { return e.err }
 
 // Scope and reasons of the new extension's files in the output.
 const (
@@ -504,39 +525,87 @@ func sameServer(a, b extensions.Spec) bool {
 	return reflect.DeepEqual(norm(a), norm(b))
 }
 
-// secretError refuses a literal credential: the extension's files are
-// committed. It says how this tool refers to the environment instead.
-func secretError(t *writers.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, field, mcp string) error {
-	kind, key, _ := strings.Cut(field, " ")
-	variable, member, valueField := "TOKEN", field, strings.SplitN(field, "[", 2)[0]
-	value := ""
-	switch kind {
-	case "env":
-		variable, member, valueField = key, "env."+key, "env"
-	case "header":
-		variable, member, valueField = envName(key), "headers."+key, "headers"
-		for _, kv := range spec.Headers {
-			if kv.Key == key {
-				value = kv.Value
-			}
-		}
+// secretError refuses to import a literal credential into the committed
+// extension: it names the entry's place, the field and what it looks like
+// (never the value), and says what to write instead — the tool's own
+// reference syntax where it has one in that field (the import turns it
+// into ${NAME}), else the tool's own way to take the value from the
+// environment.
+func secretError(t *writers.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, lit target.Literal, mcp string) error {
+	kind, _, _ := strings.Cut(lit.Field, ".")
+	kind, _, _ = strings.Cut(kind, "[")
+	member := lit.String()
+	variable := credential.VarName(lit.Name)
+	value := fieldValue(spec, kind, lit)
+	// What the reference replaces: the whole value, or the part of it
+	// that holds the credential. A variable's whole value comes from the
+	// environment as it is.
+	place := "in place of the credential"
+	switch {
+	case lit.Rule == credential.RuleDefault:
+		variable, place = lit.Name, "in place of the whole reference, without its default"
+	case kind == "env":
+		variable, place = lit.Key, "in its place"
+	case lit.Start == 0 && lit.End == len(value):
+		place = "in its place"
+	case lit.Rule == credential.RuleURLPass:
+		place = "in place of the password in the URL"
+	case lit.Rule == credential.RuleURLQuery:
+		place = "in place of the query parameter's value"
+	}
+	switch {
+	case kind == "env" || lit.Rule == credential.RuleDefault:
+	case kind == "headers":
+		variable = envName(lit.Key)
+	case lit.Rule == credential.RuleURLPass:
+		variable = credential.VarName(e.Name + "_PASSWORD")
+	case lit.Name == "":
+		variable = credential.VarName(e.Name + "_TOKEN")
 	}
 	e2 := &p.Entry
 	var how string
 	switch {
-	case e2.ExpandsRefsIn(valueField):
-		how = fmt.Sprintf("write %s (%s's reference) in its place", strings.Replace(e2.EnvRef, "NAME", variable, 1), p.Name)
-	case kind == "env" && e2.EnvForward != "":
+	case e2.ExpandsRefsIn(kind):
+		how = fmt.Sprintf("write %s (%s's reference) %s", strings.Replace(e2.EnvRef, "NAME", variable, 1), p.Name, place)
+	case kind == "env" && e2.EnvForward != "" && lit.Rule != credential.RuleDefault:
 		how = fmt.Sprintf("remove it from %s and list %s in %s (%s passes it on from its environment)", e2.EnvField, variable, e2.EnvForward, p.Name)
-	case kind == "header" && e2.Remote != nil && e2.Remote.BearerEnvField != "" && strings.EqualFold(key, "Authorization") && strings.HasPrefix(value, "Bearer "):
+	case kind == "headers" && e2.Remote != nil && e2.Remote.BearerEnvField != "" && strings.EqualFold(lit.Key, "Authorization") && strings.HasPrefix(value, "Bearer "):
 		how = fmt.Sprintf("replace the header with %s = %q", e2.Remote.BearerEnvField, variable)
-	case kind == "header" && e2.Remote != nil && e2.Remote.EnvHeadersField != "":
-		how = fmt.Sprintf("move the header to %s as %q = %q", e2.Remote.EnvHeadersField, key, variable)
+	case kind == "headers" && e2.Remote != nil && e2.Remote.EnvHeadersField != "":
+		how = fmt.Sprintf("move the header to %s as %q = %q", e2.Remote.EnvHeadersField, lit.Key, variable)
 	default:
-		how = fmt.Sprintf("take it out of the entry (%s has no reference there), and after the import write ${%s} in %s", p.Name, variable, mcp)
+		how = fmt.Sprintf("take it out of the entry (%s has no reference there), and after the import write ${%s} %s in %s", p.Name, variable, place, mcp)
 	}
-	return fmt.Errorf("%s: server %q: %s holds what looks like a literal credential, and repo does not copy one into %s, which is committed: set %s in your environment and %s, then import again; or leave the server out (--server)",
-		at(t, e), e.Name, member, mcp, variable, how)
+	return fmt.Errorf("%s: server %q: %s holds what looks like a literal credential (%s), and repo does not copy one into %s, which is committed: set %s in your environment and %s, then import again; or leave the server out (--server)",
+		at(t, e), e.Name, member, lit.What, mcp, variable, how)
+}
+
+// fieldValue is the value of a server's field that holds lit.
+func fieldValue(spec extensions.Spec, kind string, lit target.Literal) string {
+	switch kind {
+	case "command":
+		return spec.Command
+	case "cwd":
+		return spec.Cwd
+	case "url":
+		return spec.URL
+	case "args":
+		var i int
+		if _, err := fmt.Sscanf(lit.Field, "args[%d]", &i); err == nil && i < len(spec.Args) {
+			return spec.Args[i]
+		}
+	case "env", "headers":
+		kvs := spec.Env
+		if kind == "headers" {
+			kvs = spec.Headers
+		}
+		for _, kv := range kvs {
+			if kv.Key == lit.Key {
+				return kv.Value
+			}
+		}
+	}
+	return ""
 }
 
 // envName makes a variable name of a header name: X-Api-Key → X_API_KEY.

@@ -40,6 +40,8 @@ type SyncOptions struct {
 	// Gitignore: repo keeps the machine-specific files in a block of the
 	// workspace's .gitignore (also [mcp] gitignore = true).
 	Gitignore bool
+	// ShowSecrets prints diffs whole: the user's credentials unredacted.
+	ShowSecrets bool
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -99,6 +101,7 @@ one, and which tools start them without asking.`,
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over all your own entries that have the name of a managed server (see --adopt-name)")
 	fl.Var(&toolsValue{&opts.AdoptNames}, "adopt-name", "take over your own entry of this name only, or let a local-scope server take the place of yours of this name in another scope (repeatable or comma-separated)")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
+	addShowSecretsFlag(cmd, &opts.ShowSecrets)
 	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
@@ -119,6 +122,18 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
+	// No literal credential of an extension goes into a file git commits.
+	var committed func(*writers.Target) bool
+	if opts.Scope == toolprofiles.ScopeProject {
+		c := newCommits(w, work.targets)
+		if work.leaks, err = checkLeaks(c, target.ProjectLeaks(work.targets, w.ws.Servers)); err != nil {
+			return err
+		}
+		committed = func(t *writers.Target) bool {
+			ok, _ := c.committed(t) // when git cannot say, the file counts as committed
+			return ok
+		}
+	}
 	writing := !opts.Check && !opts.DryRun
 	if writing {
 		unlock, err := lockWorkspace(f, w)
@@ -132,7 +147,7 @@ func syncRun(opts *SyncOptions) error {
 		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
 	}
 	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: w.env.Portable && opts.Check,
-		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing, gate)
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore, Committed: committed}, writing, gate)
 	var untrusted *untrustedError
 	if errors.As(err, &untrusted) {
 		// Nothing written: the report says what would have been, and which
@@ -243,6 +258,7 @@ func loadSync(opts *SyncOptions) (*workspace, *selection, error) {
 type syncWork struct {
 	targets  []*writers.Target
 	warnings []translator.Warning // from translating the servers
+	leaks    []string             // literal credentials going only into per-clone files
 	ignore   *plan.IgnoreBlock
 	kept     []keptResult
 }
@@ -315,7 +331,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 				status = statusWritten
 			}
 		}
-		res.Files = append(res.Files, newFileResult(fp, status, opts.DryRun && status != statusUnchanged))
+		res.Files = append(res.Files, newFileResult(fp, status, diffFor(opts.DryRun && status != statusUnchanged, opts.ShowSecrets)))
 	}
 	res.Stale = len(stale) > 0 && (opts.Check || opts.DryRun)
 	return res
@@ -335,6 +351,9 @@ func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork
 	}
 	for _, tw := range work.warnings {
 		warnings = appendUnique(warnings, tw.String())
+	}
+	for _, l := range work.leaks {
+		warnings = appendUnique(warnings, l)
 	}
 	if len(sel.profiles) > 0 {
 		for _, s := range w.ws.Servers {
@@ -680,9 +699,31 @@ func summary(changes []writers.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-// newFileResult is fp as the commands report it, with its diff when
-// withDiff (--dry-run).
-func newFileResult(fp *writers.FilePlan, status fileStatus, withDiff bool) fileResult {
+// diffKind is whether a file's result carries its diff (--dry-run), and
+// whether its secrets are shown (--show-secrets).
+type diffKind int
+
+const (
+	noDiff       diffKind = iota
+	diffRedacted          // writers.Diff: the user's credentials redacted
+	diffRaw               // writers.RawDiff
+)
+
+// diffFor is the diff a file's result carries: none unless want, else
+// redacted unless the user asked to see secrets.
+func diffFor(want, showSecrets bool) diffKind {
+	switch {
+	case !want:
+		return noDiff
+	case showSecrets:
+		return diffRaw
+	}
+	return diffRedacted
+}
+
+// newFileResult is fp as the commands report it, with its diff as kind
+// says.
+func newFileResult(fp *writers.FilePlan, status fileStatus, kind diffKind) fileResult {
 	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: fp.Changes, Status: status}
 	if fr.Tools == nil {
 		fr.Tools = []string{}
@@ -690,11 +731,14 @@ func newFileResult(fp *writers.FilePlan, status fileStatus, withDiff bool) fileR
 	if fr.Changes == nil {
 		fr.Changes = []writers.Change{}
 	}
-	if withDiff {
-		// A diff shows files the workspace may have written (a committed
-		// config, a comment in it): what is not printable is escaped, in
-		// the text and the JSON alike (the action prints the JSON's).
+	// A diff shows files the workspace may have written (a committed
+	// config, a comment in it): what is not printable is escaped, in the
+	// text and the JSON alike (the action prints the JSON's).
+	switch kind {
+	case diffRedacted:
 		fr.Diff = termtext.Lines(writers.Diff(fp))
+	case diffRaw:
+		fr.Diff = termtext.Lines(writers.RawDiff(fp))
 	}
 	return fr
 }

@@ -42,7 +42,18 @@ func (w *workspace) definitions() map[string]trust.Definition {
 // shownDefinition is d, the definition of s, as it may be shown and kept:
 // its literal credentials redacted (see trust.Definition.Redact).
 func shownDefinition(s extensions.Server, d trust.Definition) trust.Definition {
-	return d.Redact(target.LiteralSecrets(s))
+	var fields []string
+	for _, l := range target.LiteralSecrets(s) {
+		switch {
+		case strings.HasPrefix(l.Field, "env."):
+			fields = append(fields, "env "+l.Key)
+		case strings.HasPrefix(l.Field, "headers."):
+			fields = append(fields, "header "+l.Key)
+		default: // url, args[i], command, cwd
+			fields = append(fields, l.Field)
+		}
+	}
+	return d.Redact(fields)
 }
 
 // server is the workspace's server of that name, or nil.

@@ -88,8 +88,13 @@ func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
 }
 
 // Diff is a git-style unified diff of one planned file; empty when the
-// file does not change.
+// file does not change. In a tool's file, a value outside repo's entries
+// that looks like a credential is shown as plan.Redacted, and a line that
+// holds the whole file by what changed in it.
 func Diff(f *FilePlan) string { return plan.Diff(f) }
+
+// RawDiff is Diff with every value as it is.
+func RawDiff(f *FilePlan) string { return plan.RawDiff(f) }
 
 // Apply writes the files of p that change, all or none.
 func Apply(p *Plan) (Applied, error) { return commit.Apply(p) }

@@ -122,8 +122,8 @@ func Diff(old, new Definition) []DiffLine {
 // Redact is d with the values of fields replaced by a mark that says what
 // was there and tells one value from another: a literal credential an
 // author wrote ("env API_KEY", "header Authorization", "args[2]", "url",
-// as writers/target.LiteralSecrets names them) is never printed, nor kept
-// in the store. The digest is still that of the values: Redact is for
+// "command", "cwd": cmd names them from writers/target.LiteralSecrets) is
+// never printed, nor kept in the store. The digest is still that of the values: Redact is for
 // showing and keeping a definition, never for digesting one.
 func (d Definition) Redact(fields []string) Definition {
 	if len(fields) == 0 {
@@ -153,6 +153,10 @@ func (d Definition) Redact(fields []string) Definition {
 			}
 		case kind == "url":
 			d.URL = mark(d.URL)
+		case kind == "command":
+			d.Command = mark(d.Command)
+		case kind == "cwd":
+			d.Cwd = mark(d.Cwd)
 		case strings.HasPrefix(kind, "args["):
 			var i int
 			if _, err := fmt.Sscanf(kind, "args[%d]", &i); err == nil && i >= 0 && i < len(d.Args) {

@@ -26,8 +26,14 @@ var windowMin = 1 << 20 // a variable for the tests
 // it is not, up to the whole texts. TestUnifiedDiffWindow holds the result
 // to udiff.Unified of the whole texts.
 func unifiedDiff(oldLabel, newLabel string, old, new []byte) string {
+	return unifiedHunks(oldLabel, newLabel, old, new).String()
+}
+
+// unifiedHunks is unifiedDiff before it is rendered: its hunks, whose
+// lines the redaction rewrites (redact.go).
+func unifiedHunks(oldLabel, newLabel string, old, new []byte) udiff.UnifiedDiff {
 	if len(old)+len(new) < windowMin {
-		return udiff.Unified(oldLabel, newLabel, string(old), string(new))
+		return whole(oldLabel, newLabel, old, new)
 	}
 	prefix := commonPrefix(old, new)
 	limit := min(len(old), len(new)) - prefix // the suffix starts after the prefix in both
@@ -44,7 +50,7 @@ func unifiedDiff(oldLabel, newLabel string, old, new []byte) string {
 		}
 		u, err := udiff.ToUnifiedDiff(oldLabel, newLabel, ow, edits, diffContext)
 		if err != nil { // cannot happen: the edits come from udiff itself
-			return udiff.Unified(oldLabel, newLabel, string(old), string(new))
+			return whole(oldLabel, newLabel, old, new)
 		}
 		// The window starts at the same line of both texts: its hunks move
 		// down by the lines left out before it.
@@ -53,8 +59,17 @@ func unifiedDiff(oldLabel, newLabel string, old, new []byte) string {
 			h.FromLine += skipped
 			h.ToLine += skipped
 		}
-		return u.String()
+		return u
 	}
+}
+
+// whole is udiff.Unified of the whole texts, as hunks.
+func whole(oldLabel, newLabel string, old, new []byte) udiff.UnifiedDiff {
+	u, err := udiff.ToUnifiedDiff(oldLabel, newLabel, string(old), udiff.Lines(string(old), string(new)), diffContext)
+	if err != nil { // cannot happen: the edits come from udiff itself
+		panic("udiff: " + err.Error())
+	}
+	return u
 }
 
 // linesBefore returns the start of the n-th line before the line holding

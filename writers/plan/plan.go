@@ -96,7 +96,14 @@ type FilePlan struct {
 	// removed (see deleteFile), and Mode the file's mode.
 	Delete  bool
 	Changes []Change
-	locks   []*fileio.ToolLock // of the tools reading the file (Target.Locks)
+	// Format is the file's format for a tool's file (Diff redacts what a
+	// user's values hold in it), empty for a record or a .gitignore.
+	Format target.Format
+	// ours are repo's entries in the file, as it writes them
+	// (ordered.Object) and as the file holds those it removes ([]byte):
+	// their values are never redacted.
+	ours  []any
+	locks []*fileio.ToolLock // of the tools reading the file (Target.Locks)
 	// folders are the folders repo created for the file, innermost first
 	// (Created.Folders): removed after the file is deleted, if empty.
 	folders []string
@@ -208,6 +215,11 @@ type Options struct {
 	// Ignore, when not nil, plans the workspace's .gitignore: repo's block
 	// in it made to list the block's paths (gitignore.go).
 	Ignore *IgnoreBlock
+	// Committed, when set, says whether git commits a project target's
+	// file (it may be asked from several files at once). The user's own
+	// entries in such a file are checked for literal credentials: each
+	// is a warning naming the entry and the field, never the value.
+	Committed func(*target.Target) bool
 	// ReadOnly promises that the plan is only looked at, never applied
 	// (--check): large files are then mapped instead of read, which for a
 	// 100 MB ~/.claude.json saves more time than checking it takes. Such a
@@ -604,7 +616,7 @@ func groupByFile(targets []*target.Target) ([]*fileGroup, error) {
 func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, opts Options, out *fileOut) (*FilePlan, error) {
 	path, group := file.path, file.targets
 	first := group[0]
-	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject)}
+	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject), Format: first.Format}
 	for _, t := range group {
 		fp.Tools = append(fp.Tools, t.Tools...)
 		for _, l := range t.Locks {
@@ -867,6 +879,9 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 	if sc := tp.shadowCheck(); sc != nil {
 		out.shadows = append(out.shadows, sc)
 	}
+	if opts.Committed != nil && t.Scope == target.ScopeProject {
+		tp.warnUserSecrets(doc, members)
+	}
 	if doc, err = tp.edit(doc, found); err != nil {
 		return nil, err
 	}
@@ -932,6 +947,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		offered = offers(want, t.Preserve, d.Fixed)
 	}
 	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	tp.fp.ours = append(tp.fp.ours, want)
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	tp.intent[d.Name] = tp.next[d.Name]
 	if present && isOwned {
@@ -974,6 +990,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 			break
 		}
 		tp.change(ActionUpdate, d.Name, ReasonRelocated)
+		tp.fp.ours = append(tp.fp.ours, cur.Value)
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		tp.set(d.Name, want)
 	case !isOwned:
@@ -987,7 +1004,9 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	default:
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		reason := ReasonStale
-		if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
+		} else {
 			reason = ReasonHandEdited
 			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
 		}
@@ -995,6 +1014,42 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.set(d.Name, want)
 	}
 	return nil
+}
+
+// warnUserSecrets warns of the literal credentials in the user's own
+// entries of a file git commits: every entry repo neither writes nor
+// removes (one it forgets is the user's now). The warning names the entry
+// and the field, never the value.
+func (tp *targetPlan) warnUserSecrets(doc Document, members []Member) {
+	asked, committed := false, false
+	for _, m := range members {
+		if _, ours := tp.next[m.Key]; ours || slices.Contains(tp.gone, m.Key) {
+			continue
+		}
+		lits := target.EntrySecrets(m.Value)
+		if len(lits) == 0 {
+			continue
+		}
+		if !asked { // git is asked only when there is something to say
+			asked, committed = true, tp.opts.Committed(tp.t)
+		}
+		if !committed {
+			return
+		}
+		loc := tp.t.Display
+		if l := lineOf(doc, tp.t, m); l > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, l)
+		}
+		seen := map[string]bool{}
+		for _, l := range lits {
+			if seen[l.Field] {
+				continue
+			}
+			seen[l.Field] = true
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: your entry %q: %s holds what looks like a literal credential (%s), and git commits this file: take the value from the environment (an environment reference in the tool's syntax), or move the entry to your user or local config",
+				loc, m.Key, l, l.What))
+		}
+	}
 }
 
 // dropGone plans the entries repo wrote that no server wants any more:
@@ -1015,6 +1070,7 @@ func (tp *targetPlan) dropGone() {
 			continue
 		}
 		tp.change(ActionRemove, name, goneReason(t))
+		tp.fp.ours = append(tp.fp.ours, cur.Value)
 		tp.intent[name] = tp.owned[name]
 		tp.gone = append(tp.gone, name)
 	}

@@ -2,47 +2,74 @@ package target
 
 import (
 	"reflect"
-	"regexp"
 	"testing"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/credential"
 )
+
+func fields(ls []Literal) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.Field+" "+string(l.Rule))
+	}
+	return out
+}
 
 func TestLiteralSecrets(t *testing.T) {
 	s := extensions.Server{Name: "s", Spec: extensions.Spec{
-		Args: []string{"--token", "abcd1234efgh5678", "--api-key=ghp_0123456789abcdefABCDEF", "--root", "/home/u/work/project-2024"},
+		Command: "node",
+		Args:    []string{"--token", "abcd1234efgh5678", "--api-key=ghp_0123456789abcdefABCDEF0123456789abcd", "--root", "/home/u/work/project-2024", "--key", "tls.key"},
 		Env: []extensions.KV{
-			{Key: "GITHUB_TOKEN", Value: "${GITHUB_TOKEN}"},          // a reference: fine
-			{Key: "API_KEY", Value: "Zm9vYmFyYmF6cXV4MTIz"},          // literal: warn
-			{Key: "AUTH_MODE", Value: "local"},                       // a word: fine
-			{Key: "SESSION_DIR", Value: "/tmp/sessions"},             // a path: fine
-			{Key: "OPENAI", Value: "sk-proj-abcdefghijklmnop123456"}, // known prefix: warn
+			{Key: "GITHUB_TOKEN", Value: "${GITHUB_TOKEN}"},                             // a reference: fine
+			{Key: "API_KEY", Value: "Zm9vYmFyYmF6cXV4MTIz"},                             // literal
+			{Key: "AUTH_MODE", Value: "local"},                                          // a word: fine
+			{Key: "SESSION_DIR", Value: "/tmp/sessions"},                                // a path: fine
+			{Key: "OPENAI", Value: "sk-proj-abcdefghijklmnop123456"},                    // known format
+			{Key: "DB_PASSWORD", Value: "correcthorsebatterystaple"},                    // letters only
+			{Key: "DATABASE_URL", Value: "postgres://u:Pa55w0rdXYZ@h/db"},               // a connection string
+			{Key: "GH", Value: "${GH_TOKEN:-ghp_0123456789abcdefABCDEF0123456789abcd}"}, // a default
 		},
-		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer eyJhbGciOiJIUzI1NiJ9abc123"}},
+		URL:     "https://alice:S3cretPassw0rd@h.example/mcp?api_key=a8f5f167f44f4964e6c998dee827110c",
+		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer eyJhbGciOiJIUzI1NiJ9abc123"}, {Key: "Cookie", Value: "sessionid=abcdefgh1234"}},
 	}}
-	got := LiteralSecrets(s)
-	want := []string{"env API_KEY", "env OPENAI", "header Authorization", "args[1]", "args[2]"}
+	got := fields(LiteralSecrets(s))
+	want := []string{"args[1] named", "args[2] token", "env.API_KEY named", "env.OPENAI token", "env.DB_PASSWORD named",
+		"env.DATABASE_URL url-password", "env.GH reference-default", "url url-password", "url url-query",
+		"headers.Authorization named", "headers.Cookie named"}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %v\nwant %v", got, want)
+		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }
 
-// The regexp as it was written before tokenShapes, and before the prefix
-// look-up in front of it.
-var secretValueBefore = regexp.MustCompile(`(ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|sk-[A-Za-z0-9]|sk_live_|xox[abprs]-|AKIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20}|-----BEGIN [A-Z ]*PRIVATE KEY)`)
-
-func TestHasKnownTokenMatchesRegexp(t *testing.T) {
-	values := []string{"", "serve", "--root", ".", "/home/u/ws/.repository/extensions/x/lib/server.py",
-		"https://mcp.example.com/v1/mcp", "Bearer ghp_abc", "xghp_", "gh_p", "github_pat_11AB", "glpat-x", "glpat",
-		"sk-a", "sk-", "sk--", "task-runner", "sk_live_1", "sk_live", "xoxb-1", "xoxz-1", "xox",
-		"AKIAABCDEFGHIJKL", "AKIAABCDEFGHIJK", "AKIAabcdefghijkl", "AIza0123456789abcdefghij", "AIza0123456789abcdefghi",
-		"-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN PUBLIC KEY-----", "-----BEGIN PRIVATE KEY", "ghs_", "ghu_", "gho_"}
-	for _, v := range values {
-		if got, want := hasKnownToken(v), secretValueBefore.MatchString(v); got != want {
-			t.Errorf("hasKnownToken(%q) = %v, the regexp says %v", v, got, want)
-		}
+// TestEntrySecrets: a tool's entry, in its own dialect, is judged member
+// by member, whatever the tool calls them.
+func TestEntrySecrets(t *testing.T) {
+	entry := `{"type":"local","command":["npx","-y","srv","--key","a8f5f167f44f4964e6c998dee827110c"],
+		"environment":{"OPENAI_KEY":"abcd1234efgh5678ijkl","HOME_DIR":"/home/u"},
+		"http_headers":{"X-Api-Key":"plainletterskey","Accept":"application/json"},
+		"url":"https://h.example/mcp?token=${TOKEN}","enabled":true,"timeout":30,
+		"apiKeys":["first-long-literal"],"nested":{"deeper":{"password":"hunter2hunter2"}}, "bad": "{env:X}"}`
+	got := fields(EntrySecrets([]byte(entry)))
+	want := []string{"command[4] named", "environment.OPENAI_KEY named", "http_headers.X-Api-Key named",
+		"apiKeys[0] named", "nested.deeper.password named"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
 	}
-	if secretValue.String() != secretValueBefore.String() {
-		t.Errorf("secretValue is %s, was %s", secretValue, secretValueBefore)
+	if got := EntrySecrets([]byte(`not json`)); len(got) != 0 {
+		t.Fatalf("EntrySecrets(not json) = %v", got)
+	}
+}
+
+func TestProjectLeaks(t *testing.T) {
+	lit := extensions.Server{Name: "lit", Extension: "e", Spec: extensions.Spec{Env: []extensions.KV{{Key: "API_KEY", Value: "abcdefgh12345678"}}}}
+	ref := extensions.Server{Name: "ref", Extension: "e", Spec: extensions.Spec{Env: []extensions.KV{{Key: "API_KEY", Value: "${API_KEY}"}}}}
+	proj := &Target{Path: "/w/.mcp.json", Scope: ScopeProject, Entries: []Desired{{Name: "lit"}, {Name: "ref"}}}
+	other := &Target{Path: "/w/.cursor/mcp.json", Scope: ScopeProject, Entries: []Desired{{Name: "ref"}}}
+	user := &Target{Path: "/h/.claude.json", Scope: "user", Entries: []Desired{{Name: "lit"}}}
+	leaks := ProjectLeaks([]*Target{proj, other, user}, []extensions.Server{lit, ref})
+	if len(leaks) != 1 || leaks[0].Server.Name != "lit" || leaks[0].Literal.Field != "env.API_KEY" ||
+		len(leaks[0].Targets) != 1 || leaks[0].Targets[0] != proj || leaks[0].Literal.Rule != credential.RuleNamed {
+		t.Fatalf("ProjectLeaks = %+v", leaks)
 	}
 }

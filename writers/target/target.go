@@ -3,8 +3,9 @@
 // translator) and groups the entries by the file and key they go into.
 // A Target is one such (file, key) with the tools that read it and the
 // entries repo wants there; the planner (package writers/plan) turns
-// targets into file contents. The package also holds the policy on secret
-// literals in entries (LiteralSecrets) and picks a tool's file on this
+// targets into file contents. The package also finds the literal
+// credentials of servers and entries (LiteralSecrets, EntrySecrets,
+// ProjectLeaks, with internal/credential) and picks a tool's file on this
 // machine (Choose).
 package target
 
@@ -136,9 +137,6 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 			return nil, nil, err
 		}
 	}
-	if scope == toolprofiles.ScopeProject && len(g.order) > 0 {
-		g.warnSecrets(servers)
-	}
 	return g.targets(), g.warnings, nil
 }
 
@@ -268,17 +266,6 @@ func (grp *group) agree(name, tool string, res translator.Result) error {
 	}
 	grp.seen[name] = prev
 	return nil
-}
-
-// warnSecrets warns of literal credentials in servers written at
-// project scope, whose files are meant to be committed.
-func (g *grouping) warnSecrets(servers []extensions.Server) {
-	for _, s := range servers {
-		for _, field := range LiteralSecrets(s) {
-			g.warnings = append(g.warnings, translator.Warning{Tool: "repo", Server: s.Name,
-				Msg: fmt.Sprintf("%s holds what looks like a literal credential, and project-scope files are meant to be committed; declare it as an environment reference (${NAME}) in %s", field, s.Source)})
-		}
-	}
 }
 
 // targets are the targets in order, their tools and preserved members

@@ -320,11 +320,16 @@ func (d *Doc) checkAfterEnd() error {
 	return nil
 }
 
-// excerpt quotes the first line of a key/value for an error message.
+// excerpt quotes a key/value for an error message by its key: the value
+// is the user's, and may be a credential that an error must not print
+// into a terminal or a CI log.
 func excerpt(b []byte) string {
 	s := string(b)
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '='); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " = …"
 	}
 	s = strings.TrimSpace(s)
 	if r := []rune(s); len(r) > 60 {

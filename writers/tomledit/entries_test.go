@@ -138,15 +138,15 @@ func TestLayoutErrors(t *testing.T) {
 		},
 		{
 			name: "dotted entry at top level", in: "a = 1\nmcp_servers.x.command = \"a\"\n", server: "x", line: 2,
-			msg: "server \"x\" is written as dotted keys (`mcp_servers.x.command = \"a\"`); repo only edits servers written as [mcp_servers.\"x\"] tables: rewrite it as such a table, or remove it",
+			msg: "server \"x\" is written as dotted keys (`mcp_servers.x.command = …`); repo only edits servers written as [mcp_servers.\"x\"] tables: rewrite it as such a table, or remove it",
 		},
 		{
 			name: "dotted entry in [mcp_servers]", in: "[mcp_servers]\nx.command = \"a\"\n", server: "x", line: 2,
-			msg: "dotted keys (`x.command = \"a\"`)",
+			msg: "dotted keys (`x.command = …`)",
 		},
 		{
 			name: "inline entry in [mcp_servers]", in: "[mcp_servers]\n\"x\" = { command = \"a\" }\n", server: "x", line: 2,
-			msg: "a key/value (`\"x\" = { command = \"a\" }`)",
+			msg: "a key/value (`\"x\" = …`)",
 		},
 		{
 			name: "dotted entry with a sub-table", in: "[mcp_servers]\nx.command = \"a\"\n[mcp_servers.x.env]\nK = \"V\"\n", server: "x", line: 2,
@@ -238,7 +238,7 @@ func TestKeysAfterEndMarker(t *testing.T) {
 			}
 		}
 	}
-	if want := "line 7: `approval = \"never\"` comes after the end of repo's managed block (line 6) with no table header of its own, " +
+	if want := "line 7: `approval = …` comes after the end of repo's managed block (line 6) with no table header of its own, " +
 		"so TOML reads it as part of [mcp_servers.git] above it, silently changing a server's configuration; " +
 		"move it above the block or under its own [table] header"; func() string {
 		_, err := Parse([]byte(bad[0].in))
