@@ -195,7 +195,6 @@ func builtinProfiles() []*Profile {
 				CommandField: "command",
 				ArgsField:    "args",
 				EnvField:     "env",
-				Preserve:     []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "serverUrl",
@@ -302,6 +301,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "url", "headers"},
 					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
 				}},
+				Preserve: []string{"timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -454,7 +454,7 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				CwdField:     "cwd",
-				Preserve:     []string{"enabled", "required", "startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec", "enabled_tools", "disabled_tools", "default_tools_approval_mode", "tools", "supports_parallel_tool_calls", "scopes", "oauth", "oauth_resource"},
+				Preserve:     []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools"},
 				EnvForward:   "env_vars",
 				NamePattern:  "^[A-Za-z0-9_:@/.-]+$",
 				Remote: &RemoteFormat{
@@ -615,7 +615,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$(\\w+|\\{[^}]*\\})",
 				}},
-				Preserve: []string{"tools"},
+				Preserve: []string{"tools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -683,7 +683,7 @@ func builtinProfiles() []*Profile {
 						"`":  "\\`",
 					},
 				}},
-				Preserve: []string{"disabled", "disabled_tools", "enabled_tools", "timeout"},
+				Preserve: []string{"disabled", "disabled_tools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -844,7 +844,6 @@ func builtinProfiles() []*Profile {
 				EnvField:     "env",
 				TypeField:    "type",
 				StdioType:    "stdio",
-				Preserve:     []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -927,7 +926,7 @@ func builtinProfiles() []*Profile {
 					OS:      []string{"windows"},
 					Pattern: "%\\w+%",
 				}},
-				Preserve:   []string{"trust", "includeTools", "excludeTools", "timeout"},
+				Preserve:   []string{"includeTools", "excludeTools", "timeout"},
 				BlockedEnv: []string{"NODE_OPTIONS", "NODE_CLI_FLAGS", "_FORCE_NODE_OPTIONS", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_PROFILE", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PERL5DB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "CORECLR_ENABLE_PROFILING"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
@@ -990,7 +989,7 @@ func builtinProfiles() []*Profile {
 					"enabled":     true,
 					"timeout":     int64(300),
 				},
-				Preserve:    []string{"enabled", "timeout", "bundled", "description", "env_keys", "available_tools"},
+				Preserve:    []string{"enabled", "timeout", "description"},
 				NameField:   "name",
 				NamePattern: "^[a-z0-9_-]+$",
 				BlockedEnv:  []string{"PATH", "PATHEXT", "SystemRoot", "windir", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH", "GO111MODULE", "GOROOT", "APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"},
@@ -1126,7 +1125,7 @@ func builtinProfiles() []*Profile {
 				Set: map[string]any{
 					"enabled": true,
 				},
-				Preserve: []string{"enabled", "timeout", "oauth"},
+				Preserve: []string{"enabled", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "remote",
@@ -1193,7 +1192,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
 				}},
-				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -1256,7 +1255,6 @@ func builtinProfiles() []*Profile {
 				EnvField:     "env",
 				CwdField:     "cwd",
 				TypeField:    "transport",
-				Preserve:     []string{"enabled", "enabledTools", "disabledTools", "startupTimeoutMs", "toolTimeoutMs"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",
@@ -1543,7 +1541,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$(\\w+|\\{[^}]+\\})",
 				}},
-				Preserve: []string{"trust", "includeTools", "excludeTools", "timeout"},
+				Preserve: []string{"includeTools", "excludeTools", "timeout", "discoveryTimeoutMs"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "httpUrl",
@@ -1621,7 +1619,7 @@ func builtinProfiles() []*Profile {
 					Pattern: "%[^%\\s]+%",
 				}},
 				RootVar:  "${workspaceFolder}",
-				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -1709,7 +1707,6 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				CwdField:     "cwd",
-				Preserve:     []string{"timeout"},
 			},
 			Advice: []Advice{Advice{
 				Scopes:  []string{"project"},
@@ -1944,7 +1941,6 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "url", "headers"},
 					Pattern: "\\$\\{[^}]*\\}",
 				}},
-				Preserve: []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "serverUrl",
@@ -1997,7 +1993,7 @@ func builtinProfiles() []*Profile {
 					OS:      []string{"windows"},
 					Pattern: "^\\$(\\w+|\\{[^}]*\\})",
 				}},
-				Preserve: []string{"enabled", "timeout"},
+				Preserve: []string{"enabled"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",

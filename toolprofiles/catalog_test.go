@@ -130,9 +130,7 @@ func TestCatalogDetails(t *testing.T) {
 		"codex": {
 			container: "map", commandField: "command", argsField: "args",
 			envForward: "env_vars", headersField: "http_headers", namePattern: `^[A-Za-z0-9_:@/.-]+$`,
-			preserve: []string{"enabled", "required", "startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec",
-				"enabled_tools", "disabled_tools", "default_tools_approval_mode", "tools",
-				"supports_parallel_tool_calls", "scopes", "oauth", "oauth_resource"},
+			preserve: []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools"},
 		},
 		"continue": {
 			container: "list", nameField: "name",
@@ -146,28 +144,27 @@ func TestCatalogDetails(t *testing.T) {
 		"goose": {
 			container: "map", commandField: "cmd", argsField: "args", alwaysArgs: true, entryName: "name",
 			headersField: "headers", namePattern: `^[a-z0-9_-]+$`, blockedEnv: 31,
-			preserve: []string{"enabled", "timeout", "bundled", "description", "env_keys", "available_tools"},
+			preserve: []string{"enabled", "timeout", "description"},
 			set:      map[string]any{"enabled": true, "timeout": int64(300), "description": ""},
 		},
 		"lmstudio": {container: "map", commandField: "command", argsField: "args", headersField: "headers"},
 		"kilo": {
 			container: "map", commandField: "command", argsField: "args", headersField: "headers",
-			preserve: []string{"enabled", "timeout", "oauth"}, set: map[string]any{"enabled": true},
+			preserve: []string{"enabled", "timeout"}, set: map[string]any{"enabled": true},
 		},
 		"kilo-legacy": {
 			container: "map", commandField: "command", argsField: "args", headersField: "headers",
-			preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+			preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
 		},
 		"augment":     {container: "map", commandField: "command", argsField: "args", headersField: "headers"},
 		"warp":        {container: "map", commandField: "command", argsField: "args", alwaysArgs: true, headersField: "headers"},
 		"trae":        {container: "map", commandField: "command", argsField: "args", headersField: "-"},
-		"factory":     {container: "map", commandField: "command", argsField: "args", headersField: "headers", preserve: []string{"disabled", "disabledTools"}},
-		"antigravity": {container: "map", commandField: "command", argsField: "args", headersField: "headers", preserve: []string{"disabled", "disabledTools"}},
+		"factory":     {container: "map", commandField: "command", argsField: "args", headersField: "headers"},
+		"antigravity": {container: "map", commandField: "command", argsField: "args", headersField: "headers"},
 		"kimi": {
 			container: "map", commandField: "command", argsField: "args", headersField: "headers",
-			preserve: []string{"enabled", "enabledTools", "disabledTools", "startupTimeoutMs", "toolTimeoutMs"},
 		},
-		"tabnine": {container: "map", commandField: "command", argsField: "args", headersField: "-", preserve: []string{"timeout"}},
+		"tabnine": {container: "map", commandField: "command", argsField: "args", headersField: "-"},
 		"abacus":  {container: "map", commandField: "command", argsField: "args", alwaysArgs: true, headersField: "headers"},
 		"visual-studio": {
 			container: "map", commandField: "command", argsField: "args", headersField: "headers",

@@ -227,8 +227,20 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		{
 			name: "preserve names a written field",
-			src:  validProfile + "cwd_field = \"cwd\"\npreserve = [\"disabled\", \"cwd\"]\n",
-			want: []string{`entry.preserve "cwd"`},
+			src:  validProfile + "cwd_field = \"cwd\"\npreserve = [\"cwd\"]\n",
+			want: []string{`entry.preserve "cwd"`, "from the server itself"},
+		},
+		{
+			// A member repo never writes is the tool's or the user's anyway:
+			// listing it would say it needs protecting, which it does not.
+			name: "preserve names a member repo never writes",
+			src:  validProfile + "preserve = [\"disabled\"]\n",
+			want: []string{`entry.preserve "disabled"`, "repo never writes it"},
+		},
+		{
+			name: "preserve names a member twice",
+			src:  validProfile + "preserve = [\"enabled\", \"enabled\"]\n\n[entry.settings]\nenabled = { field = \"enabled\" }\n",
+			want: []string{`entry.preserve "enabled" is listed twice`},
 		},
 		{
 			name: "set names a written field",

@@ -9,6 +9,7 @@ package toolprofiles
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -267,9 +268,12 @@ type EntryFormat struct {
 	RootVar string `toml:"root_var"`
 	// Set lists fixed members written into every entry (enabled = true).
 	Set map[string]any `toml:"set"`
-	// Preserve lists members the tool or the user owns inside an entry
-	// (approval lists, enable toggles): kept across syncs, not part of
-	// what repo compares.
+	// Preserve lists members repo writes — a setting's member, a fixed
+	// member of Set — that the tool or the user may change as well (enable
+	// toggles, approval lists): their value in the file meets repo's offer
+	// in a three-way merge (docs/tool-profiles.md) instead of being
+	// compared. A member repo never writes (Written) needs no listing: it
+	// is the tool's or the user's, kept as it is and never compared.
 	Preserve []string `toml:"preserve"`
 	// EnvForward is the list member naming variables the tool passes from
 	// its own environment to the server (Codex env_vars): an env member that
@@ -560,9 +564,18 @@ func (p *Profile) validate() error {
 	if err := e.Settings.validate(written); err != nil {
 		return fmt.Errorf("profile %s: %w", p.ID, err)
 	}
-	for _, f := range e.Preserve {
-		if slices.Contains(written, f) {
-			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field itself", p.ID, f)
+	offered := e.Settings.Members()
+	for f := range e.Set {
+		offered = append(offered, f)
+	}
+	for i, f := range e.Preserve {
+		switch {
+		case slices.Contains(written, f):
+			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field from the server itself", p.ID, f)
+		case !slices.Contains(offered, f):
+			return fmt.Errorf("profile %s: entry.preserve %q: repo never writes it, so it is kept as the tool or the user wrote it anyway; list only the members of entry.settings and entry.set", p.ID, f)
+		case slices.Contains(e.Preserve[:i], f):
+			return fmt.Errorf("profile %s: entry.preserve %q is listed twice", p.ID, f)
 		}
 	}
 	for f := range e.Set {
@@ -625,6 +638,25 @@ func (x *Expansion) validate() error {
 		}
 	}
 	return nil
+}
+
+// Written lists every member repo may write into an entry of the tool,
+// for any server: the ones derived from the server's definition, the
+// members of its settings and the fixed members of Set. These are the
+// members repo answers for — compared with what it wants, replaced when
+// they differ (or merged, for Preserve). Every other member of a managed
+// entry is the tool's or the user's (Claude Code's oauth, Codex's
+// http_headers_helper, a $schema): kept as it is, never drift.
+func (e *EntryFormat) Written() []string {
+	var out []string
+	for _, list := range [][]string{e.writtenFields(), e.Settings.Members(), slices.Sorted(maps.Keys(e.Set))} {
+		for _, f := range list {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // writtenFields lists the entry members repo derives from a server

@@ -101,6 +101,7 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 		tg := byPlace[pl]
 		slices.Sort(tg.Tools)
 		slices.Sort(tg.Preserve)
+		slices.Sort(tg.Written)
 		out = append(out, tg)
 	}
 	var ks []Kept

@@ -820,7 +820,7 @@ func (tp *targetPlan) change(action Action, entry string, reason Reason) {
 // replacing notes that the file's entry name, cur, is replaced by repo's
 // o: until the file is written, the record's intent knows cur as repo's.
 func (tp *targetPlan) replacing(name string, o Owned, cur []byte) {
-	o.Previous = normalizedDigest(canon.Without(cur, tp.t.Preserve), tp.env.Root)
+	o.Previous = normalizedDigest(canon.Only(cur, tp.t.Judged()), tp.env.Root)
 	if o.Previous == o.Digest {
 		o.Previous = ""
 	}
@@ -849,6 +849,11 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		offered = offers(want, t.Preserve, d.Fixed)
 	}
 	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	if present {
+		// The members no tool of the target writes are the tool's or the
+		// user's: they stay in the entry, and are no part of the digest.
+		want = keepUnwritten(want, cur.Value, t.Written)
+	}
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	tp.intent[d.Name] = tp.next[d.Name]
 	if present && isOwned {
@@ -895,7 +900,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	default:
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		reason := ReasonStale
-		if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if !rec.owns(env, canon.Only(cur.Value, t.Judged())) {
 			reason = ReasonHandEdited
 			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
 		}
@@ -917,7 +922,7 @@ func (tp *targetPlan) dropGone() {
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !tp.owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if !tp.owned[name].owns(env, canon.Only(cur.Value, t.Judged())) {
 			tp.change(ActionForget, name, goneReason(t))
 			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue

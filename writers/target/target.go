@@ -39,9 +39,15 @@ type Target struct {
 	Skeleton  string
 	Tools     []string // profile ids, sorted
 	// Locks are the tools' locks on the file, taken around replacing it.
-	Locks    []*fileio.ToolLock
-	Entries  []Desired
-	Preserve []string // members owned by the tool or the user, kept across syncs
+	Locks   []*fileio.ToolLock
+	Entries []Desired
+	// Written are the members the tools of the target write into an entry
+	// (toolprofiles.EntryFormat.Written): the ones repo answers for. Any
+	// other member of a managed entry is the tool's or the user's, kept.
+	Written []string
+	// Preserve are the written members the tool or the user may change as
+	// well: merged with repo's offer rather than compared.
+	Preserve []string
 	// Machine: a project file whose content depends on the machine (see
 	// MachineSpecific), which a team does not commit.
 	Machine bool
@@ -251,6 +257,7 @@ func (g *grouping) targets() []*Target {
 		tg := g.byKey[id].Target
 		slices.Sort(tg.Tools)
 		slices.Sort(tg.Preserve)
+		slices.Sort(tg.Written)
 		out = append(out, tg)
 	}
 	return out
@@ -286,6 +293,11 @@ func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env E
 	for _, f := range p.Entry.Preserve {
 		if !slices.Contains(tg.Preserve, f) {
 			tg.Preserve = append(tg.Preserve, f)
+		}
+	}
+	for _, f := range p.Entry.Written() {
+		if !slices.Contains(tg.Written, f) {
+			tg.Written = append(tg.Written, f)
 		}
 	}
 	return nil
@@ -375,4 +387,18 @@ func Choose(t *toolprofiles.Target, env Env) (toolprofiles.Choice, error) {
 		}
 		return false, fmt.Errorf("%s: %w", env.Display(p), err)
 	})
+}
+
+// Judged lists the members of an entry that repo compares with what it
+// wants and fingerprints in the ownership record: the written members but
+// the preserved ones, which are merged instead. Everything else in an
+// entry is left out of both.
+func (tg *Target) Judged() []string {
+	out := make([]string, 0, len(tg.Written))
+	for _, f := range tg.Written {
+		if !slices.Contains(tg.Preserve, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
