@@ -207,9 +207,10 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 // text output is made from: the selection, the warnings, and each file's
 // status and changes (with --dry-run, its diff).
 func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan, written []*writers.FilePlan) syncResult {
-	warnings := syncWarnings(w, sel, opts, work, plan)
+	warnings, grouped := syncWarnings(w, sel, opts, work, plan)
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept}
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept,
+		grouped: grouped}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
@@ -236,29 +237,41 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 // syncWarnings are what a run warns about, each once: the selection's
 // notes, [mcp] gitignore with detected tools, folder variables repo
 // ignored, what the tools cannot express, paths the servers name that are
-// missing, and the plan's own.
-func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) []string {
-	warnings := sel.notes
+// missing, and the plan's own. grouped are the same, but with what the
+// tools cannot express said once per server and problem, naming the tools
+// (translator.Group): one extension synced to many tools would otherwise
+// repeat each problem once per tool.
+func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) (warnings, grouped []string) {
+	warnings = slices.Clone(sel.notes)
 	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
 		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
 	}
 	for _, v := range ignoredVars(opts.F, w.env, sel.profiles, opts.Scope, nil) {
 		warnings = append(warnings, v.name+": "+v.message())
 	}
+	grouped = slices.Clone(warnings)
 	for _, tw := range work.warnings {
 		warnings = appendUnique(warnings, tw.String())
 	}
+	for _, g := range translator.Group(work.warnings) {
+		grouped = appendUnique(grouped, g)
+	}
+	var rest []string
 	if len(sel.profiles) > 0 {
 		for _, s := range w.ws.Servers {
 			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
-				warnings = appendUnique(warnings, missingWarning(s, missing))
+				rest = appendUnique(rest, missingWarning(s, missing))
 			}
 		}
 	}
 	for _, pw := range plan.Warnings {
-		warnings = appendUnique(warnings, pw)
+		rest = appendUnique(rest, pw)
 	}
-	return warnings
+	for _, r := range rest {
+		warnings = appendUnique(warnings, r)
+		grouped = appendUnique(grouped, r)
+	}
+	return warnings, grouped
 }
 
 // planAndApply plans the targets and, when writing, applies the plan. A
@@ -386,7 +399,13 @@ func mode(opts *SyncOptions) string {
 func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan, sel *selection) {
 	errOut := f.IO.ErrOut
 	warn := func() {
-		for _, w := range res.Warnings {
+		// The long form, every tool's warning on its own line (as the JSON
+		// output has them), with -v; else each problem once.
+		warnings := res.grouped
+		if opts.Verbose {
+			warnings = res.Warnings
+		}
+		for _, w := range warnings {
 			fmt.Fprintf(errOut, "%s %s\n", f.paint(errOut, yellow, "warning:"), w)
 		}
 	}
@@ -625,6 +644,8 @@ type syncResult struct {
 	Stale      bool         `json:"stale"`
 	Files      []fileResult `json:"files"`
 	Warnings   []string     `json:"warnings"`
+	// grouped are the warnings as text output says them without -v.
+	grouped []string
 	// Kept are the files where repo's entries for tools no longer
 	// detected stay (only when the tools are detected, not listed).
 	Kept []keptResult `json:"kept,omitempty"`

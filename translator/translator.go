@@ -21,6 +21,10 @@ type Warning struct {
 	Tool   string
 	Server string
 	Msg    string
+	// Problem is Msg with the tool's name said as "the tool": the same
+	// problem of one server in several tools reads the same, so that a
+	// report can say it once, naming the tools (see Group).
+	Problem string
 }
 
 func (w Warning) String() string {
@@ -130,7 +134,14 @@ func (t *translation) warn(format string, args ...any) {
 		return
 	}
 	t.warned[msg] = true
-	t.warnings = append(t.warnings, Warning{Tool: t.profile.ID, Server: t.server.Name, Msg: msg})
+	neutral := slices.Clone(args)
+	for i, a := range neutral {
+		if a == any(t.profile.Name) {
+			neutral[i] = "the tool"
+		}
+	}
+	problem := fmt.Sprintf(format, neutral...)
+	t.warnings = append(t.warnings, Warning{Tool: t.profile.ID, Server: t.server.Name, Msg: msg, Problem: problem})
 }
 
 func (t *translation) stdio() ordered.Object {
@@ -279,4 +290,43 @@ func (m member) String() string {
 		return m.name + "." + m.key
 	}
 	return m.name
+}
+
+// Group says each problem once: warnings of one server that read the same
+// but for the tool's name (Problem) become one line naming every tool
+// that has it ("claude, copilot: server "s": the tool has no field for
+// …"), in the order of their first warning. A warning without a Problem
+// (made by hand) stands alone, as String says it.
+func Group(ws []Warning) []string {
+	type group struct {
+		tools []string
+		w     Warning
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, w := range ws {
+		key := w.Server + "\x00" + w.Problem
+		if w.Problem == "" {
+			key = "\x01" + w.String()
+		}
+		g, ok := groups[key]
+		if !ok {
+			g = &group{w: w}
+			groups[key] = g
+			order = append(order, key)
+		}
+		if !slices.Contains(g.tools, w.Tool) {
+			g.tools = append(g.tools, w.Tool)
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, key := range order {
+		g := groups[key]
+		if len(g.tools) == 1 || g.w.Problem == "" {
+			out = append(out, g.w.String())
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: server %q: %s", strings.Join(g.tools, ", "), g.w.Server, g.w.Problem))
+	}
+	return out
 }
