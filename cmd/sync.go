@@ -181,6 +181,13 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 	if work.ignore, err = ignoreBlock(w, w.ws.Servers, sel, work.targets, opts.Scope); err != nil {
 		return work, err
 	}
+	// What repo wrote where a selected tool read its servers before (Devin's
+	// config.json) goes: the tool reads them from its new file now.
+	former, err := plan.FormerTargets(w.env, target.Scope(opts.Scope), sel.profiles)
+	if err != nil {
+		return work, err
+	}
+	work.targets = append(work.targets, former...)
 	if sel.source == "--tool" {
 		return work, nil
 	}

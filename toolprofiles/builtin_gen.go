@@ -301,7 +301,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "url", "headers"},
 					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
 				}},
-				Preserve: []string{"timeout"},
+				Preserve: []string{"timeout", "oauth", "headersHelper"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -312,6 +312,24 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callbackPort"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scopes"},
+							Join: " ",
+						},
+						AuthServerMetadataURL: &AuthField{
+							Path: []string{"oauth", "authServerMetadataUrl"},
+						},
+						HeadersHelper: &AuthField{
+							Path: []string{"headersHelper"},
+						},
+					},
 				},
 				Settings: Settings{
 					ToolTimeout: &SettingField{
@@ -454,7 +472,7 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				CwdField:     "cwd",
-				Preserve:     []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools"},
+				Preserve:     []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools", "oauth", "scopes", "http_headers_helper"},
 				EnvForward:   "env_vars",
 				NamePattern:  "^[A-Za-z0-9_:@/.-]+$",
 				Remote: &RemoteFormat{
@@ -464,6 +482,20 @@ func builtinProfiles() []*Profile {
 					HeadersField:    "http_headers",
 					BearerEnvField:  "bearer_token_env_var",
 					EnvHeadersField: "env_http_headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "client_id"},
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callback_port"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"scopes"},
+						},
+						HeadersHelper: &AuthField{
+							Path: []string{"http_headers_helper"},
+						},
+					},
 				},
 				Settings: Settings{
 					Enabled: &SettingField{
@@ -765,32 +797,51 @@ func builtinProfiles() []*Profile {
 			ID:                "devin",
 			Name:              "Devin CLI / Devin Desktop",
 			MCP:               true,
-			Evidence:          "docs",
-			Sources:           []string{"https://docs.devin.ai/cli/extensibility/mcp/configuration", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]"},
-			Notes:             "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. The local file .devin/config.local.json is the one `devin mcp add` writes by default and is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
+			Evidence:          "2nd",
+			Sources:           []string{"https://docs.devin.ai/cli/changelog/stable (CLI v3000.3.22, 2026-07-29), as quoted by https://github.com/dyoshikawa/rulesync/issues/2510 [2nd]", "https://github.com/dyoshikawa/rulesync/pull/2523 [2nd]", "https://github.com/upstash/context7/pull/3090 (Devin CLI 3000.6.2 reads .devin/mcp_config.json) [2nd]", "https://docs.devin.ai/cli/extensibility/mcp/configuration (entry format)", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]"},
+			Notes:             "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. Since Devin CLI v3000.3 the servers live in mcp_config.json files of their own, and Devin moves mcpServers it finds in config.json there on startup: repo removes the entries it wrote under the old key. The local file .devin/mcp_config.local.json is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
 			Detect:            []string{".devin"},
 			DetectUser:        []string{"~/.config/devin"},
 			DetectUserWindows: []string{"${APPDATA}/devin"},
 			Binaries:          []string{"devin"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".devin/config.json"},
+					Paths:     []string{".devin/mcp_config.json"},
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
+					Former: []Target{Target{
+						Paths:     []string{".devin/config.json"},
+						Format:    "json",
+						Key:       []string{"mcpServers"},
+						Container: "map",
+					}},
 				},
 				Local: &Target{
-					Paths:     []string{".devin/config.local.json"},
+					Paths:     []string{".devin/mcp_config.local.json"},
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
+					Former: []Target{Target{
+						Paths:     []string{".devin/config.local.json"},
+						Format:    "json",
+						Key:       []string{"mcpServers"},
+						Container: "map",
+					}},
 				},
 				User: &Target{
-					Paths:        []string{"~/.config/devin/config.json"},
-					PathsWindows: []string{"${APPDATA}/devin/config.json"},
+					Paths:        []string{"~/.config/devin/mcp_config.json"},
+					PathsWindows: []string{"${APPDATA}/devin/mcp_config.json"},
 					Format:       "json",
 					Key:          []string{"mcpServers"},
 					Container:    "map",
+					Former: []Target{Target{
+						Paths:        []string{"~/.config/devin/config.json"},
+						PathsWindows: []string{"${APPDATA}/devin/config.json"},
+						Format:       "json",
+						Key:          []string{"mcpServers"},
+						Container:    "map",
+					}},
 				},
 			},
 			Entry: EntryFormat{
@@ -926,7 +977,7 @@ func builtinProfiles() []*Profile {
 					OS:      []string{"windows"},
 					Pattern: "%\\w+%",
 				}},
-				Preserve:   []string{"includeTools", "excludeTools", "timeout"},
+				Preserve:   []string{"includeTools", "excludeTools", "timeout", "oauth"},
 				BlockedEnv: []string{"NODE_OPTIONS", "NODE_CLI_FLAGS", "_FORCE_NODE_OPTIONS", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_PROFILE", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PERL5DB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "CORECLR_ENABLE_PROFILING"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
@@ -936,6 +987,23 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						ClientSecret: &AuthField{
+							Path: []string{"oauth", "clientSecret"},
+							Ref:  true,
+						},
+						CallbackPort: &AuthField{
+							Path:   []string{"oauth", "redirectUri"},
+							Format: "http://localhost:{port}/oauth/callback",
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scopes"},
+						},
+						Enable: []string{"oauth", "enabled"},
+					},
 				},
 				Settings: Settings{
 					IncludeTools: &SettingField{
@@ -1125,7 +1193,7 @@ func builtinProfiles() []*Profile {
 				Set: map[string]any{
 					"enabled": true,
 				},
-				Preserve: []string{"enabled", "timeout"},
+				Preserve: []string{"enabled", "timeout", "oauth"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "remote",
@@ -1136,6 +1204,22 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						ClientSecret: &AuthField{
+							Path: []string{"oauth", "clientSecret"},
+							Ref:  true,
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callbackPort"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scope"},
+							Join: " ",
+						},
+					},
 				},
 				Settings: Settings{
 					Enabled: &SettingField{
@@ -1422,7 +1506,7 @@ func builtinProfiles() []*Profile {
 				Set: map[string]any{
 					"enabled": true,
 				},
-				Preserve: []string{"enabled", "timeout"},
+				Preserve: []string{"enabled", "timeout", "oauth"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "remote",
@@ -1433,6 +1517,22 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						ClientSecret: &AuthField{
+							Path: []string{"oauth", "clientSecret"},
+							Ref:  true,
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callbackPort"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scope"},
+							Join: " ",
+						},
+					},
 				},
 				Settings: Settings{
 					Enabled: &SettingField{
@@ -1848,7 +1948,8 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$\\{[^}]*\\}",
 				}},
-				RootVar: "${workspaceFolder}",
+				RootVar:  "${workspaceFolder}",
+				Preserve: []string{"oauth"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -1859,6 +1960,11 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+					},
 				},
 			},
 			origin: "builtin:vscode.toml",

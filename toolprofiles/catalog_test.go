@@ -35,7 +35,7 @@ func TestCatalog(t *testing.T) {
 		"copilot":         {true, "run", "project+user"},
 		"crush":           {true, "src", "project+user"},
 		"cursor":          {true, "2nd", "project+user"},
-		"devin":           {true, "docs", "project+local+user"},
+		"devin":           {true, "2nd", "project+local+user"},
 		"factory":         {true, "run", "project+user"},
 		"firebase-studio": {true, "docs", "project"},
 		"gemini":          {true, "run", "project+user"},
@@ -130,7 +130,8 @@ func TestCatalogDetails(t *testing.T) {
 		"codex": {
 			container: "map", commandField: "command", argsField: "args",
 			envForward: "env_vars", headersField: "http_headers", namePattern: `^[A-Za-z0-9_:@/.-]+$`,
-			preserve: []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools"},
+			preserve: []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools",
+				"oauth", "scopes", "http_headers_helper"},
 		},
 		"continue": {
 			container: "list", nameField: "name",
@@ -150,7 +151,7 @@ func TestCatalogDetails(t *testing.T) {
 		"lmstudio": {container: "map", commandField: "command", argsField: "args", headersField: "headers"},
 		"kilo": {
 			container: "map", commandField: "command", argsField: "args", headersField: "headers",
-			preserve: []string{"enabled", "timeout"}, set: map[string]any{"enabled": true},
+			preserve: []string{"enabled", "timeout", "oauth"}, set: map[string]any{"enabled": true},
 		},
 		"kilo-legacy": {
 			container: "map", commandField: "command", argsField: "args", headersField: "headers",
@@ -276,9 +277,9 @@ func TestCatalogUserPaths(t *testing.T) {
 		{"goose", "windows", appdata, []string{"/h/AppData/Roaming/Block/goose/config/config.yaml"}},
 		{"lmstudio", "linux", nil, []string{"/h/.lmstudio/mcp.json", "/h/.cache/lm-studio/mcp.json"}},
 		{"lmstudio", "windows", appdata, []string{"/h/.lmstudio/mcp.json", "/h/.cache/lm-studio/mcp.json"}},
-		{"devin", "linux", nil, []string{"/h/.config/devin/config.json"}},
-		{"devin", "darwin", nil, []string{"/h/.config/devin/config.json"}},
-		{"devin", "windows", appdata, []string{"/h/AppData/Roaming/devin/config.json"}},
+		{"devin", "linux", nil, []string{"/h/.config/devin/mcp_config.json"}},
+		{"devin", "darwin", nil, []string{"/h/.config/devin/mcp_config.json"}},
+		{"devin", "windows", appdata, []string{"/h/AppData/Roaming/devin/mcp_config.json"}},
 		{"kimi", "linux", nil, []string{"/h/.kimi-code/mcp.json"}},
 		{"kimi", "darwin", map[string]string{"KIMI_CODE_HOME": "/k"}, []string{"/k/mcp.json"}},
 		{"rovodev", "windows", appdata, []string{"/h/.rovodev/mcp.json"}},

@@ -243,6 +243,16 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{`entry.preserve "enabled" is listed twice`},
 		},
 		{
+			name: "former place with more than a place",
+			src:  strings.Replace(validProfile, "key = [\"mcpServers\"]\n", "key = [\"mcpServers\"]\nformer = [{ paths = [\".old.json\"], format = \"json\", key = [\"servers\"], skeleton = \"{}\" }]\n", 1),
+			want: []string{"scopes.project: former[0]: give paths, format, key"},
+		},
+		{
+			name: "former place outside the workspace for project scope",
+			src:  strings.Replace(validProfile, "key = [\"mcpServers\"]\n", "key = [\"mcpServers\"]\nformer = [{ paths = [\"~/.old.json\"], format = \"json\", key = [\"servers\"] }]\n", 1),
+			want: []string{"scopes.project: former[0]: path \"~/.old.json\": project paths are relative to the root"},
+		},
+		{
 			name: "set names a written field",
 			src:  validProfile + "\n[entry.set]\ncommand = \"x\"\n",
 			want: []string{`entry.set "command"`},

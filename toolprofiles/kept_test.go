@@ -53,7 +53,7 @@ func TestKeptMembers(t *testing.T) {
 			continue
 		}
 		for _, m := range p.Entry.Written() {
-			offered := slices.Contains(p.Entry.Settings.Members(), m)
+			offered := slices.Contains(p.Entry.Settings.Members(), m) || slices.Contains(p.Entry.AuthMembers(), m)
 			if _, fixed := p.Entry.Set[m]; (offered || fixed) && !slices.Contains(p.Entry.Preserve, m) {
 				t.Errorf("%s: %s carries a setting or a fixed value but is not in preserve", p.ID, m)
 			}
@@ -69,13 +69,46 @@ func TestWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id, want := range map[string][]string{
-		"claude": {"command", "env", "args", "type", "headers", "url", "timeout"},
+		"claude": {"command", "env", "args", "type", "headers", "url", "timeout", "oauth", "headersHelper"},
 		"codex": {"command", "env", "args", "cwd", "env_vars", "http_headers", "bearer_token_env_var", "env_http_headers", "url",
-			"enabled", "enabled_tools", "disabled_tools", "tools", "startup_timeout_sec", "tool_timeout_sec"},
+			"enabled", "enabled_tools", "disabled_tools", "tools", "startup_timeout_sec", "tool_timeout_sec", "oauth", "scopes", "http_headers_helper"},
 		"goose": {"cmd", "envs", "args", "type", "name", "headers", "uri", "enabled", "timeout", "description"},
 	} {
 		if got := s.Get(id).Entry.Written(); !slices.Equal(got, want) {
 			t.Errorf("%s: Written() = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestDevinFiles: since Devin CLI v3000.3 the servers live in
+// mcp_config.json files of their own, and the mcpServers key of
+// config.json, where repo wrote them before, is each scope's former place.
+func TestDevinFiles(t *testing.T) {
+	s, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Get("devin")
+	for _, c := range []struct {
+		scope, goos   string
+		paths, former []string
+	}{
+		{ScopeProject, "linux", []string{".devin/mcp_config.json"}, []string{".devin/config.json"}},
+		{ScopeLocal, "linux", []string{".devin/mcp_config.local.json"}, []string{".devin/config.local.json"}},
+		{ScopeUser, "linux", []string{"~/.config/devin/mcp_config.json"}, []string{"~/.config/devin/config.json"}},
+		{ScopeUser, "darwin", []string{"~/.config/devin/mcp_config.json"}, []string{"~/.config/devin/config.json"}},
+		{ScopeUser, "windows", []string{"${APPDATA}/devin/mcp_config.json"}, []string{"${APPDATA}/devin/config.json"}},
+	} {
+		tg := p.Scopes.Get(c.scope)
+		if got := tg.PathsFor(c.goos); !slices.Equal(got, c.paths) {
+			t.Errorf("%s/%s: paths %q, want %q", c.scope, c.goos, got, c.paths)
+		}
+		if len(tg.Former) != 1 {
+			t.Fatalf("%s: %d former places, want 1", c.scope, len(tg.Former))
+		}
+		f := tg.Former[0]
+		if got := f.PathsFor(c.goos); !slices.Equal(got, c.former) || !slices.Equal(f.Key, []string{"mcpServers"}) || f.Format != FormatJSON || f.Container != ContainerMap {
+			t.Errorf("%s/%s: former %q key %q format %s container %s, want %q [mcpServers] json map", c.scope, c.goos, got, f.Key, f.Format, f.Container, c.former)
 		}
 	}
 }

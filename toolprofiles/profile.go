@@ -163,6 +163,13 @@ type Target struct {
 	// file, though it does in others (Kilo CLI refuses a project kilo.json
 	// holding {env:…}, for the user config only may read the environment).
 	NoEnvRef bool `toml:"no_env_ref"`
+	// Former are the files and keys the tool read this scope's servers
+	// from before (Devin's mcpServers key in config.json, which Devin CLI
+	// v3000.3 moved to mcp_config.json). A sync removes the entries repo
+	// wrote there, by its ownership record, and counts an entry the tool
+	// itself moved from there to Paths as repo's; the user's entries there
+	// are never touched. Each gives paths (per OS as above), format and key.
+	Former []Target `toml:"former"`
 }
 
 // Lock kinds: how a tool locks its config file.
@@ -430,6 +437,124 @@ type RemoteFormat struct {
 	// map under EnvHeadersField.
 	BearerEnvField  string `toml:"bearer_env_field"`
 	EnvHeadersField string `toml:"env_headers_field"`
+	// Auth says where the tool keeps a remote server's authentication
+	// (extensions.Auth); nil: it has no field for any of it.
+	Auth *AuthFormat `toml:"auth"`
+}
+
+// AuthFormat says where a tool keeps each part of a remote server's
+// authentication: the member path of each, or nil where the tool has
+// none (the part is then not written, with a warning).
+type AuthFormat struct {
+	ClientID              *AuthField `toml:"client_id"`
+	ClientSecret          *AuthField `toml:"client_secret"`
+	CallbackPort          *AuthField `toml:"callback_port"`
+	Scopes                *AuthField `toml:"scopes"`
+	AuthServerMetadataURL *AuthField `toml:"auth_server_metadata_url"`
+	HeadersHelper         *AuthField `toml:"headers_helper"`
+	// Enable is a member set to true wherever an OAuth part is written
+	// (Gemini CLI uses oauth only with oauth.enabled).
+	Enable []string `toml:"enable"`
+}
+
+// AuthField is where one part of the authentication goes.
+type AuthField struct {
+	// Path is the member, a segment per level: ["oauth", "clientId"].
+	Path []string `toml:"path"`
+	// Join (scopes only): the tool takes one string, the scopes joined
+	// with this; empty: a list.
+	Join string `toml:"join"`
+	// Format (callback_port only): the tool takes a string, this with
+	// {port} replaced (Gemini CLI's redirectUri); empty: the number.
+	Format string `toml:"format"`
+	// Ref (client_secret only): the tool expands its environment reference
+	// (entry.env_ref) in this member; without it the secret, which the MCP
+	// file gives as a reference only, is not written.
+	Ref bool `toml:"ref"`
+}
+
+// Parts lists the parts of the authentication by their MCP file names,
+// with where the tool keeps each (nil: nowhere).
+func (a *AuthFormat) Parts() []AuthPart {
+	if a == nil {
+		a = &AuthFormat{}
+	}
+	return []AuthPart{
+		{"oauth.clientId", a.ClientID}, {"oauth.clientSecret", a.ClientSecret}, {"oauth.callbackPort", a.CallbackPort},
+		{"oauth.scopes", a.Scopes}, {"oauth.authServerMetadataUrl", a.AuthServerMetadataURL}, {"headersHelper", a.HeadersHelper},
+	}
+}
+
+// AuthPart is one part of the authentication and its field.
+type AuthPart struct {
+	Name  string
+	Field *AuthField
+}
+
+// members are the top-level entry members the authentication is written
+// to.
+func (a *AuthFormat) members() []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	add := func(path []string) {
+		if len(path) > 0 && !slices.Contains(out, path[0]) {
+			out = append(out, path[0])
+		}
+	}
+	for _, p := range a.Parts() {
+		if p.Field != nil {
+			add(p.Field.Path)
+		}
+	}
+	add(a.Enable)
+	return out
+}
+
+func (a *AuthFormat) validate(written []string) error {
+	if a == nil {
+		return nil
+	}
+	for _, p := range a.Parts() {
+		f := p.Field
+		if f == nil {
+			continue
+		}
+		key := "entry.remote.auth." + authKey(p.Name)
+		switch {
+		case len(f.Path) == 0 || slices.Contains(f.Path, ""):
+			return fmt.Errorf("%s: path: give the member, one segment per level", key)
+		case slices.Contains(written, f.Path[0]):
+			return fmt.Errorf("%s: path %q: repo writes that member from the server itself", key, f.Path)
+		case f.Join != "" && p.Name != "oauth.scopes":
+			return fmt.Errorf("%s: join is for scopes only", key)
+		case f.Format != "" && (p.Name != "oauth.callbackPort" || !strings.Contains(f.Format, "{port}")):
+			return fmt.Errorf("%s: format is for callback_port only, and holds {port}", key)
+		case f.Ref && p.Name != "oauth.clientSecret":
+			return fmt.Errorf("%s: ref is for client_secret only", key)
+		}
+	}
+	if slices.Contains(a.Enable, "") {
+		return fmt.Errorf("entry.remote.auth.enable: segments must not be empty")
+	}
+	return nil
+}
+
+func authKey(part string) string {
+	switch part {
+	case "oauth.clientId":
+		return "client_id"
+	case "oauth.clientSecret":
+		return "client_secret"
+	case "oauth.callbackPort":
+		return "callback_port"
+	case "oauth.scopes":
+		return "scopes"
+	case "oauth.authServerMetadataUrl":
+		return "auth_server_metadata_url"
+	}
+	return "headers_helper"
 }
 
 // RemoteKind spells one remote transport.
@@ -459,11 +584,9 @@ func (p *Profile) applyDefaults() {
 		if t == nil {
 			continue
 		}
-		if t.Container == "" {
-			t.Container = ContainerMap
-		}
-		if t.Container == ContainerList && t.NameField == "" {
-			t.NameField = "name"
+		t.applyDefaults()
+		for i := range t.Former {
+			t.Former[i].applyDefaults()
 		}
 	}
 	if e.Remote != nil {
@@ -475,6 +598,15 @@ func (p *Profile) applyDefaults() {
 				k.URLField = "url"
 			}
 		}
+	}
+}
+
+func (t *Target) applyDefaults() {
+	if t.Container == "" {
+		t.Container = ContainerMap
+	}
+	if t.Container == ContainerList && t.NameField == "" {
+		t.NameField = "name"
 	}
 }
 
@@ -564,7 +696,12 @@ func (p *Profile) validate() error {
 	if err := e.Settings.validate(written); err != nil {
 		return fmt.Errorf("profile %s: %w", p.ID, err)
 	}
-	offered := e.Settings.Members()
+	if e.Remote != nil {
+		if err := e.Remote.Auth.validate(written); err != nil {
+			return fmt.Errorf("profile %s: %w", p.ID, err)
+		}
+	}
+	offered := append(e.Settings.Members(), e.AuthMembers()...)
 	for f := range e.Set {
 		offered = append(offered, f)
 	}
@@ -573,7 +710,7 @@ func (p *Profile) validate() error {
 		case slices.Contains(written, f):
 			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field from the server itself", p.ID, f)
 		case !slices.Contains(offered, f):
-			return fmt.Errorf("profile %s: entry.preserve %q: repo never writes it, so it is kept as the tool or the user wrote it anyway; list only the members of entry.settings and entry.set", p.ID, f)
+			return fmt.Errorf("profile %s: entry.preserve %q: repo never writes it, so it is kept as the tool or the user wrote it anyway; list only the members of entry.settings, entry.set and entry.remote.auth", p.ID, f)
 		case slices.Contains(e.Preserve[:i], f):
 			return fmt.Errorf("profile %s: entry.preserve %q is listed twice", p.ID, f)
 		}
@@ -649,7 +786,7 @@ func (x *Expansion) validate() error {
 // http_headers_helper, a $schema): kept as it is, never drift.
 func (e *EntryFormat) Written() []string {
 	var out []string
-	for _, list := range [][]string{e.writtenFields(), e.Settings.Members(), slices.Sorted(maps.Keys(e.Set))} {
+	for _, list := range [][]string{e.writtenFields(), e.Settings.Members(), slices.Sorted(maps.Keys(e.Set)), e.AuthMembers()} {
 		for _, f := range list {
 			if !slices.Contains(out, f) {
 				out = append(out, f)
@@ -657,6 +794,15 @@ func (e *EntryFormat) Written() []string {
 		}
 	}
 	return out
+}
+
+// AuthMembers are the members a remote server's authentication is
+// written to (entry.remote.auth), top level only.
+func (e *EntryFormat) AuthMembers() []string {
+	if e.Remote == nil {
+		return nil
+	}
+	return e.Remote.Auth.members()
 }
 
 // writtenFields lists the entry members repo derives from a server
@@ -798,10 +944,19 @@ func (t *Target) validate(scope string) error {
 			}
 			// A local file is private to the user: in the home folder (Claude's
 			// ~/.claude.json) or in the repository, kept out of git by the tool
-			// (Devin's .devin/config.local.json).
+			// (Devin's .devin/mcp_config.local.json).
 			if scope == ScopeUser && relative {
 				return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
 			}
+		}
+	}
+	for i := range t.Former {
+		f := &t.Former[i]
+		if len(f.Former) > 0 || len(f.Installs) > 0 || f.Skeleton != "" || f.CreationChanges != "" || f.Lock != nil {
+			return fmt.Errorf("former[%d]: give paths, format, key (and container) only: repo only removes its entries there", i)
+		}
+		if err := f.validate(scope); err != nil {
+			return fmt.Errorf("former[%d]: %w", i, err)
 		}
 	}
 	for _, os := range t.UnsupportedOS {

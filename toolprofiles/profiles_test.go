@@ -203,7 +203,7 @@ func TestBuiltinDialects(t *testing.T) {
 		"visual-studio":   {".vs/mcp.json", "json", "servers", "type", "stdio", "", "env", "string", "", "http", "url", "url"},
 		"firebase-studio": {".idx/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
 		// Added 2026-11-23.
-		"devin":         {".devin/config.json", "json", "mcpServers", "transport", "", "", "env", "string", "", "http", "url", "url"},
+		"devin":         {".devin/mcp_config.json", "json", "mcpServers", "transport", "", "", "env", "string", "", "http", "url", "url"},
 		"qoder":         {".mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${NAME}", "http", "url", "url"},
 		"kimi":          {".kimi-code/mcp.json", "json", "mcpServers", "transport", "", "cwd", "env", "string", "", "", "url", "url"},
 		"rovodev":       {"", "json", "mcpServers", "transport", "stdio", "", "env", "string", "", "-", "", "-"},

@@ -35,7 +35,8 @@ func (w Warning) String() string {
 type Result struct {
 	Entry ordered.Object // nil when the tool cannot take the server at all
 	// Settings are the members of Entry written from the server's
-	// settings (extensions.Settings), in the order written.
+	// settings (extensions.Settings) and its authentication
+	// (extensions.Auth), in the order written.
 	Settings []string
 	Warnings []Warning
 	// Err is a *Refusal when literal text of the server would be expanded by
@@ -79,7 +80,7 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 		// the server is not the tool's at all, nor is anything about it.
 		return Result{}
 	}
-	t := &translation{server: s, profile: p, goos: o.GOOS}
+	t := &translation{server: s, profile: p, goos: o.GOOS, noRef: o.NoEnvRef}
 	if o.Portable && p.Entry.RootVar != "" && o.Root != "" {
 		t.root, t.rootVar = o.Root, p.Entry.RootVar
 	}
@@ -108,6 +109,10 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 	var members []string
 	if entry != nil {
 		entry, members = t.settings(entry)
+		// The authentication is like a setting for two tools sharing a file:
+		// each writes the members it has (Claude Code's oauth, which
+		// Copilot CLI does not read), and their values must agree.
+		members = append(members, t.authMembers...)
 	}
 	return Result{Entry: entry, Settings: members, Warnings: t.warnings}
 }
@@ -123,6 +128,10 @@ type translation struct {
 	err      *Refusal      // the first value the tool would change
 	rules    [6]fieldRules // by fieldIndex, filled in on first use
 	ruled    [6]bool
+	// noRef: the file takes no environment references (Options.NoEnvRef).
+	noRef bool
+	// authMembers are the members the server's authentication went to.
+	authMembers []string
 }
 
 func (t *translation) warn(format string, args ...any) {
@@ -242,6 +251,7 @@ func (t *translation) remote() ordered.Object {
 	if len(envHeaders) > 0 {
 		obj = obj.Set(r.EnvHeadersField, envHeaders)
 	}
+	obj, t.authMembers = t.auth(obj, t.noRef)
 	return obj
 }
 

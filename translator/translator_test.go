@@ -31,6 +31,11 @@ var servers = []extensions.Server{
 	{Name: "remote-http", Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp?a=1&b=2",
 		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer ${DOCS_TOKEN}"}}}},
 	{Name: "remote-sse", Spec: extensions.Spec{Transport: extensions.SSE, URL: "https://events.example.invalid/sse"}},
+	// The neutral authentication: each tool's own fields, a warning for the parts it has none for.
+	{Name: "remote-auth", Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp",
+		Auth: &extensions.Auth{HeadersHelper: "docs-token --json", OAuth: &extensions.OAuth{ClientID: "repo-docs",
+			ClientSecret: "${DOCS_CLIENT_SECRET}", CallbackPort: 8912, Scopes: []string{"read", "search"},
+			AuthServerMetadataURL: "https://id.example.invalid/.well-known/oauth-authorization-server"}}}},
 }
 
 // literalCase is a server resolved for a workspace whose paths, or whose

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -779,6 +780,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		tp.owned = e.Entries
 		tp.created = e.Created.clone()
 	}
+	tp.movedHere(rs)
 	for _, d := range t.Entries {
 		if err := tp.want(doc, d); err != nil {
 			return nil, err
@@ -790,6 +792,33 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 	}
 	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: tp.next, intent: tp.intent, created: tp.created})
 	return doc, nil
+}
+
+// movedHere counts as repo's the entries the tool moved into this file
+// from a place it read its servers from before (Target.Former): each one
+// whose name the record lists there, and whose members repo answers for
+// still hold what repo wrote. An entry of that name that differs is the
+// user's, as it would be anywhere else.
+func (tp *targetPlan) movedHere(rs *recordState) {
+	for _, pl := range tp.t.Former {
+		e := rs.rec.Find(rs.fileKey(&target.Target{Path: pl.Path, Display: tp.env.Display(pl.Path)}), pl.Key)
+		if e == nil {
+			continue
+		}
+		for _, name := range sortedKeys(e.Entries) {
+			if _, ok := tp.owned[name]; ok {
+				continue
+			}
+			cur, present := tp.current[name]
+			if !present || !e.Entries[name].owns(tp.env, canon.Only(cur.Value, tp.t.Judged())) {
+				continue
+			}
+			owned := make(map[string]Owned, len(tp.owned)+1)
+			maps.Copy(owned, tp.owned)
+			owned[name] = e.Entries[name]
+			tp.owned = owned
+		}
+	}
 }
 
 // targetPlan is the state of planTarget: what the file holds, what the

@@ -62,6 +62,16 @@ type Target struct {
 	// Leaving, when set, is why the target's tools have left: a target
 	// that only removes the entries repo wrote (see plan.LeavingTargets).
 	Leaving string
+	// Former are the places the target's tools read their servers from
+	// before (toolprofiles.Target.Former). An entry repo wrote there that
+	// the tool itself moved here (Devin does on startup) is repo's here.
+	Former []Place
+}
+
+// Place is a file and the key path of a server map in it.
+type Place struct {
+	Path string
+	Key  []string
 }
 
 // Desired is one managed entry as repo wants it.
@@ -298,6 +308,19 @@ func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env E
 	for _, f := range p.Entry.Written() {
 		if !slices.Contains(tg.Written, f) {
 			tg.Written = append(tg.Written, f)
+		}
+	}
+	for i := range t.Former {
+		f := &t.Former[i]
+		key := ProfileKey(f, env)
+		for _, c := range f.PathsFor(env.GOOS) {
+			cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env)
+			if err != nil {
+				continue
+			}
+			if !slices.ContainsFunc(tg.Former, func(pl Place) bool { return pl.Path == cp && slices.Equal(pl.Key, key) }) {
+				tg.Former = append(tg.Former, Place{Path: cp, Key: key})
+			}
 		}
 	}
 	return nil
