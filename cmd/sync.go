@@ -182,8 +182,9 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 		return work, err
 	}
 	// What repo wrote where a selected tool read its servers before (Devin's
-	// config.json) goes: the tool reads them from its new file now.
-	former, err := plan.FormerTargets(w.env, target.Scope(opts.Scope), sel.profiles)
+	// config.json) goes: the tool reads them from its new file now; so does
+	// the drop-in of an extension that has no server for the tool any more.
+	former, err := plan.FormerTargets(w.env, target.Scope(opts.Scope), sel.profiles, work.targets)
 	if err != nil {
 		return work, err
 	}

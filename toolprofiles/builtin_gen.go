@@ -1027,13 +1027,31 @@ func builtinProfiles() []*Profile {
 			MCP:               true,
 			Evidence:          "src",
 			Sources:           []string{"tool-formats.md: Goose [src][docs]", "block/goose crates/goose/src/agents/extension.rs", "aaif-goose/goose crates/goose/src/agents/extension.rs (commit 5632aebc)", "aaif-goose/goose crates/goose/src/config/extensions.rs (commit 05a3515c)", "block/goose documentation/docs/guides/config-files.md"},
-			Notes:             "Goose re-serialises the whole config.yaml when it updates its platform extensions, so comments and key order in it do not survive Goose itself. Extensions are keyed by the lowercased name with whitespace removed and other characters turned into '_': use names of [a-z0-9_-]. Goose drops PATH, LD_PRELOAD, PYTHONPATH, NODE_OPTIONS and other sensitive variables from envs. GOOSE_PATH_ROOT (config at <root>/config/config.yaml) is not followed by repo. SSE extensions are no longer supported by Goose.",
+			Notes:             "In a project, each extension's servers go to a drop-in of its own, .agents/plugins/<extension>/.mcp.json (stdio servers only), which Goose v1.39 and later load as the extension <extension>:<server>. Goose re-serialises the whole config.yaml when it updates its platform extensions, so comments and key order in it do not survive Goose itself. Extensions are keyed by the lowercased name with whitespace removed and other characters turned into '_': use names of [a-z0-9_-]. Goose drops PATH, LD_PRELOAD, PYTHONPATH, NODE_OPTIONS and other sensitive variables from envs. GOOSE_PATH_ROOT (config at <root>/config/config.yaml) is not followed by repo. SSE extensions are no longer supported by Goose.",
 			Detect:            []string{".goosehints"},
 			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/goose"},
 			DetectUserDarwin:  []string{"~/.config/goose"},
 			DetectUserWindows: []string{"${APPDATA}/Block/goose"},
 			Binaries:          []string{"goose"},
 			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".agents/plugins/<<extension>>/.mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+					Entry: &EntryFormat{
+						Command:      "string",
+						CommandField: "command",
+						ArgsField:    "args",
+						EnvField:     "env",
+						CwdField:     "cwd",
+						Expands: []Expansion{Expansion{
+							Fields:  []string{"command", "args", "env", "cwd"},
+							Pattern: "\\$\\{PLUGIN_ROOT\\}",
+						}},
+						BlockedEnv: []string{"PATH", "PATHEXT", "SystemRoot", "windir", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH", "GO111MODULE", "GOROOT", "APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"},
+					},
+				},
 				User: &Target{
 					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml"},
 					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml"},

@@ -39,7 +39,7 @@ func TestCatalog(t *testing.T) {
 		"factory":         {true, "run", "project+user"},
 		"firebase-studio": {true, "docs", "project"},
 		"gemini":          {true, "run", "project+user"},
-		"goose":           {true, "src", "user"},
+		"goose":           {true, "src", "project+user"},
 		"jetbrains":       {true, "2nd", "project+user"},
 		"jetbrains-ai":    {false, "2nd", "-"},
 		"jetbrains-air":   {true, "docs", "project"},

@@ -253,6 +253,16 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{"scopes.project: former[0]: path \"~/.old.json\": project paths are relative to the root"},
 		},
 		{
+			name: "extension variable outside the project scope",
+			src:  strings.Replace(validProfile, "[scopes.project]\npaths = [\".mytool/mcp.json\"]", "[scopes.user]\npaths = [\"~/.mytool/<<extension>>/mcp.json\"]", 1),
+			want: []string{"<<extension>> is for project files only"},
+		},
+		{
+			name: "extension variable inside a name",
+			src:  strings.Replace(validProfile, "paths = [\".mytool/mcp.json\"]", "paths = [\".mytool/x-<<extension>>/mcp.json\"]", 1),
+			want: []string{"must be one whole folder name of the path"},
+		},
+		{
 			name: "set names a written field",
 			src:  validProfile + "\n[entry.set]\ncommand = \"x\"\n",
 			want: []string{`entry.set "command"`},

@@ -112,3 +112,33 @@ func TestDevinFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGooseDropIn: Goose's project scope is a Claude-style drop-in per
+// extension (block/goose plugins/mcp_servers.rs), with its own dialect;
+// the user scope keeps Goose's config.yaml entries.
+func TestGooseDropIn(t *testing.T) {
+	s, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Get("goose")
+	proj := p.Scopes.Project
+	if proj == nil || !proj.PerExtension() || !slices.Equal(proj.Paths, []string{".agents/plugins/<<extension>>/.mcp.json"}) ||
+		proj.Format != FormatJSON || !slices.Equal(proj.Key, []string{"mcpServers"}) {
+		t.Fatalf("goose project scope: %+v", proj)
+	}
+	if got := proj.ForExtension("vault").Paths; !slices.Equal(got, []string{".agents/plugins/vault/.mcp.json"}) {
+		t.Errorf("ForExtension: %q", got)
+	}
+	e := p.ForScope(ScopeProject).Entry
+	if e.CommandField != "command" || e.ArgsField != "args" || e.EnvField != "env" || e.CwdField != "cwd" ||
+		e.TypeField != "" || e.Remote != nil || e.NameField != "" || len(e.Set) != 0 || e.NamePattern != "" {
+		t.Errorf("goose project entry: %+v", e)
+	}
+	if len(e.BlockedEnv) != len(p.Entry.BlockedEnv) || len(e.Expands) != 1 || !e.Expands[0].Regexp().MatchString("${PLUGIN_ROOT}/x") {
+		t.Errorf("goose project entry: blocked_env %d, expands %+v", len(e.BlockedEnv), e.Expands)
+	}
+	if u := p.ForScope(ScopeUser).Entry; u.CommandField != "cmd" || u.EnvField != "envs" {
+		t.Errorf("goose user entry changed: %+v", u)
+	}
+}

@@ -170,6 +170,53 @@ type Target struct {
 	// itself moved from there to Paths as repo's; the user's entries there
 	// are never touched. Each gives paths (per OS as above), format and key.
 	Former []Target `toml:"former"`
+	// Entry, when set, is the tool's dialect in this scope's file, which
+	// differs from its others (Goose's project drop-ins are Claude-style
+	// JSON, its user config.yaml has its own entries): it replaces the
+	// profile's entry for this scope (Profile.ForScope).
+	Entry *EntryFormat `toml:"entry"`
+}
+
+// ExtensionVar in a project path stands for the name of an extension: the
+// scope's file is a drop-in per extension, holding only that extension's
+// servers (Goose's .agents/plugins/<name>/.mcp.json).
+const ExtensionVar = "<<extension>>"
+
+// PerExtension reports whether the scope's file is one per extension.
+func (t *Target) PerExtension() bool {
+	return slices.ContainsFunc(t.Paths, func(p string) bool { return strings.Contains(p, ExtensionVar) })
+}
+
+// ForExtension is t with ExtensionVar in its paths replaced by name.
+func (t *Target) ForExtension(name string) *Target {
+	cp := *t
+	rep := func(paths []string) []string {
+		if paths == nil {
+			return nil
+		}
+		out := make([]string, len(paths))
+		for i, p := range paths {
+			out[i] = strings.ReplaceAll(p, ExtensionVar, name)
+		}
+		return out
+	}
+	cp.Paths, cp.PathsLinux, cp.PathsDarwin, cp.PathsWindows = rep(t.Paths), rep(t.PathsLinux), rep(t.PathsDarwin), rep(t.PathsWindows)
+	return &cp
+}
+
+// ForScope is p as it writes scope: p itself, or a copy whose entry is the
+// scope's own (Target.Entry).
+func (p *Profile) ForScope(scope string) *Profile {
+	t := p.Scopes.Get(scope)
+	if t == nil || t.Entry == nil {
+		return p
+	}
+	cp := *p
+	cp.Entry = *t.Entry
+	// Said in every warning about it: what the tool lacks here, it may
+	// have in its other files.
+	cp.Name = p.Name + " (" + scope + " file)"
+	return &cp
 }
 
 // Lock kinds: how a tool locks its config file.
@@ -332,8 +379,16 @@ func matches(re *regexp.Regexp, pattern, name string) bool {
 // they are matched against every server of every run. The patterns were
 // validated (Decode) or are the built-in ones, which were.
 func (p *Profile) compile() {
-	if p.Entry.NamePattern != "" {
-		p.Entry.nameRE = regexp.MustCompile(p.Entry.NamePattern)
+	entries := []*EntryFormat{&p.Entry}
+	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
+		if t != nil && t.Entry != nil {
+			entries = append(entries, t.Entry)
+		}
+	}
+	for _, e := range entries {
+		if e.NamePattern != "" {
+			e.nameRE = regexp.MustCompile(e.NamePattern)
+		}
 	}
 	for i := range p.Advice {
 		if a := &p.Advice[i]; a.NamePattern != "" {
@@ -567,7 +622,22 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // applyDefaults fills the field names a profile may leave out.
 func (p *Profile) applyDefaults() {
-	e := &p.Entry
+	p.Entry.applyDefaults()
+	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
+		if t == nil {
+			continue
+		}
+		t.applyDefaults()
+		for i := range t.Former {
+			t.Former[i].applyDefaults()
+		}
+		if t.Entry != nil {
+			t.Entry.applyDefaults()
+		}
+	}
+}
+
+func (e *EntryFormat) applyDefaults() {
 	if e.Command == "" {
 		e.Command = "string"
 	}
@@ -579,15 +649,6 @@ func (p *Profile) applyDefaults() {
 	}
 	if e.EnvField == "" {
 		e.EnvField = "env"
-	}
-	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
-		if t == nil {
-			continue
-		}
-		t.applyDefaults()
-		for i := range t.Former {
-			t.Former[i].applyDefaults()
-		}
 	}
 	if e.Remote != nil {
 		if e.Remote.HeadersField == "" {
@@ -653,7 +714,23 @@ func (p *Profile) validate() error {
 	if n == 0 {
 		return fmt.Errorf("profile %s: mcp = true needs at least one scope", p.ID)
 	}
-	e := p.Entry
+	if err := p.validateEntry(&p.Entry); err != nil {
+		return err
+	}
+	for _, scope := range Scopes {
+		if t := p.Scopes.Get(scope); t != nil && t.Entry != nil {
+			if err := p.validateEntry(t.Entry); err != nil {
+				return fmt.Errorf("scopes.%s.entry: %w", scope, err)
+			}
+		}
+	}
+	return nil
+}
+
+// validateEntry reports the first thing wrong with an entry format of p:
+// its own, or one of a scope's.
+func (p *Profile) validateEntry(ep *EntryFormat) error {
+	e := *ep
 	if e.Command != "string" && e.Command != "array" {
 		return fmt.Errorf("profile %s: entry.command %q: use \"string\" or \"array\"", p.ID, e.Command)
 	}
@@ -938,6 +1015,17 @@ func (t *Target) validate(scope string) error {
 	}
 	for _, paths := range [][]string{t.Paths, t.PathsLinux, t.PathsDarwin, t.PathsWindows} {
 		for _, p := range paths {
+			if strings.Contains(p, ExtensionVar) {
+				segs := strings.Split(p, "/")
+				switch {
+				case scope != ScopeProject:
+					return fmt.Errorf("path %q: %s is for project files only", p, ExtensionVar)
+				case strings.Count(p, ExtensionVar) != 1 || !slices.Contains(segs, ExtensionVar) || segs[len(segs)-1] == ExtensionVar:
+					return fmt.Errorf("path %q: %s must be one whole folder name of the path", p, ExtensionVar)
+				case len(paths) != 1 || len(t.Former) > 0 || len(t.Installs) > 0:
+					return fmt.Errorf("path %q: a file per extension is the scope's one path, with no former places or installations", p)
+				}
+			}
 			relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
 			if scope == ScopeProject && !relative {
 				return fmt.Errorf("path %q: project paths are relative to the root", p)

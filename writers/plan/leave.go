@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,9 +70,14 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 		if lt == nil || !p.MCP {
 			continue
 		}
+		sp := p.ForScope(string(scope))
 		for _, t := range withFormer(lt) {
 			key := target.ProfileKey(t, env)
-			for _, path := range candidatePaths(t, env) {
+			paths := candidatePaths(t, env)
+			if t.PerExtension() {
+				paths = recordedDropIns(rs, t, env)
+			}
+			for _, path := range paths {
 				pl := placeOf(path, key)
 				if rs.rec.Find(pl.file, key) == nil {
 					continue
@@ -95,7 +102,7 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 				if slices.Contains(tg.Tools, p.ID) {
 					continue
 				}
-				if err := tg.AddTool(p, t, env); err != nil {
+				if err := tg.AddTool(sp, t, env); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -133,7 +140,7 @@ func withFormer(t *toolprofiles.Target) []*toolprofiles.Target {
 // reason that the tool reads its servers from its file now. The user's
 // entries there stay, as do those edited by hand since. A place that a
 // selected tool writes now is left to that tool's own target.
-func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.Profile) ([]*target.Target, error) {
+func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.Profile, built []*target.Target) ([]*target.Target, error) {
 	var rs *recordState
 	written := map[string]bool{}
 	for _, p := range profiles {
@@ -143,11 +150,14 @@ func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.
 			}
 		}
 	}
+	for _, t := range built {
+		written[t.Path+"\x00"+strings.Join(t.Key, "\x00")] = true
+	}
 	byPlace := map[string]*target.Target{}
 	var out []*target.Target
 	for _, p := range profiles {
 		cur := p.Scopes.Get(string(scope))
-		if cur == nil || !p.MCP || len(cur.Former) == 0 {
+		if cur == nil || !p.MCP || len(cur.Former) == 0 && !cur.PerExtension() {
 			continue
 		}
 		if rs == nil {
@@ -155,6 +165,26 @@ func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.
 			if rs, err = scopeRecord(env, scope); err != nil {
 				return nil, err
 			}
+		}
+		if cur.PerExtension() {
+			// The drop-ins of extensions that have no server for the tool
+			// any more (removed, or every server switched off).
+			sp := p.ForScope(string(scope))
+			key := target.ProfileKey(cur, env)
+			for _, path := range recordedDropIns(rs, cur, env) {
+				id := path + "\x00" + strings.Join(key, "\x00")
+				if written[id] || byPlace[id] != nil {
+					continue
+				}
+				tg := target.New(env, scope, path, key, cur)
+				tg.Leaving = "its extension declares no server for " + p.Name + " any more"
+				if err := tg.AddTool(sp, cur, env); err != nil {
+					return nil, err
+				}
+				byPlace[id] = tg
+				out = append(out, tg)
+			}
+			continue
 		}
 		now := "its own file"
 		if paths := candidatePaths(cur, env); len(paths) > 0 {
@@ -194,6 +224,22 @@ func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.
 		slices.Sort(tg.Written)
 	}
 	return out, nil
+}
+
+// recordedDropIns are the files of a per-extension target (a drop-in per
+// extension, toolprofiles.Target.PerExtension) that the record lists.
+func recordedDropIns(rs *recordState, t *toolprofiles.Target, env target.Env) []string {
+	var out []string
+	key := target.ProfileKey(t, env)
+	for _, pattern := range t.Paths {
+		glob := strings.ReplaceAll(pattern, toolprofiles.ExtensionVar, "*")
+		for _, rt := range rs.rec.Targets {
+			if ok, _ := path.Match(glob, rt.File); ok && rs.kind != recordUser && slices.Equal(rt.Key, key) {
+				out = append(out, filepath.Join(env.Root, filepath.FromSlash(rt.File)))
+			}
+		}
+	}
+	return out
 }
 
 // candidatePaths are the files a profile's scope target may write on this

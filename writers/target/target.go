@@ -129,6 +129,25 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 		if t == nil || !p.MCP {
 			continue
 		}
+		p = p.ForScope(string(scope)) // the scope's own dialect, where it has one
+		if t.PerExtension() {
+			// A drop-in per extension (Goose's .agents/plugins/<name>/.mcp.json),
+			// each holding that extension's servers only.
+			for _, ext := range byExtension(servers) {
+				et := t.ForExtension(ext[0].Extension)
+				grp, err := g.targetFor(p, et)
+				if err != nil {
+					return nil, nil, err
+				}
+				if grp == nil {
+					continue
+				}
+				if err := g.translate(grp, p, et, ext); err != nil {
+					return nil, nil, err
+				}
+			}
+			continue
+		}
 		grp, err := g.targetFor(p, t)
 		if err != nil {
 			return nil, nil, err
@@ -144,6 +163,23 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 		g.warnSecrets(servers)
 	}
 	return g.targets(), g.warnings, nil
+}
+
+// byExtension groups servers by their extension, in the order the
+// extensions first come.
+func byExtension(servers []extensions.Server) [][]extensions.Server {
+	var out [][]extensions.Server
+	at := map[string]int{}
+	for _, s := range servers {
+		i, ok := at[s.Extension]
+		if !ok {
+			i = len(out)
+			at[s.Extension] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], s)
+	}
+	return out
 }
 
 // grouping is Build's state: the targets so far, by file and key, in
