@@ -269,5 +269,8 @@ var notChecked = []struct{ name, pkg, why string }{
 	{"Kimi Code CLI", "—", "not on npm (installed by Moonshot's script or uv; kimi-code on npm is an unrelated wrapper)"},
 	{"Atlassian Rovo Dev CLI", "—", "not on npm (part of Atlassian's acli)"},
 	{"Tabnine agent CLI", "—", "not on npm (installed by Tabnine into ~/.local/bin)"},
-	{"Warp, Cursor CLI, Windsurf/Devin Desktop, Claude Desktop, JetBrains Air, Abacus.AI Desktop, Trae, LM Studio, Antigravity", "—", "desktop apps or CLIs distributed outside npm"},
+	{"Goose CLI", "—", "a Rust binary from GitHub releases (block/goose, aaif-goose/goose), not on npm or Debian; goose-cli on npm and github.com/pressly/goose on the Go proxy are unrelated database-migration tools (tried 2026-11-26)"},
+	{"Cursor CLI (cursor-agent)", "—", "installed by Cursor's own script from cursor.com, not on npm or Debian (the npm packages named after it are third-party ACP adapters, which need the CLI itself; tried 2026-11-26)"},
+	{"Zed", "—", "an editor distributed by zed.dev, not on npm or Debian; the @zed-industries packages on npm are ACP agent adapters, not Zed (tried 2026-11-26)"},
+	{"Warp, Windsurf/Devin Desktop, Claude Desktop, JetBrains Air, Abacus.AI Desktop, Trae, LM Studio, Antigravity", "—", "desktop apps or CLIs distributed outside npm"},
 }
