@@ -878,10 +878,13 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		offered = offers(want, t.Preserve, d.Fixed)
 	}
 	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	extra := false // the file's entry has members no tool of the target writes
 	if present {
 		// The members no tool of the target writes are the tool's or the
 		// user's: they stay in the entry, and are no part of the digest.
-		want = keepUnwritten(want, cur.Value, t.Written)
+		withKept := keepUnwritten(want, cur.Value, t.Written)
+		extra = len(withKept) > len(want)
+		want = withKept
 	}
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	tp.intent[d.Name] = tp.next[d.Name]
@@ -897,7 +900,10 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	case !present:
 		tp.change(ActionAdd, d.Name, ReasonMissing)
 		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
-	case sameJSON(cur.Value, ordered.JSON(want)):
+	case sameJSON(cur.Value, ordered.JSON(want)) && (isOwned || !extra):
+		// (An entry that is not repo's and carries members of its own
+		// was written by someone, not left by a killed run: it is the
+		// user's, below, unless adopted.)
 		if !isOwned {
 			// Exactly what repo writes, but not in the record: what a
 			// run killed between writing the file and the record
