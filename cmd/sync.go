@@ -178,6 +178,7 @@ func syncRun(opts *SyncOptions) error {
 		u, err := needsTrust(w, plan, nil)
 		if err != nil {
 			res.Warnings = appendUnique(res.Warnings, err.Error())
+			res.grouped = appendUnique(res.grouped, err.Error())
 		}
 		res.Untrusted = u
 	}
@@ -282,6 +283,14 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 	if work.ignore, err = ignoreBlock(w, w.ws.Servers, sel, work.targets, opts.Scope); err != nil {
 		return work, err
 	}
+	// What repo wrote where a selected tool read its servers before (Devin's
+	// config.json) goes: the tool reads them from its new file now; so does
+	// the drop-in of an extension that has no server for the tool any more.
+	former, err := plan.FormerTargets(w.env, target.Scope(opts.Scope), sel.profiles, work.targets)
+	if err != nil {
+		return work, err
+	}
+	work.targets = append(work.targets, former...)
 	if sel.source == "--tool" {
 		return work, nil
 	}
@@ -308,9 +317,10 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 // text output is made from: the selection, the warnings, and each file's
 // status and changes (with --dry-run, its diff).
 func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan, written []*writers.FilePlan) syncResult {
-	warnings := syncWarnings(w, sel, opts, work, plan)
+	warnings, grouped := syncWarnings(w, sel, opts, work, plan)
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: plan.Shadows}
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: plan.Shadows,
+		grouped: grouped}
 	for _, y := range plan.Yours {
 		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension})
 	}
@@ -340,32 +350,41 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 // syncWarnings are what a run warns about, each once: the selection's
 // notes, [mcp] gitignore with detected tools, folder variables repo
 // ignored, what the tools cannot express, paths the servers name that are
-// missing, and the plan's own.
-func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) []string {
-	warnings := sel.notes
+// missing, and the plan's own. grouped are the same, but with what the
+// tools cannot express said once per server and problem, naming the tools
+// (translator.Group): one extension synced to many tools would otherwise
+// repeat each problem once per tool.
+func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) (warnings, grouped []string) {
+	warnings = slices.Clone(sel.notes)
 	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
 		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
 	}
 	for _, v := range ignoredVars(opts.F, w.env, sel.profiles, opts.Scope, nil) {
 		warnings = append(warnings, v.name+": "+v.message())
 	}
+	grouped = slices.Clone(warnings)
 	for _, tw := range work.warnings {
 		warnings = appendUnique(warnings, tw.String())
 	}
-	for _, l := range work.leaks {
-		warnings = appendUnique(warnings, l)
+	for _, g := range translator.Group(work.warnings) {
+		grouped = appendUnique(grouped, g)
 	}
+	rest := slices.Clone(work.leaks)
 	if len(sel.profiles) > 0 {
 		for _, s := range w.ws.Servers {
 			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
-				warnings = appendUnique(warnings, missingWarning(s, missing))
+				rest = appendUnique(rest, missingWarning(s, missing))
 			}
 		}
 	}
 	for _, pw := range plan.Warnings {
-		warnings = appendUnique(warnings, pw)
+		rest = appendUnique(rest, pw)
 	}
-	return warnings
+	for _, r := range rest {
+		warnings = appendUnique(warnings, r)
+		grouped = appendUnique(grouped, r)
+	}
+	return warnings, grouped
 }
 
 // planAndApply plans the targets and, when writing, applies the plan. A
@@ -505,7 +524,13 @@ func mode(opts *SyncOptions) string {
 func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan, sel *selection) {
 	errOut := f.IO.ErrOut
 	warn := func() {
-		for _, w := range res.Warnings {
+		// The long form, every tool's warning on its own line (as the JSON
+		// output has them), with -v; else each problem once.
+		warnings := res.grouped
+		if opts.Verbose {
+			warnings = res.Warnings
+		}
+		for _, w := range warnings {
 			fmt.Fprintf(errOut, "%s %s\n", f.paint(errOut, yellow, "warning:"), w)
 		}
 	}
@@ -790,6 +815,8 @@ type syncResult struct {
 	Stale      bool         `json:"stale"`
 	Files      []fileResult `json:"files"`
 	Warnings   []string     `json:"warnings"`
+	// grouped are the warnings as text output says them without -v.
+	grouped []string
 	// Kept are the files where repo's entries for tools no longer
 	// detected stay (only when the tools are detected, not listed).
 	Kept []keptResult `json:"kept,omitempty"`

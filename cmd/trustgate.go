@@ -49,7 +49,7 @@ func shownDefinition(s extensions.Server, d trust.Definition) trust.Definition {
 			fields = append(fields, "env "+l.Key)
 		case strings.HasPrefix(l.Field, "headers."):
 			fields = append(fields, "header "+l.Key)
-		default: // url, args[i], command, cwd
+		default: // url, args[i], command, cwd, headersHelper, oauth.*
 			fields = append(fields, l.Field)
 		}
 	}

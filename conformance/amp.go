@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -49,7 +50,7 @@ var ampEnv = []string{"AMP_API_KEY=conformance-offline"}
 
 func (a amp) List(ctx context.Context, c *Check) (*Result, error) {
 	if c.Scope == ScopeProject {
-		for _, name := range expectedServers {
+		for _, name := range append(slices.Clone(expectedServers), confInclude, confExclude, confRemote) { // conf-off is not written
 			o, err := c.Run(ctx, ampEnv, c.Bin(), "mcp", "approve", name)
 			if err != nil || o.Code != 0 {
 				return &Result{Output: o.All()}, fmt.Errorf("amp mcp approve %s: exit %d %v: %s", name, o.Code, err, oneLine(o.All(), 300))

@@ -22,7 +22,7 @@ func (claude) Name() string     { return "Claude Code" }
 func (claude) Tool() string     { return "claude" }
 func (claude) Scopes() []string { return []string{ScopeProject, ScopeLocal} }
 func (claude) Install() InstallSpec {
-	return InstallSpec{Package: "@anthropic-ai/claude-code", Version: "2.1.329", Bin: "claude"}
+	return InstallSpec{Package: "@anthropic-ai/claude-code", Version: "2.1.332", Bin: "claude"}
 }
 
 func (claude) Files(scope string) []string {

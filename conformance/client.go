@@ -36,6 +36,11 @@ type Record struct {
 	Server  string `json:"server"`
 	Status  Status `json:"status"`
 	Detail  string `json:"detail,omitempty"`
+	// Tools are the server's tools the client offers, where it reports them offline (nil: not
+	// reported); Config the server's settings as the client parsed them (startupTimeout and
+	// toolTimeout in seconds, autoApprove the approved tools), where it reports them.
+	Tools  []string          `json:"tools,omitempty"`
+	Config map[string]string `json:"config,omitempty"`
 }
 
 // InstallSpec says how a client is installed from npm and started.

@@ -24,7 +24,7 @@ func (codex) Name() string     { return "Codex" }
 func (codex) Tool() string     { return "codex" }
 func (codex) Scopes() []string { return []string{ScopeProject, ScopeUser} }
 func (codex) Install() InstallSpec {
-	return InstallSpec{Package: "@openai/codex", Version: "0.169.0", Bin: "codex"}
+	return InstallSpec{Package: "@openai/codex", Version: "0.171.0", Bin: "codex"}
 }
 
 // Files: .codex/config.toml, in the project or in HOME.
@@ -43,6 +43,32 @@ type codexServer struct {
 	URL     string   `json:"url"`
 	Args    []string `json:"args"`
 	Enabled *bool    `json:"enabled"`
+	// The settings, as Codex parsed them.
+	StartupTimeoutSec *float64 `json:"startup_timeout_sec"`
+	ToolTimeoutSec    *float64 `json:"tool_timeout_sec"`
+	Tools             map[string]struct {
+		ApprovalMode string `json:"approval_mode"`
+	} `json:"tools"`
+}
+
+// config is what the conformance expectations read of a server's settings (settings.go).
+func (s codexServer) config() map[string]string {
+	out := map[string]string{}
+	if s.StartupTimeoutSec != nil {
+		out["startupTimeout"] = fmt.Sprint(*s.StartupTimeoutSec)
+	}
+	if s.ToolTimeoutSec != nil {
+		out["toolTimeout"] = fmt.Sprint(*s.ToolTimeoutSec)
+	}
+	var approved []string
+	for name, t := range s.Tools {
+		if t.ApprovalMode == "approve" {
+			approved = append(approved, name)
+		}
+	}
+	sort.Strings(approved)
+	out["autoApprove"] = strings.Join(approved, ",")
+	return out
 }
 
 type codexOrigin struct {
@@ -219,7 +245,11 @@ func (cx codex) List(ctx context.Context, c *Check) (*Result, error) {
 		default:
 			scope = o.Name.Type // system, sessionFlags, …: another scope
 		}
-		r.Records = append(r.Records, Record{Server: name, Scope: scope, Status: st, Detail: oneLine(detail, 300)})
+		rec := Record{Server: name, Scope: scope, Status: st, Detail: oneLine(detail, 300), Config: sc.config()}
+		if st == Connected && len(s.Tools) > 0 {
+			rec.Tools = toolNames(s.Tools, name)
+		}
+		r.Records = append(r.Records, rec)
 	}
 	return r, nil
 }

@@ -173,7 +173,7 @@ func run() int {
 	}
 
 	fmt.Println()
-	printTable(os.Stdout, r.Results)
+	printTable(os.Stdout, r.Results, r.Sandbox.isolated())
 	path := *reportPath
 	if path == "" && r.Partial == "" {
 		path = filepath.Join(module, "conformance", "LAST_RUN.md")
@@ -188,10 +188,10 @@ func run() int {
 		logf("scratch folder kept: %s", scratch)
 	}
 	if !r.passed() {
-		logf("FAIL: not every expected server is connected")
+		logf("FAIL: not every expected server is connected, or a setting did not arrive")
 		return 1
 	}
-	logf("PASS: every expected server is connected")
+	logf("PASS: every expected server is connected, and every setting checked arrived")
 	return 0
 }
 

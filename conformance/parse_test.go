@@ -217,3 +217,60 @@ func TestOfferedTools(t *testing.T) {
 		t.Error("no log: want an error")
 	}
 }
+
+// TestSettingRows: the conformance servers' expectations read the records as the clients gave
+// them: a switched-off server that connected fails, a tool list that is not exactly the named
+// tools fails, and a remote server repo warned about is not counted as the tool's failure.
+func TestSettingRows(t *testing.T) {
+	rec := func(server string, st Status, tools []string, cfg map[string]string) Record {
+		return Record{Server: server, Status: st, Tools: tools, Config: cfg}
+	}
+	good := map[string]string{"startupTimeout": "45", "toolTimeout": "90", "autoApprove": "alpha"}
+	r := &CheckResult{checkSpec: checkSpec{client: codex{}, scope: ScopeProject}, Records: []Record{
+		rec(confOff, Disabled, nil, nil),
+		rec(confInclude, Connected, []string{"alpha", "beta"}, good),
+		rec(confExclude, Connected, []string{"alpha", "beta"}, nil),
+		rec(confRemote, Connected, nil, nil),
+	}}
+	verdicts := func(rows []settingRow) []string {
+		var out []string
+		for _, row := range rows {
+			out = append(out, row.verdict)
+		}
+		return out
+	}
+	if got := verdicts(r.settingRows(true)); !reflect.DeepEqual(got, []string{"PASS", "PASS", "PASS", "PASS"}) {
+		t.Errorf("all well: %q", got)
+	}
+	r.Records[0].Status = Connected                         // the switched-off server started
+	r.Records[1].Tools = []string{"alpha", "beta", "gamma"} // the filter did not arrive
+	r.Records[1].Config = map[string]string{"startupTimeout": "45", "toolTimeout": "90000", "autoApprove": ""}
+	r.Records[3].Status = Failed
+	if got := verdicts(r.settingRows(true)); !reflect.DeepEqual(got, []string{"FAIL", "FAIL", "FAIL", "FAIL"}) {
+		t.Errorf("nothing arrived: %q", got)
+	}
+	r.RemoteWarning = `codex: server "conf-remote": … headers.Authorization keeps the literal text ${CONF_TOKEN}`
+	if got := r.settingRows(true)[1]; got.verdict != "NOT SUPPORTED (repo warned)" {
+		t.Errorf("repo warned: %+v", got)
+	}
+	if got := r.settingRows(false)[1]; got.verdict != "NOT CHECKED" && got.verdict != "NOT SUPPORTED (repo warned)" {
+		t.Errorf("no namespace: %+v", got)
+	}
+	// A client that reports no tools and no config gets neither row.
+	r.Records[1].Tools, r.Records[1].Config, r.Records[2].Tools = nil, nil, nil
+	if n := len(r.settingRows(true)); n != 2 {
+		t.Errorf("%d rows for a client that reports no tools, want 2", n)
+	}
+}
+
+func TestToolNames(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{`{"mcp__s__beta": {}, "alpha": {}}`, "alpha,beta"},
+		{`[{"name": "s__beta"}, {"name": "alpha"}]`, "alpha,beta"},
+		{`[]`, ""},
+	} {
+		if got := strings.Join(toolNames([]byte(c.raw), "s"), ","); got != c.want {
+			t.Errorf("toolNames(%s) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}

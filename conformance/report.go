@@ -28,7 +28,7 @@ type Run struct {
 
 func (r *Run) passed() bool {
 	for _, res := range r.Results {
-		if !res.passed() {
+		if !res.passed(r.Sandbox.isolated()) {
 			return false
 		}
 	}
@@ -36,7 +36,7 @@ func (r *Run) passed() bool {
 }
 
 // printTable writes the records as an aligned table, then the verdicts.
-func printTable(w io.Writer, results []*CheckResult) {
+func printTable(w io.Writer, results []*CheckResult, isolated bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tVERSION\tSCOPE\tSERVER\tSTATUS\tDETAIL")
 	for _, res := range results {
@@ -49,6 +49,9 @@ func printTable(w io.Writer, results []*CheckResult) {
 	for _, res := range results {
 		v, d := res.Verdict()
 		fmt.Fprintf(w, "%-26s %-22s %s\n", expectationName(res), v, oneLine(d, 160))
+		for _, row := range res.settingRows(isolated) {
+			fmt.Fprintf(w, "%-26s %-22s %s: %s\n", "", row.verdict, row.what, oneLine(row.detail, 140))
+		}
 	}
 	for _, res := range results {
 		for _, ch := range res.Changes {
@@ -110,6 +113,21 @@ func writeMarkdown(path string, run *Run) error {
 	for _, res := range run.Results {
 		v, d := res.Verdict()
 		p("| %s | **%s** | %s |\n", expectationName(res), v, md(d))
+	}
+	p("\n### Settings and remote servers\n\n")
+	p("The harness adds an extension of its own, `conformance` (conformance/settings.go): `%s` is switched off\n", confOff)
+	p("(`\"enabled\": false`) and must not be started; `%s` (`includeTools` alpha, beta of its tools alpha, beta,\n", confInclude)
+	p("gamma; `autoApprove` alpha; `startupTimeout` %d, `toolTimeout` %d) and `%s` (`excludeTools` gamma) must\n", confStartup, confToolTimeout, confExclude)
+	p("offer exactly alpha and beta, where the client reports tools offline; `%s` is an http server the\n", confRemote)
+	p("harness runs on loopback inside each check's network namespace, which refuses any request without\n")
+	p("`Authorization: Bearer <value of CONF_TOKEN>`: the MCP file says `Bearer ${CONF_TOKEN}`, the value is\n")
+	p("only in the client's environment, so the server connects only if the client expanded the reference.\n")
+	p("Rows that need a report a client cannot give offline are left out for that client.\n\n")
+	p("| expectation | verdict | detail |\n|---|---|---|\n")
+	for _, res := range run.Results {
+		for _, row := range res.settingRows(run.Sandbox.isolated()) {
+			p("| %s · %s | **%s** | %s |\n", expectationName(res), row.what, row.verdict, md(row.detail))
+		}
 	}
 
 	p("\n## Clients that cannot report here\n\n")
@@ -186,7 +204,7 @@ func writeMarkdown(path string, run *Run) error {
 	// For a failed check: the file repo wrote and what the client said.
 	first := true
 	for _, res := range run.Results {
-		if res.passed() || res.SyncErr != "" {
+		if res.passed(run.Sandbox.isolated()) || res.SyncErr != "" {
 			continue
 		}
 		if first {
@@ -261,5 +279,8 @@ var notChecked = []struct{ name, pkg, why string }{
 	{"Kimi Code CLI", "—", "not on npm (installed by Moonshot's script or uv; kimi-code on npm is an unrelated wrapper)"},
 	{"Atlassian Rovo Dev CLI", "—", "not on npm (part of Atlassian's acli)"},
 	{"Tabnine agent CLI", "—", "not on npm (installed by Tabnine into ~/.local/bin)"},
-	{"Warp, Cursor CLI, Windsurf/Devin Desktop, Claude Desktop, JetBrains Air, Abacus.AI Desktop, Trae, LM Studio, Antigravity", "—", "desktop apps or CLIs distributed outside npm"},
+	{"Goose CLI", "—", "a Rust binary from GitHub releases (block/goose, aaif-goose/goose), not on npm or Debian; goose-cli on npm and github.com/pressly/goose on the Go proxy are unrelated database-migration tools (tried 2026-11-26)"},
+	{"Cursor CLI (cursor-agent)", "—", "installed by Cursor's own script from cursor.com, not on npm or Debian (the npm packages named after it are third-party ACP adapters, which need the CLI itself; tried 2026-11-26)"},
+	{"Zed", "—", "an editor distributed by zed.dev, not on npm or Debian; the @zed-industries packages on npm are ACP agent adapters, not Zed (tried 2026-11-26)"},
+	{"Warp, Windsurf/Devin Desktop, Claude Desktop, JetBrains Air, Abacus.AI Desktop, Trae, LM Studio, Antigravity", "—", "desktop apps or CLIs distributed outside npm"},
 }

@@ -43,6 +43,9 @@ type CheckResult struct {
 	Changes  []Change
 	Duration time.Duration
 	Home     string // the private HOME the check ran with
+	// RemoteWarning is repo's warning, when its sync gave one, that the remote conformance server's
+	// header reaches the client as literal text (settings.go).
+	RemoteWarning string
 }
 
 // Verdict of the check's expectation.
@@ -80,7 +83,18 @@ func (r *CheckResult) Verdict() (string, string) {
 	return "FAIL", detail
 }
 
-func (r *CheckResult) passed() bool { v, _ := r.Verdict(); return v == "PASS" }
+// passed: the expected servers connected, and no expectation about the settings failed.
+func (r *CheckResult) passed(isolated bool) bool {
+	if v, _ := r.Verdict(); v != "PASS" {
+		return false
+	}
+	for _, row := range r.settingRows(isolated) {
+		if row.verdict == "FAIL" {
+			return false
+		}
+	}
+	return true
+}
 
 // untrustedVerdict: before repo trust, the sync must exit 3 and the client must start none of
 // the expected servers from the checked scope.
@@ -187,6 +201,7 @@ func (rn *Runner) one(ctx context.Context, s checkSpec) *CheckResult {
 		res.Records = missingAll(res, "repo did not write this scope")
 		return res
 	}
+	res.RemoteWarning = rn.ws.remoteWarning(s.client.Tool(), s.scope)
 	dir := filepath.Join(rn.ws.Work, "checks", strings.ReplaceAll(s.key(), "/", "-"))
 	c := &Check{Client: s.client, Scope: s.scope, Project: rn.ws.Project, Home: filepath.Join(dir, "home"),
 		Dir: rn.ws.Project, Tmp: filepath.Join(dir, "tmp"), Version: res.Version, Timeout: rn.timeout,

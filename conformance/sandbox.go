@@ -124,7 +124,7 @@ func (c *Check) Env(extra ...string) []string {
 // Command prepares argv inside the sandbox, in c.Dir, in its own process group that is killed
 // when ctx ends.
 func (c *Check) Command(ctx context.Context, env []string, argv ...string) *exec.Cmd {
-	return sandboxed(ctx, c.sb, c.Dir, c.Env(env...), argv)
+	return sandboxed(ctx, c.sb, c.Dir, c.Env(append(env, "CONF_TOKEN="+confToken)...), serveRemote(c.sb, c.Tmp, argv))
 }
 
 func sandboxed(ctx context.Context, sb Sandbox, dir string, env, argv []string) *exec.Cmd {

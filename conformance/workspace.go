@@ -158,6 +158,10 @@ func prepareWorkspace(ctx context.Context, module, work string, checks []checkSp
 		return w, fmt.Errorf("examples/demo.sh failed (%v); see %s", err, filepath.Join(work, "logs", "demo.log"))
 	}
 	logf("examples/demo.sh: workspace %s synced", w.Project)
+	// The harness's own extension (settings.go), which the syncs below write for every tool.
+	if err := writeSettingsExtension(w.Project); err != nil {
+		return w, err
+	}
 
 	// Project scope for tools the demo did not write (codex): a sync per tool, which writes nothing
 	// for a tool the demo already wrote (a second sync is a no-op; --check cannot tell, since with

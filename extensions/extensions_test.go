@@ -116,7 +116,7 @@ func TestErrors(t *testing.T) {
 		{"unknown field", `{"mcpServers": {"s": {"command": "x", "timeout": 5}}}`, nil, []string{"field timeout", "unknown field"}},
 		{"empty command", `{"mcpServers": {"s": {"command": " "}}}`, nil, []string{"field command", "non-empty"}},
 		{"remote with command", `{"mcpServers": {"s": {"type": "http", "url": "u", "command": "x"}}}`, nil, []string{"field command", "takes url"}},
-		{"bad type", `{"mcpServers": {"s": {"type": "ws", "url": "u"}}}`, nil, []string{"field type", "stdio, http or sse"}},
+		{"bad type", `{"mcpServers": {"s": {"type": "ws", "url": "u"}}}`, nil, []string{"field type", "stdio, http (or streamable-http) or sse"}},
 		{"duplicate server", `{"mcpServers": {"s": {"command": "x"}, "s": {"command": "y"}}}`, nil, []string{"appears twice"}},
 		{"empty name", `{"mcpServers": {"": {"command": "x"}}}`, nil, []string{"must not be empty"}},
 		{"missing map", `{"servers": {}}`, nil, []string{"mcpServers", "missing"}},

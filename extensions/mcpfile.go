@@ -21,7 +21,7 @@ type Declaration struct {
 	Settings Settings
 }
 
-var knownFields = "command, args, env, cwd, type, url, headers, " + strings.Join(settingFields, ", ")
+var knownFields = "command, args, env, cwd, type, url, headers, " + strings.Join(authFields, ", ") + ", " + strings.Join(settingFields, ", ")
 
 // parseMCPFile reads the mcpServers map of an MCP file, keeping the order in
 // which the author wrote servers, env and headers (it is kept in output).
@@ -142,6 +142,11 @@ func parseDeclaration(name string, v gjson.Result, fail failFunc) (Declaration, 
 				}
 			case "type":
 				d.Transport = f.String()
+				if d.Transport == "streamable-http" {
+					// The MCP spec's name of the transport; Claude Code
+					// reads it as http too.
+					d.Transport = HTTP
+				}
 			}
 		case "args":
 			d.Args, err = stringList(f, name, field, fail)
@@ -158,6 +163,9 @@ func parseDeclaration(name string, v gjson.Result, fail failFunc) (Declaration, 
 			}
 		default:
 			var ok bool
+			if ok, err = parseAuth(&d, name, field, f, fail); ok {
+				break
+			}
 			if ok, err = parseSetting(&d.Settings, name, field, f, fail); !ok {
 				err = fail(k.Index, name, field, "unknown field (known: "+knownFields+")")
 			}
@@ -190,7 +198,7 @@ func checkShape(d *Declaration, v gjson.Result, fail failFunc) error {
 		if strings.TrimSpace(d.Command) == "" {
 			return fail(at("command"), d.Name, "command", "a stdio server needs a non-empty command")
 		}
-		for _, f := range []string{"url", "headers"} {
+		for _, f := range []string{"url", "headers", "oauth", "headersHelper"} {
 			if v.Get(f).Exists() {
 				return fail(at(f), d.Name, f, "only remote (http, sse) servers take "+f)
 			}
@@ -205,7 +213,7 @@ func checkShape(d *Declaration, v gjson.Result, fail failFunc) error {
 			}
 		}
 	default:
-		return fail(at("type"), d.Name, "type", fmt.Sprintf("%q: use stdio, http or sse", d.Transport))
+		return fail(at("type"), d.Name, "type", fmt.Sprintf("%q: use stdio, http (or streamable-http) or sse", d.Transport))
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
 // tool can be told to keep it literal.
 func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 	s := Server{Name: d.Name, Extension: ext, ExtDir: c.ExtDir, Source: source, Line: d.Line,
-		Spec: Spec{Transport: d.Transport}, Settings: d.Settings}
+		Spec: Spec{Transport: d.Transport, Auth: d.Auth}, Settings: d.Settings}
 	fail := func(field, msg string) error {
 		return &Error{File: source, Line: d.Line, Col: d.Col, Extension: ext, Server: d.Name, Field: field, Msg: msg}
 	}

@@ -34,6 +34,9 @@ type Spec struct {
 	Cwd       string
 	URL       string
 	Headers   []KV
+	// Auth is how a remote server authenticates (oauth, headersHelper);
+	// nil when the author gave neither.
+	Auth *Auth
 }
 
 // Server is a declaration after resolution.

@@ -195,7 +195,6 @@ func builtinProfiles() []*Profile {
 				CommandField: "command",
 				ArgsField:    "args",
 				EnvField:     "env",
-				Preserve:     []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "serverUrl",
@@ -255,7 +254,7 @@ func builtinProfiles() []*Profile {
 			Name:       "Claude Code",
 			MCP:        true,
 			Evidence:   "run",
-			Sources:    []string{"https://code.claude.com/docs/en/mcp", "tool-formats.md: Claude Code [run][src], claude-code 2.1.329", "clients.md: Claude Code oracle runs"},
+			Sources:    []string{"https://code.claude.com/docs/en/mcp", "tool-formats.md: Claude Code [run][src], claude-code 2.1.329", "clients.md: Claude Code oracle runs", "@anthropic-ai/claude-code-linux-x64 2.1.332 binary: remote oauth and headersHelper schema [src]"},
 			Notes:      "Project servers stay pending until approved (enableAllProjectMcpServers or enabledMcpjsonServers). No cwd field: servers run in the project directory.",
 			Detect:     []string{".claude", ".mcp.json", "CLAUDE.md"},
 			DetectUser: []string{"${CLAUDE_CONFIG_DIR:-~/.claude}", "${CLAUDE_CONFIG_DIR:-~}/.claude.json"},
@@ -302,6 +301,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "url", "headers"},
 					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
 				}},
+				Preserve: []string{"timeout", "oauth", "headersHelper"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -312,6 +312,24 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callbackPort"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scopes"},
+							Join: " ",
+						},
+						AuthServerMetadataURL: &AuthField{
+							Path: []string{"oauth", "authServerMetadataUrl"},
+						},
+						HeadersHelper: &AuthField{
+							Path: []string{"headersHelper"},
+						},
+					},
 				},
 				Settings: Settings{
 					ToolTimeout: &SettingField{
@@ -429,7 +447,7 @@ func builtinProfiles() []*Profile {
 			Name:       "OpenAI Codex",
 			MCP:        true,
 			Evidence:   "run",
-			Sources:    []string{"tool-formats.md: OpenAI Codex [run][src], codex-cli 0.169.0", "openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex codex-rs/config/src/mcp_edit.rs", "clients.md: Codex oracle runs (codex 0.169.0)"},
+			Sources:    []string{"tool-formats.md: OpenAI Codex [run][src], codex-cli 0.169.0", "openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex codex-rs/config/src/mcp_edit.rs", "clients.md: Codex oracle runs (codex 0.169.0)", "@openai/codex-linux-x64 0.171.0 binary strings: http_headers_helper, scopes, oauth (McpServerOAuthConfig) [src]"},
 			Notes:      "The project file .codex/config.toml is read only when the project is trusted ([projects.\"<abs root>\"] trust_level = \"trusted\" in the user config); otherwise Codex silently ignores it. Any TOML error, wrong type or missing command in either file makes Codex exit, losing the user servers too. Codex expands no ${VAR} in values: variables a server needs from the environment are forwarded with env_vars.",
 			Detect:     []string{".codex"},
 			DetectUser: []string{"${CODEX_HOME:-~/.codex}"},
@@ -454,7 +472,7 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				CwdField:     "cwd",
-				Preserve:     []string{"enabled", "required", "startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec", "enabled_tools", "disabled_tools", "default_tools_approval_mode", "tools", "supports_parallel_tool_calls", "scopes", "oauth", "oauth_resource"},
+				Preserve:     []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools", "oauth", "scopes", "http_headers_helper"},
 				EnvForward:   "env_vars",
 				NamePattern:  "^[A-Za-z0-9_:@/.-]+$",
 				Remote: &RemoteFormat{
@@ -464,6 +482,20 @@ func builtinProfiles() []*Profile {
 					HeadersField:    "http_headers",
 					BearerEnvField:  "bearer_token_env_var",
 					EnvHeadersField: "env_http_headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "client_id"},
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callback_port"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"scopes"},
+						},
+						HeadersHelper: &AuthField{
+							Path: []string{"http_headers_helper"},
+						},
+					},
 				},
 				Settings: Settings{
 					Enabled: &SettingField{
@@ -615,7 +647,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$(\\w+|\\{[^}]*\\})",
 				}},
-				Preserve: []string{"tools"},
+				Preserve: []string{"tools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -683,7 +715,7 @@ func builtinProfiles() []*Profile {
 						"`":  "\\`",
 					},
 				}},
-				Preserve: []string{"disabled", "disabled_tools", "enabled_tools", "timeout"},
+				Preserve: []string{"disabled", "disabled_tools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -765,32 +797,51 @@ func builtinProfiles() []*Profile {
 			ID:                "devin",
 			Name:              "Devin CLI / Devin Desktop",
 			MCP:               true,
-			Evidence:          "docs",
-			Sources:           []string{"https://docs.devin.ai/cli/extensibility/mcp/configuration", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]"},
-			Notes:             "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. The local file .devin/config.local.json is the one `devin mcp add` writes by default and is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
+			Evidence:          "2nd",
+			Sources:           []string{"https://docs.devin.ai/cli/changelog/stable (CLI v3000.3.22, 2026-07-29), as quoted by https://github.com/dyoshikawa/rulesync/issues/2510 [2nd]", "https://github.com/dyoshikawa/rulesync/pull/2523 [2nd]", "https://github.com/upstash/context7/pull/3090 (Devin CLI 3000.6.2 reads .devin/mcp_config.json) [2nd]", "https://docs.devin.ai/cli/extensibility/mcp/configuration (entry format)", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]"},
+			Notes:             "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. Since Devin CLI v3000.3 the servers live in mcp_config.json files of their own, and Devin moves mcpServers it finds in config.json there on startup: repo removes the entries it wrote under the old key. The local file .devin/mcp_config.local.json is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
 			Detect:            []string{".devin"},
 			DetectUser:        []string{"~/.config/devin"},
 			DetectUserWindows: []string{"${APPDATA}/devin"},
 			Binaries:          []string{"devin"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".devin/config.json"},
+					Paths:     []string{".devin/mcp_config.json"},
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
+					Former: []Target{Target{
+						Paths:     []string{".devin/config.json"},
+						Format:    "json",
+						Key:       []string{"mcpServers"},
+						Container: "map",
+					}},
 				},
 				Local: &Target{
-					Paths:     []string{".devin/config.local.json"},
+					Paths:     []string{".devin/mcp_config.local.json"},
 					Format:    "json",
 					Key:       []string{"mcpServers"},
 					Container: "map",
+					Former: []Target{Target{
+						Paths:     []string{".devin/config.local.json"},
+						Format:    "json",
+						Key:       []string{"mcpServers"},
+						Container: "map",
+					}},
 				},
 				User: &Target{
-					Paths:        []string{"~/.config/devin/config.json"},
-					PathsWindows: []string{"${APPDATA}/devin/config.json"},
+					Paths:        []string{"~/.config/devin/mcp_config.json"},
+					PathsWindows: []string{"${APPDATA}/devin/mcp_config.json"},
 					Format:       "json",
 					Key:          []string{"mcpServers"},
 					Container:    "map",
+					Former: []Target{Target{
+						Paths:        []string{"~/.config/devin/config.json"},
+						PathsWindows: []string{"${APPDATA}/devin/config.json"},
+						Format:       "json",
+						Key:          []string{"mcpServers"},
+						Container:    "map",
+					}},
 				},
 			},
 			Entry: EntryFormat{
@@ -844,7 +895,6 @@ func builtinProfiles() []*Profile {
 				EnvField:     "env",
 				TypeField:    "type",
 				StdioType:    "stdio",
-				Preserve:     []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -888,7 +938,7 @@ func builtinProfiles() []*Profile {
 			Name:       "Gemini CLI",
 			MCP:        true,
 			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: gemini-cli 0.61.0, project scope [run]", "tool-formats.md: Gemini CLI [src][docs], gemini-cli commit 5411f113", "google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md", "clients.md: Gemini CLI oracle runs (gemini-cli 0.61.0)"},
+			Sources:    []string{"conformance/LAST_RUN.md: gemini-cli 0.61.0, project scope [run]", "tool-formats.md: Gemini CLI [src][docs], gemini-cli commit 5411f113", "google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md", "clients.md: Gemini CLI oracle runs (gemini-cli 0.61.0)", "@google/gemini-cli 0.61.0 bundle: MCPServerConfig oauth, redirectUri port [src]"},
 			Notes:      "In an untrusted folder every MCP server is disabled, user servers too; trust comes from ~/.gemini/trustedFolders.json or GEMINI_CLI_TRUST_WORKSPACE=true. The docs advise against '_' in server names (policy names are mcp_<server>_<tool>).",
 			Detect:     []string{".gemini", "GEMINI.md"},
 			DetectUser: []string{"${GEMINI_CLI_HOME:-~}/.gemini/settings.json", "${GEMINI_CLI_HOME:-~}/.gemini/projects.json", "${GEMINI_CLI_HOME:-~}/.gemini/tmp"},
@@ -927,7 +977,7 @@ func builtinProfiles() []*Profile {
 					OS:      []string{"windows"},
 					Pattern: "%\\w+%",
 				}},
-				Preserve:   []string{"trust", "includeTools", "excludeTools", "timeout"},
+				Preserve:   []string{"includeTools", "excludeTools", "timeout", "oauth"},
 				BlockedEnv: []string{"NODE_OPTIONS", "NODE_CLI_FLAGS", "_FORCE_NODE_OPTIONS", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_PROFILE", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PERL5DB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "CORECLR_ENABLE_PROFILING"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
@@ -937,6 +987,23 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						ClientSecret: &AuthField{
+							Path: []string{"oauth", "clientSecret"},
+							Ref:  true,
+						},
+						CallbackPort: &AuthField{
+							Path:   []string{"oauth", "redirectUri"},
+							Format: "http://localhost:{port}/oauth/callback",
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scopes"},
+						},
+						Enable: []string{"oauth", "enabled"},
+					},
 				},
 				Settings: Settings{
 					IncludeTools: &SettingField{
@@ -959,14 +1026,32 @@ func builtinProfiles() []*Profile {
 			Name:              "Goose",
 			MCP:               true,
 			Evidence:          "src",
-			Sources:           []string{"tool-formats.md: Goose [src][docs]", "block/goose crates/goose/src/agents/extension.rs", "aaif-goose/goose crates/goose/src/agents/extension.rs (commit 5632aebc)", "aaif-goose/goose crates/goose/src/config/extensions.rs (commit 05a3515c)", "block/goose documentation/docs/guides/config-files.md"},
-			Notes:             "Goose re-serialises the whole config.yaml when it updates its platform extensions, so comments and key order in it do not survive Goose itself. Extensions are keyed by the lowercased name with whitespace removed and other characters turned into '_': use names of [a-z0-9_-]. Goose drops PATH, LD_PRELOAD, PYTHONPATH, NODE_OPTIONS and other sensitive variables from envs. GOOSE_PATH_ROOT (config at <root>/config/config.yaml) is not followed by repo. SSE extensions are no longer supported by Goose.",
+			Sources:           []string{"tool-formats.md: Goose [src][docs]", "block/goose crates/goose/src/agents/extension.rs", "aaif-goose/goose crates/goose/src/agents/extension.rs (commit 5632aebc)", "aaif-goose/goose crates/goose/src/config/extensions.rs (commit 05a3515c)", "block/goose documentation/docs/guides/config-files.md", "block/goose crates/goose/src/plugins/mcp_servers.rs (commit 41af6ba5) and plugins/discovery.rs (commit 21aecaf8): project drop-ins [src]"},
+			Notes:             "In a project, each extension's servers go to a drop-in of its own, .agents/plugins/<extension>/.mcp.json (stdio servers only), which Goose v1.39 and later load as the extension <extension>:<server>. Goose re-serialises the whole config.yaml when it updates its platform extensions, so comments and key order in it do not survive Goose itself. Extensions are keyed by the lowercased name with whitespace removed and other characters turned into '_': use names of [a-z0-9_-]. Goose drops PATH, LD_PRELOAD, PYTHONPATH, NODE_OPTIONS and other sensitive variables from envs. GOOSE_PATH_ROOT (config at <root>/config/config.yaml) is not followed by repo. SSE extensions are no longer supported by Goose.",
 			Detect:            []string{".goosehints"},
 			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/goose"},
 			DetectUserDarwin:  []string{"~/.config/goose"},
 			DetectUserWindows: []string{"${APPDATA}/Block/goose"},
 			Binaries:          []string{"goose"},
 			Scopes: ScopeTable{
+				Project: &Target{
+					Paths:     []string{".agents/plugins/<<extension>>/.mcp.json"},
+					Format:    "json",
+					Key:       []string{"mcpServers"},
+					Container: "map",
+					Entry: &EntryFormat{
+						Command:      "string",
+						CommandField: "command",
+						ArgsField:    "args",
+						EnvField:     "env",
+						CwdField:     "cwd",
+						Expands: []Expansion{Expansion{
+							Fields:  []string{"command", "args", "env", "cwd"},
+							Pattern: "\\$\\{PLUGIN_ROOT\\}",
+						}},
+						BlockedEnv: []string{"PATH", "PATHEXT", "SystemRoot", "windir", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH", "GO111MODULE", "GOROOT", "APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"},
+					},
+				},
 				User: &Target{
 					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml"},
 					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml"},
@@ -990,7 +1075,7 @@ func builtinProfiles() []*Profile {
 					"enabled":     true,
 					"timeout":     int64(300),
 				},
-				Preserve:    []string{"enabled", "timeout", "bundled", "description", "env_keys", "available_tools"},
+				Preserve:    []string{"enabled", "timeout", "description"},
 				NameField:   "name",
 				NamePattern: "^[a-z0-9_-]+$",
 				BlockedEnv:  []string{"PATH", "PATHEXT", "SystemRoot", "windir", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH", "GO111MODULE", "GOROOT", "APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"},
@@ -1090,7 +1175,7 @@ func builtinProfiles() []*Profile {
 			Name:       "Kilo Code",
 			MCP:        true,
 			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: Kilo CLI 7.7.9 (@kilocode/cli-linux-x64), project and user scope [run]", "tool-formats.md: Kilo Code (current, OpenCode-based) [docs]", "Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (commit 00014964)"},
+			Sources:    []string{"conformance/LAST_RUN.md: Kilo CLI 7.7.9 (@kilocode/cli-linux-x64), project and user scope [run]", "tool-formats.md: Kilo Code (current, OpenCode-based) [docs]", "Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (commit 00014964)", "@kilocode/cli-linux-x64 7.7.9 binary: McpOAuthConfig [src]"},
 			Notes:      "Kilo Code is built on OpenCode: the same dialect (type \"local\", command as an array, environment, {env:NAME}). The settings UI writes these files too. The legacy Roo-based extension reads .kilocode/mcp.json instead (profile kilo-legacy). Tool approvals live in the top-level `permission` key, which repo does not touch.",
 			Detect:     []string{"kilo.json", "kilo.jsonc", ".kilo"},
 			DetectUser: []string{"${XDG_CONFIG_HOME:-~/.config}/kilo"},
@@ -1138,6 +1223,22 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						ClientSecret: &AuthField{
+							Path: []string{"oauth", "clientSecret"},
+							Ref:  true,
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callbackPort"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scope"},
+							Join: " ",
+						},
+					},
 				},
 				Settings: Settings{
 					Enabled: &SettingField{
@@ -1195,7 +1296,7 @@ func builtinProfiles() []*Profile {
 					Keys:    []string{"env", "headers"},
 					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
 				}},
-				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -1258,7 +1359,6 @@ func builtinProfiles() []*Profile {
 				EnvField:     "env",
 				CwdField:     "cwd",
 				TypeField:    "transport",
-				Preserve:     []string{"enabled", "enabledTools", "disabledTools", "startupTimeoutMs", "toolTimeoutMs"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",
@@ -1390,7 +1490,7 @@ func builtinProfiles() []*Profile {
 			Name:       "OpenCode",
 			MCP:        true,
 			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: opencode-ai 1.18.33, project scope [run]", "tool-formats.md: OpenCode [src][docs], opencode-ai 1.18.33", "anomalyco/opencode packages/web/src/content/docs/config.mdx (commit 161aa252)", "clients.md: OpenCode oracle runs (opencode-ai 1.18.33)"},
+			Sources:    []string{"conformance/LAST_RUN.md: opencode-ai 1.18.33, project scope [run]", "tool-formats.md: OpenCode [src][docs], opencode-ai 1.18.33", "anomalyco/opencode packages/web/src/content/docs/config.mdx (commit 161aa252)", "clients.md: OpenCode oracle runs (opencode-ai 1.18.33)", "opencode-ai 1.18.33 binary: McpOAuthConfig [src]"},
 			Notes:      "An entry with type \"stdio\", no type, or a string command makes the whole config invalid, and `env` is silently ignored (the key is `environment`). OpenCode inserts \"$schema\" into an opencode.json that lacks it; keeping one avoids that rewrite.",
 			Detect:     []string{"opencode.json", "opencode.jsonc", ".opencode"},
 			DetectUser: []string{"${XDG_CONFIG_HOME:-~/.config}/opencode", "${XDG_DATA_HOME:-~/.local/share}/opencode"},
@@ -1427,7 +1527,7 @@ func builtinProfiles() []*Profile {
 				Set: map[string]any{
 					"enabled": true,
 				},
-				Preserve: []string{"enabled", "timeout"},
+				Preserve: []string{"enabled", "timeout", "oauth"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "remote",
@@ -1438,6 +1538,22 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+						ClientSecret: &AuthField{
+							Path: []string{"oauth", "clientSecret"},
+							Ref:  true,
+						},
+						CallbackPort: &AuthField{
+							Path: []string{"oauth", "callbackPort"},
+						},
+						Scopes: &AuthField{
+							Path: []string{"oauth", "scope"},
+							Join: " ",
+						},
+					},
 				},
 				Settings: Settings{
 					Enabled: &SettingField{
@@ -1546,7 +1662,7 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$(\\w+|\\{[^}]+\\})",
 				}},
-				Preserve: []string{"trust", "includeTools", "excludeTools", "timeout"},
+				Preserve: []string{"includeTools", "excludeTools", "timeout", "discoveryTimeoutMs"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "httpUrl",
@@ -1625,7 +1741,7 @@ func builtinProfiles() []*Profile {
 					Pattern: "%[^%\\s]+%",
 				}},
 				RootVar:  "${workspaceFolder}",
-				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout", "watchPaths"},
+				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "streamable-http",
@@ -1713,7 +1829,6 @@ func builtinProfiles() []*Profile {
 				ArgsField:    "args",
 				EnvField:     "env",
 				CwdField:     "cwd",
-				Preserve:     []string{"timeout"},
 			},
 			Advice: []Advice{Advice{
 				Scopes:  []string{"project"},
@@ -1817,7 +1932,7 @@ func builtinProfiles() []*Profile {
 			Name:              "VS Code (Copilot Chat)",
 			MCP:               true,
 			Evidence:          "src",
-			Sources:           []string{"https://code.visualstudio.com/docs/agents/reference/mcp-configuration", "tool-formats.md: VS Code / Copilot Chat [docs][src]", "microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md (commit 0892da1a)", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (commit 0b37532c)"},
+			Sources:           []string{"https://code.visualstudio.com/docs/agents/reference/mcp-configuration", "tool-formats.md: VS Code / Copilot Chat [docs][src]", "microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md (commit 0892da1a)", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (commit 0b37532c)", "microsoft/vscode-docs PR #9798: oauth.clientId on http servers [docs]"},
 			Notes:             "The entry schema has additionalProperties: false, so repo writes only VS Code's own fields. Copilot CLI does not read .vscode/mcp.json (clients.md); VS Code forwards these servers to Copilot harness sessions except those needing ${input:...}.",
 			Detect:            []string{".vscode"},
 			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code"},
@@ -1855,7 +1970,8 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
 					Pattern: "\\$\\{[^}]*\\}",
 				}},
-				RootVar: "${workspaceFolder}",
+				RootVar:  "${workspaceFolder}",
+				Preserve: []string{"oauth"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						Type:     "http",
@@ -1866,6 +1982,11 @@ func builtinProfiles() []*Profile {
 						URLField: "url",
 					},
 					HeadersField: "headers",
+					Auth: &AuthFormat{
+						ClientID: &AuthField{
+							Path: []string{"oauth", "clientId"},
+						},
+					},
 				},
 			},
 			origin: "builtin:vscode.toml",
@@ -1948,7 +2069,6 @@ func builtinProfiles() []*Profile {
 					Fields:  []string{"command", "args", "env", "url", "headers"},
 					Pattern: "\\$\\{[^}]*\\}",
 				}},
-				Preserve: []string{"disabled", "disabledTools"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "serverUrl",
@@ -2001,7 +2121,7 @@ func builtinProfiles() []*Profile {
 					OS:      []string{"windows"},
 					Pattern: "^\\$(\\w+|\\{[^}]*\\})",
 				}},
-				Preserve: []string{"enabled", "timeout"},
+				Preserve: []string{"enabled"},
 				Remote: &RemoteFormat{
 					HTTP: &RemoteKind{
 						URLField: "url",

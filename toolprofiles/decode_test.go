@@ -227,8 +227,40 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		{
 			name: "preserve names a written field",
-			src:  validProfile + "cwd_field = \"cwd\"\npreserve = [\"disabled\", \"cwd\"]\n",
-			want: []string{`entry.preserve "cwd"`},
+			src:  validProfile + "cwd_field = \"cwd\"\npreserve = [\"cwd\"]\n",
+			want: []string{`entry.preserve "cwd"`, "from the server itself"},
+		},
+		{
+			// A member repo never writes is the tool's or the user's anyway:
+			// listing it would say it needs protecting, which it does not.
+			name: "preserve names a member repo never writes",
+			src:  validProfile + "preserve = [\"disabled\"]\n",
+			want: []string{`entry.preserve "disabled"`, "repo never writes it"},
+		},
+		{
+			name: "preserve names a member twice",
+			src:  validProfile + "preserve = [\"enabled\", \"enabled\"]\n\n[entry.settings]\nenabled = { field = \"enabled\" }\n",
+			want: []string{`entry.preserve "enabled" is listed twice`},
+		},
+		{
+			name: "former place with more than a place",
+			src:  strings.Replace(validProfile, "key = [\"mcpServers\"]\n", "key = [\"mcpServers\"]\nformer = [{ paths = [\".old.json\"], format = \"json\", key = [\"servers\"], skeleton = \"{}\" }]\n", 1),
+			want: []string{"scopes.project: former[0]: give paths, format, key"},
+		},
+		{
+			name: "former place outside the workspace for project scope",
+			src:  strings.Replace(validProfile, "key = [\"mcpServers\"]\n", "key = [\"mcpServers\"]\nformer = [{ paths = [\"~/.old.json\"], format = \"json\", key = [\"servers\"] }]\n", 1),
+			want: []string{"scopes.project: former[0]: path \"~/.old.json\": project paths are relative to the root"},
+		},
+		{
+			name: "extension variable outside the project scope",
+			src:  strings.Replace(validProfile, "[scopes.project]\npaths = [\".mytool/mcp.json\"]", "[scopes.user]\npaths = [\"~/.mytool/<<extension>>/mcp.json\"]", 1),
+			want: []string{"<<extension>> is for project files only"},
+		},
+		{
+			name: "extension variable inside a name",
+			src:  strings.Replace(validProfile, "paths = [\".mytool/mcp.json\"]", "paths = [\".mytool/x-<<extension>>/mcp.json\"]", 1),
+			want: []string{"must be one whole folder name of the path"},
 		},
 		{
 			name: "set names a written field",

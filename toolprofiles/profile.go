@@ -11,6 +11,7 @@ package toolprofiles
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -165,6 +166,60 @@ type Target struct {
 	// file, though it does in others (Kilo CLI refuses a project kilo.json
 	// holding {env:…}, for the user config only may read the environment).
 	NoEnvRef bool `toml:"no_env_ref"`
+	// Former are the files and keys the tool read this scope's servers
+	// from before (Devin's mcpServers key in config.json, which Devin CLI
+	// v3000.3 moved to mcp_config.json). A sync removes the entries repo
+	// wrote there, by its ownership record, and counts an entry the tool
+	// itself moved from there to Paths as repo's; the user's entries there
+	// are never touched. Each gives paths (per OS as above), format and key.
+	Former []Target `toml:"former"`
+	// Entry, when set, is the tool's dialect in this scope's file, which
+	// differs from its others (Goose's project drop-ins are Claude-style
+	// JSON, its user config.yaml has its own entries): it replaces the
+	// profile's entry for this scope (Profile.ForScope).
+	Entry *EntryFormat `toml:"entry"`
+}
+
+// ExtensionVar in a project path stands for the name of an extension: the
+// scope's file is a drop-in per extension, holding only that extension's
+// servers (Goose's .agents/plugins/<name>/.mcp.json).
+const ExtensionVar = "<<extension>>"
+
+// PerExtension reports whether the scope's file is one per extension.
+func (t *Target) PerExtension() bool {
+	return slices.ContainsFunc(t.Paths, func(p string) bool { return strings.Contains(p, ExtensionVar) })
+}
+
+// ForExtension is t with ExtensionVar in its paths replaced by name.
+func (t *Target) ForExtension(name string) *Target {
+	cp := *t
+	rep := func(paths []string) []string {
+		if paths == nil {
+			return nil
+		}
+		out := make([]string, len(paths))
+		for i, p := range paths {
+			out[i] = strings.ReplaceAll(p, ExtensionVar, name)
+		}
+		return out
+	}
+	cp.Paths, cp.PathsLinux, cp.PathsDarwin, cp.PathsWindows = rep(t.Paths), rep(t.PathsLinux), rep(t.PathsDarwin), rep(t.PathsWindows)
+	return &cp
+}
+
+// ForScope is p as it writes scope: p itself, or a copy whose entry is the
+// scope's own (Target.Entry).
+func (p *Profile) ForScope(scope string) *Profile {
+	t := p.Scopes.Get(scope)
+	if t == nil || t.Entry == nil {
+		return p
+	}
+	cp := *p
+	cp.Entry = *t.Entry
+	// Said in every warning about it: what the tool lacks here, it may
+	// have in its other files.
+	cp.Name = p.Name + " (" + scope + " file)"
+	return &cp
 }
 
 // Lock kinds: how a tool locks its config file.
@@ -270,9 +325,12 @@ type EntryFormat struct {
 	RootVar string `toml:"root_var"`
 	// Set lists fixed members written into every entry (enabled = true).
 	Set map[string]any `toml:"set"`
-	// Preserve lists members the tool or the user owns inside an entry
-	// (approval lists, enable toggles): kept across syncs, not part of
-	// what repo compares.
+	// Preserve lists members repo writes — a setting's member, a fixed
+	// member of Set — that the tool or the user may change as well (enable
+	// toggles, approval lists): their value in the file meets repo's offer
+	// in a three-way merge (docs/tool-profiles.md) instead of being
+	// compared. A member repo never writes (Written) needs no listing: it
+	// is the tool's or the user's, kept as it is and never compared.
 	Preserve []string `toml:"preserve"`
 	// EnvForward is the list member naming variables the tool passes from
 	// its own environment to the server (Codex env_vars): an env member that
@@ -324,8 +382,16 @@ func matches(re *regexp.Regexp, pattern, name string) bool {
 // they are matched against every server of every run. The patterns were
 // validated (Decode) or are the built-in ones, which were.
 func (p *Profile) compile() {
-	if p.Entry.NamePattern != "" {
-		p.Entry.nameRE = regexp.MustCompile(p.Entry.NamePattern)
+	entries := []*EntryFormat{&p.Entry}
+	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
+		if t != nil && t.Entry != nil {
+			entries = append(entries, t.Entry)
+		}
+	}
+	for _, e := range entries {
+		if e.NamePattern != "" {
+			e.nameRE = regexp.MustCompile(e.NamePattern)
+		}
 	}
 	for i := range p.Advice {
 		if a := &p.Advice[i]; a.NamePattern != "" {
@@ -446,6 +512,124 @@ type RemoteFormat struct {
 	// map under EnvHeadersField.
 	BearerEnvField  string `toml:"bearer_env_field"`
 	EnvHeadersField string `toml:"env_headers_field"`
+	// Auth says where the tool keeps a remote server's authentication
+	// (extensions.Auth); nil: it has no field for any of it.
+	Auth *AuthFormat `toml:"auth"`
+}
+
+// AuthFormat says where a tool keeps each part of a remote server's
+// authentication: the member path of each, or nil where the tool has
+// none (the part is then not written, with a warning).
+type AuthFormat struct {
+	ClientID              *AuthField `toml:"client_id"`
+	ClientSecret          *AuthField `toml:"client_secret"`
+	CallbackPort          *AuthField `toml:"callback_port"`
+	Scopes                *AuthField `toml:"scopes"`
+	AuthServerMetadataURL *AuthField `toml:"auth_server_metadata_url"`
+	HeadersHelper         *AuthField `toml:"headers_helper"`
+	// Enable is a member set to true wherever an OAuth part is written
+	// (Gemini CLI uses oauth only with oauth.enabled).
+	Enable []string `toml:"enable"`
+}
+
+// AuthField is where one part of the authentication goes.
+type AuthField struct {
+	// Path is the member, a segment per level: ["oauth", "clientId"].
+	Path []string `toml:"path"`
+	// Join (scopes only): the tool takes one string, the scopes joined
+	// with this; empty: a list.
+	Join string `toml:"join"`
+	// Format (callback_port only): the tool takes a string, this with
+	// {port} replaced (Gemini CLI's redirectUri); empty: the number.
+	Format string `toml:"format"`
+	// Ref (client_secret only): the tool expands its environment reference
+	// (entry.env_ref) in this member; without it the secret, which the MCP
+	// file gives as a reference only, is not written.
+	Ref bool `toml:"ref"`
+}
+
+// Parts lists the parts of the authentication by their MCP file names,
+// with where the tool keeps each (nil: nowhere).
+func (a *AuthFormat) Parts() []AuthPart {
+	if a == nil {
+		a = &AuthFormat{}
+	}
+	return []AuthPart{
+		{"oauth.clientId", a.ClientID}, {"oauth.clientSecret", a.ClientSecret}, {"oauth.callbackPort", a.CallbackPort},
+		{"oauth.scopes", a.Scopes}, {"oauth.authServerMetadataUrl", a.AuthServerMetadataURL}, {"headersHelper", a.HeadersHelper},
+	}
+}
+
+// AuthPart is one part of the authentication and its field.
+type AuthPart struct {
+	Name  string
+	Field *AuthField
+}
+
+// members are the top-level entry members the authentication is written
+// to.
+func (a *AuthFormat) members() []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	add := func(path []string) {
+		if len(path) > 0 && !slices.Contains(out, path[0]) {
+			out = append(out, path[0])
+		}
+	}
+	for _, p := range a.Parts() {
+		if p.Field != nil {
+			add(p.Field.Path)
+		}
+	}
+	add(a.Enable)
+	return out
+}
+
+func (a *AuthFormat) validate(written []string) error {
+	if a == nil {
+		return nil
+	}
+	for _, p := range a.Parts() {
+		f := p.Field
+		if f == nil {
+			continue
+		}
+		key := "entry.remote.auth." + authKey(p.Name)
+		switch {
+		case len(f.Path) == 0 || slices.Contains(f.Path, ""):
+			return fmt.Errorf("%s: path: give the member, one segment per level", key)
+		case slices.Contains(written, f.Path[0]):
+			return fmt.Errorf("%s: path %q: repo writes that member from the server itself", key, f.Path)
+		case f.Join != "" && p.Name != "oauth.scopes":
+			return fmt.Errorf("%s: join is for scopes only", key)
+		case f.Format != "" && (p.Name != "oauth.callbackPort" || !strings.Contains(f.Format, "{port}")):
+			return fmt.Errorf("%s: format is for callback_port only, and holds {port}", key)
+		case f.Ref && p.Name != "oauth.clientSecret":
+			return fmt.Errorf("%s: ref is for client_secret only", key)
+		}
+	}
+	if slices.Contains(a.Enable, "") {
+		return fmt.Errorf("entry.remote.auth.enable: segments must not be empty")
+	}
+	return nil
+}
+
+func authKey(part string) string {
+	switch part {
+	case "oauth.clientId":
+		return "client_id"
+	case "oauth.clientSecret":
+		return "client_secret"
+	case "oauth.callbackPort":
+		return "callback_port"
+	case "oauth.scopes":
+		return "scopes"
+	case "oauth.authServerMetadataUrl":
+		return "auth_server_metadata_url"
+	}
+	return "headers_helper"
 }
 
 // RemoteKind spells one remote transport.
@@ -458,7 +642,22 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // applyDefaults fills the field names a profile may leave out.
 func (p *Profile) applyDefaults() {
-	e := &p.Entry
+	p.Entry.applyDefaults()
+	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
+		if t == nil {
+			continue
+		}
+		t.applyDefaults()
+		for i := range t.Former {
+			t.Former[i].applyDefaults()
+		}
+		if t.Entry != nil {
+			t.Entry.applyDefaults()
+		}
+	}
+}
+
+func (e *EntryFormat) applyDefaults() {
 	if e.Command == "" {
 		e.Command = "string"
 	}
@@ -471,17 +670,6 @@ func (p *Profile) applyDefaults() {
 	if e.EnvField == "" {
 		e.EnvField = "env"
 	}
-	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
-		if t == nil {
-			continue
-		}
-		if t.Container == "" {
-			t.Container = ContainerMap
-		}
-		if t.Container == ContainerList && t.NameField == "" {
-			t.NameField = "name"
-		}
-	}
 	if e.Remote != nil {
 		if e.Remote.HeadersField == "" {
 			e.Remote.HeadersField = "headers"
@@ -491,6 +679,15 @@ func (p *Profile) applyDefaults() {
 				k.URLField = "url"
 			}
 		}
+	}
+}
+
+func (t *Target) applyDefaults() {
+	if t.Container == "" {
+		t.Container = ContainerMap
+	}
+	if t.Container == ContainerList && t.NameField == "" {
+		t.NameField = "name"
 	}
 }
 
@@ -537,7 +734,23 @@ func (p *Profile) validate() error {
 	if n == 0 {
 		return fmt.Errorf("profile %s: mcp = true needs at least one scope", p.ID)
 	}
-	e := p.Entry
+	if err := p.validateEntry(&p.Entry); err != nil {
+		return err
+	}
+	for _, scope := range Scopes {
+		if t := p.Scopes.Get(scope); t != nil && t.Entry != nil {
+			if err := p.validateEntry(t.Entry); err != nil {
+				return fmt.Errorf("scopes.%s.entry: %w", scope, err)
+			}
+		}
+	}
+	return nil
+}
+
+// validateEntry reports the first thing wrong with an entry format of p:
+// its own, or one of a scope's.
+func (p *Profile) validateEntry(ep *EntryFormat) error {
+	e := *ep
 	if e.Command != "string" && e.Command != "array" {
 		return fmt.Errorf("profile %s: entry.command %q: use \"string\" or \"array\"", p.ID, e.Command)
 	}
@@ -580,9 +793,23 @@ func (p *Profile) validate() error {
 	if err := e.Settings.validate(written); err != nil {
 		return fmt.Errorf("profile %s: %w", p.ID, err)
 	}
-	for _, f := range e.Preserve {
-		if slices.Contains(written, f) {
-			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field itself", p.ID, f)
+	if e.Remote != nil {
+		if err := e.Remote.Auth.validate(written); err != nil {
+			return fmt.Errorf("profile %s: %w", p.ID, err)
+		}
+	}
+	offered := append(e.Settings.Members(), e.AuthMembers()...)
+	for f := range e.Set {
+		offered = append(offered, f)
+	}
+	for i, f := range e.Preserve {
+		switch {
+		case slices.Contains(written, f):
+			return fmt.Errorf("profile %s: entry.preserve %q: repo writes that field from the server itself", p.ID, f)
+		case !slices.Contains(offered, f):
+			return fmt.Errorf("profile %s: entry.preserve %q: repo never writes it, so it is kept as the tool or the user wrote it anyway; list only the members of entry.settings, entry.set and entry.remote.auth", p.ID, f)
+		case slices.Contains(e.Preserve[:i], f):
+			return fmt.Errorf("profile %s: entry.preserve %q is listed twice", p.ID, f)
 		}
 	}
 	for f := range e.Set {
@@ -659,6 +886,34 @@ func (x *Expansion) validate() error {
 		}
 	}
 	return nil
+}
+
+// Written lists every member repo may write into an entry of the tool,
+// for any server: the ones derived from the server's definition, the
+// members of its settings and the fixed members of Set. These are the
+// members repo answers for — compared with what it wants, replaced when
+// they differ (or merged, for Preserve). Every other member of a managed
+// entry is the tool's or the user's (Claude Code's oauth, Codex's
+// http_headers_helper, a $schema): kept as it is, never drift.
+func (e *EntryFormat) Written() []string {
+	var out []string
+	for _, list := range [][]string{e.writtenFields(), e.Settings.Members(), slices.Sorted(maps.Keys(e.Set)), e.AuthMembers()} {
+		for _, f := range list {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// AuthMembers are the members a remote server's authentication is
+// written to (entry.remote.auth), top level only.
+func (e *EntryFormat) AuthMembers() []string {
+	if e.Remote == nil {
+		return nil
+	}
+	return e.Remote.Auth.members()
 }
 
 // writtenFields lists the entry members repo derives from a server
@@ -794,16 +1049,36 @@ func (t *Target) validate(scope string) error {
 	}
 	for _, paths := range [][]string{t.Paths, t.PathsLinux, t.PathsDarwin, t.PathsWindows} {
 		for _, p := range paths {
+			if strings.Contains(p, ExtensionVar) {
+				segs := strings.Split(p, "/")
+				switch {
+				case scope != ScopeProject:
+					return fmt.Errorf("path %q: %s is for project files only", p, ExtensionVar)
+				case strings.Count(p, ExtensionVar) != 1 || !slices.Contains(segs, ExtensionVar) || segs[len(segs)-1] == ExtensionVar:
+					return fmt.Errorf("path %q: %s must be one whole folder name of the path", p, ExtensionVar)
+				case len(paths) != 1 || len(t.Former) > 0 || len(t.Installs) > 0:
+					return fmt.Errorf("path %q: a file per extension is the scope's one path, with no former places or installations", p)
+				}
+			}
 			relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
 			if scope == ScopeProject && !relative {
 				return fmt.Errorf("path %q: project paths are relative to the root", p)
 			}
 			// A local file is private to the user: in the home folder (Claude's
 			// ~/.claude.json) or in the repository, kept out of git by the tool
-			// (Devin's .devin/config.local.json).
+			// (Devin's .devin/mcp_config.local.json).
 			if scope == ScopeUser && relative {
 				return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
 			}
+		}
+	}
+	for i := range t.Former {
+		f := &t.Former[i]
+		if len(f.Former) > 0 || len(f.Installs) > 0 || f.Skeleton != "" || f.CreationChanges != "" || f.Lock != nil {
+			return fmt.Errorf("former[%d]: give paths, format, key (and container) only: repo only removes its entries there", i)
+		}
+		if err := f.validate(scope); err != nil {
+			return fmt.Errorf("former[%d]: %w", i, err)
 		}
 	}
 	for _, os := range t.UnsupportedOS {

@@ -191,7 +191,7 @@ func TestBuiltinDialects(t *testing.T) {
 		// The rest of the catalog.
 		"codex":           {".codex/config.toml", "toml", "mcp_servers", "", "", "cwd", "env", "string", "", "", "url", "-"},
 		"continue":        {".continue/mcpServers/repo-managed.yaml", "yaml", "mcpServers", "type", "stdio", "cwd", "env", "string", "", "streamable-http", "url", "url"},
-		"goose":           {"", "yaml", "extensions", "type", "stdio", "", "envs", "string", "", "streamable_http", "uri", "-"},
+		"goose":           {".agents/plugins/<<extension>>/.mcp.json", "json", "mcpServers", "type", "stdio", "", "envs", "string", "", "streamable_http", "uri", "-"},
 		"lmstudio":        {"", "json", "mcpServers", "", "", "", "env", "string", "", "", "url", "-"},
 		"kilo":            {"kilo.json", "jsonc", "mcp", "type", "local", "", "environment", "array", "{env:NAME}", "remote", "url", "url"},
 		"kilo-legacy":     {".kilocode/mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${env:NAME}", "streamable-http", "url", "url"},
@@ -203,7 +203,7 @@ func TestBuiltinDialects(t *testing.T) {
 		"visual-studio":   {".vs/mcp.json", "json", "servers", "type", "stdio", "", "env", "string", "", "http", "url", "url"},
 		"firebase-studio": {".idx/mcp.json", "json", "mcpServers", "", "", "", "env", "string", "", "-", "", "-"},
 		// Added 2026-11-23.
-		"devin":         {".devin/config.json", "json", "mcpServers", "transport", "", "", "env", "string", "", "http", "url", "url"},
+		"devin":         {".devin/mcp_config.json", "json", "mcpServers", "transport", "", "", "env", "string", "", "http", "url", "url"},
 		"qoder":         {".mcp.json", "json", "mcpServers", "type", "stdio", "cwd", "env", "string", "${NAME}", "http", "url", "url"},
 		"kimi":          {".kimi-code/mcp.json", "json", "mcpServers", "transport", "", "cwd", "env", "string", "", "", "url", "url"},
 		"rovodev":       {"", "json", "mcpServers", "transport", "stdio", "", "env", "string", "", "-", "", "-"},
@@ -244,7 +244,9 @@ func TestBuiltinDialects(t *testing.T) {
 			t.Errorf("%s:\n got %+v\nwant %+v", id, got, w)
 		}
 		for _, scope := range Scopes {
-			if tg := p.Scopes.Get(scope); tg != nil && tg.Format != first.Format {
+			// A scope with a dialect of its own (Goose's project drop-ins) may
+			// have its own format too.
+			if tg := p.Scopes.Get(scope); tg != nil && tg.Entry == nil && first.Entry == nil && tg.Format != first.Format {
 				t.Errorf("%s: scopes disagree on the format (%s vs %s)", id, tg.Format, first.Format)
 			}
 		}

@@ -145,8 +145,10 @@ func (n *neutralizer) entry(raw []byte) (extensions.Spec, error) {
 		if used[k] {
 			continue
 		}
-		if slices.Contains(e.Preserve, k) {
-			continue // the tool's or the user's: it stays in the tool's file
+		if slices.Contains(e.Preserve, k) || !slices.Contains(e.Written(), k) {
+			// The tool's or the user's (a toggle, Claude Code's oauth): it
+			// stays in the tool's file, which repo sync keeps.
+			continue
 		}
 		if want, ok := e.Set[k]; ok {
 			if !sameSetValue(members[k], want) {

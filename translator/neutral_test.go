@@ -142,7 +142,10 @@ func TestNeutralDialects(t *testing.T) {
 // naming the member and what to do.
 func TestNeutralRefusals(t *testing.T) {
 	cases := []struct{ tool, entry, want string }{
-		{"claude", `{"command":"node","timeout":5}`, `timeout: an extension's MCP file has no such field`},
+		// headers is Claude Code's member of a remote entry: in a stdio one the
+		// neutral format has no place for it. A member Claude's dialect never
+		// writes (alwaysLoad) is the user's and stays in the file instead.
+		{"claude", `{"command":"node","headers":{"A":"b"}}`, `headers: an extension's MCP file has no such field`},
 		{"claude", `{"command":"python3","args":["-m","srv"]}`, `command: "python3": in an extension's MCP file python3 means the extension's own venv python (.repository/extensions/team/.venv/bin/python)`},
 		{"opencode", `{"type":"local","command":["python"]}`, `command: "python"`},
 		{"claude", `{"command":"node","args":["<<EOF"]}`, `args[0]: "<<EOF" holds <<`},

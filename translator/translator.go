@@ -21,6 +21,10 @@ type Warning struct {
 	Tool   string
 	Server string
 	Msg    string
+	// Problem is Msg with the tool's name said as "the tool": the same
+	// problem of one server in several tools reads the same, so that a
+	// report can say it once, naming the tools (see Group).
+	Problem string
 }
 
 func (w Warning) String() string {
@@ -31,7 +35,8 @@ func (w Warning) String() string {
 type Result struct {
 	Entry ordered.Object // nil when the tool cannot take the server at all
 	// Settings are the members of Entry written from the server's
-	// settings (extensions.Settings), in the order written.
+	// settings (extensions.Settings) and its authentication
+	// (extensions.Auth), in the order written.
 	Settings []string
 	Warnings []Warning
 	// Err is a *Refusal when literal text of the server would be expanded by
@@ -75,7 +80,7 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 		// the server is not the tool's at all, nor is anything about it.
 		return Result{}
 	}
-	t := &translation{server: s, profile: p, goos: o.GOOS}
+	t := &translation{server: s, profile: p, goos: o.GOOS, noRef: o.NoEnvRef}
 	if o.Portable && p.Entry.RootVar != "" && o.Root != "" {
 		t.root, t.rootVar = o.Root, p.Entry.RootVar
 	}
@@ -105,6 +110,10 @@ func TranslateWith(s extensions.Server, p *toolprofiles.Profile, o Options) Resu
 	var members []string
 	if entry != nil {
 		entry, members = t.settings(entry)
+		// The authentication is like a setting for two tools sharing a file:
+		// each writes the members it has (Claude Code's oauth, which
+		// Copilot CLI does not read), and their values must agree.
+		members = append(members, t.authMembers...)
 	}
 	return Result{Entry: entry, Settings: members, Warnings: t.warnings}
 }
@@ -122,6 +131,10 @@ type translation struct {
 	ruled    [6]bool
 	keyRules [3]fieldRules // by keyIndex, filled in on first use
 	keyRuled [3]bool
+	// noRef: the file takes no environment references (Options.NoEnvRef).
+	noRef bool
+	// authMembers are the members the server's authentication went to.
+	authMembers []string
 }
 
 func (t *translation) warn(format string, args ...any) {
@@ -133,7 +146,14 @@ func (t *translation) warn(format string, args ...any) {
 		return
 	}
 	t.warned[msg] = true
-	t.warnings = append(t.warnings, Warning{Tool: t.profile.ID, Server: t.server.Name, Msg: msg})
+	neutral := slices.Clone(args)
+	for i, a := range neutral {
+		if a == any(t.profile.Name) {
+			neutral[i] = "the tool"
+		}
+	}
+	problem := fmt.Sprintf(format, neutral...)
+	t.warnings = append(t.warnings, Warning{Tool: t.profile.ID, Server: t.server.Name, Msg: msg, Problem: problem})
 }
 
 func (t *translation) stdio() ordered.Object {
@@ -234,6 +254,7 @@ func (t *translation) remote() ordered.Object {
 	if len(envHeaders) > 0 {
 		obj = obj.Set(r.EnvHeadersField, envHeaders)
 	}
+	obj, t.authMembers = t.auth(obj, t.noRef)
 	return obj
 }
 
@@ -282,4 +303,43 @@ func (m member) String() string {
 		return m.name + "." + m.key
 	}
 	return m.name
+}
+
+// Group says each problem once: warnings of one server that read the same
+// but for the tool's name (Problem) become one line naming every tool
+// that has it ("claude, copilot: server "s": the tool has no field for
+// …"), in the order of their first warning. A warning without a Problem
+// (made by hand) stands alone, as String says it.
+func Group(ws []Warning) []string {
+	type group struct {
+		tools []string
+		w     Warning
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, w := range ws {
+		key := w.Server + "\x00" + w.Problem
+		if w.Problem == "" {
+			key = "\x01" + w.String()
+		}
+		g, ok := groups[key]
+		if !ok {
+			g = &group{w: w}
+			groups[key] = g
+			order = append(order, key)
+		}
+		if !slices.Contains(g.tools, w.Tool) {
+			g.tools = append(g.tools, w.Tool)
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, key := range order {
+		g := groups[key]
+		if len(g.tools) == 1 || g.w.Problem == "" {
+			out = append(out, g.w.String())
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: server %q: %s", strings.Join(g.tools, ", "), g.w.Server, g.w.Problem))
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,11 @@ var servers = []extensions.Server{
 	{Name: "remote-http", Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp?a=1&b=2",
 		Headers: []extensions.KV{{Key: "Authorization", Value: "Bearer ${DOCS_TOKEN}"}}}},
 	{Name: "remote-sse", Spec: extensions.Spec{Transport: extensions.SSE, URL: "https://events.example.invalid/sse"}},
+	// The neutral authentication: each tool's own fields, a warning for the parts it has none for.
+	{Name: "remote-auth", Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://docs.example.invalid/mcp",
+		Auth: &extensions.Auth{HeadersHelper: "docs-token --json", OAuth: &extensions.OAuth{ClientID: "repo-docs",
+			ClientSecret: "${DOCS_CLIENT_SECRET}", CallbackPort: 8912, Scopes: []string{"read", "search"},
+			AuthServerMetadataURL: "https://id.example.invalid/.well-known/oauth-authorization-server"}}}},
 }
 
 // literalCase is a server resolved for a workspace whose paths, or whose
@@ -321,5 +327,36 @@ func TestNoEnvRef(t *testing.T) {
 	}
 	if p.Entry.EnvRef != "{env:NAME}" {
 		t.Error("the profile was changed")
+	}
+}
+
+// TestGroup: the same problem of one server in several tools is one line
+// naming the tools, in the order they came; other servers, other problems
+// and warnings made by hand stay apart.
+func TestGroup(t *testing.T) {
+	ws := []Warning{
+		{Tool: "claude", Server: "s", Msg: "Claude Code has no cwd", Problem: "the tool has no cwd"},
+		{Tool: "kiro", Server: "s", Msg: "Kiro has no cwd", Problem: "the tool has no cwd"},
+		{Tool: "kiro", Server: "t", Msg: "Kiro has no cwd", Problem: "the tool has no cwd"},
+		{Tool: "zed", Server: "s", Msg: "Zed expands nothing", Problem: "the tool expands nothing"},
+		{Tool: "repo", Server: "s", Msg: "by hand"},
+		{Tool: "cursor", Server: "s", Msg: "Cursor has no cwd", Problem: "the tool has no cwd"},
+	}
+	want := []string{
+		`claude, kiro, cursor: server "s": the tool has no cwd`,
+		`kiro: server "t": Kiro has no cwd`,
+		`zed: server "s": Zed expands nothing`,
+		`repo: server "s": by hand`,
+	}
+	if got := Group(ws); !slices.Equal(got, want) {
+		t.Errorf("Group:\n got %q\nwant %q", got, want)
+	}
+	// A translation's warnings carry the problem without the tool's name.
+	s := extensions.Server{Name: "x", Spec: extensions.Spec{Transport: extensions.Stdio, Command: "node", Cwd: "/w"}}
+	for _, id := range []string{"claude", "kiro"} {
+		res := TranslateWith(s, profile(t, id), Options{})
+		if len(res.Warnings) != 1 || res.Warnings[0].Problem != `the tool has no working-directory field; cwd "/w" is not written (the server starts where the tool starts it)` {
+			t.Errorf("%s: warnings %+v", id, res.Warnings)
+		}
 	}
 }

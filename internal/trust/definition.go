@@ -47,6 +47,12 @@ type Definition struct {
 	Env       []Pair   `json:"env,omitempty"`
 	URL       string   `json:"url,omitempty"`
 	Headers   []Pair   `json:"headers,omitempty"`
+	// HeadersHelper is a command the tool runs to get a remote server's
+	// headers: code the repository chose, as much as Command is.
+	HeadersHelper string `json:"headers_helper,omitempty"`
+	// OAuth is the client a tool signs in to a remote server as, where it
+	// sends the user and which scopes it asks for.
+	OAuth *OAuth `json:"oauth,omitempty"`
 	// Enabled is false for a server its author switched off (written
 	// disabled where a tool has a toggle).
 	Enabled bool `json:"enabled"`
@@ -58,6 +64,15 @@ type Definition struct {
 	// it (see WorkspaceProfiles): they decide what an entry looks like in a
 	// user's file, so a change to one is a change to every server.
 	Profiles []Profile `json:"profiles,omitempty"`
+}
+
+// OAuth is a server's OAuth client as trust judges it (extensions.OAuth).
+type OAuth struct {
+	ClientID              string   `json:"client_id,omitempty"`
+	ClientSecret          string   `json:"client_secret,omitempty"`
+	CallbackPort          int      `json:"callback_port,omitempty"`
+	Scopes                []string `json:"scopes,omitempty"`
+	AuthServerMetadataURL string   `json:"auth_server_metadata_url,omitempty"`
 }
 
 // Pair is one environment variable or header.
@@ -115,6 +130,13 @@ func Define(s extensions.Server, profiles []Profile) Definition {
 		URL:       s.URL,
 		Headers:   pairs(s.Headers),
 		Enabled:   !s.Settings.Off(),
+	}
+	if s.Auth != nil {
+		d.HeadersHelper = s.Auth.HeadersHelper
+		if o := s.Auth.OAuth; o != nil {
+			d.OAuth = &OAuth{ClientID: o.ClientID, ClientSecret: o.ClientSecret, CallbackPort: o.CallbackPort,
+				Scopes: slices.Clone(o.Scopes), AuthServerMetadataURL: o.AuthServerMetadataURL}
+		}
 	}
 	if d.Transport == "" {
 		d.Transport = extensions.Stdio
@@ -176,6 +198,15 @@ func (d Definition) Digest() string {
 	e.pairs(d.Env)
 	e.str(d.URL)
 	e.pairs(d.Headers)
+	e.str(d.HeadersHelper)
+	e.flag(d.OAuth != nil)
+	if o := d.OAuth; o != nil {
+		e.str(o.ClientID)
+		e.str(o.ClientSecret)
+		e.count(o.CallbackPort)
+		e.list(o.Scopes)
+		e.str(o.AuthServerMetadataURL)
+	}
 	e.flag(d.Enabled)
 	e.flag(d.IncludeTools != nil)
 	e.list(d.IncludeTools)

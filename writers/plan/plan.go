@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -870,6 +871,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		tp.owned = e.Entries
 		tp.created = e.Created.clone()
 	}
+	tp.movedHere(rs)
 	for _, d := range t.Entries {
 		if err := tp.want(doc, d); err != nil {
 			return nil, err
@@ -887,6 +889,33 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 	}
 	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: tp.next, intent: tp.intent, created: tp.created})
 	return doc, nil
+}
+
+// movedHere counts as repo's the entries the tool moved into this file
+// from a place it read its servers from before (Target.Former): each one
+// whose name the record lists there, and whose members repo answers for
+// still hold what repo wrote. An entry of that name that differs is the
+// user's, as it would be anywhere else.
+func (tp *targetPlan) movedHere(rs *recordState) {
+	for _, pl := range tp.t.Former {
+		e := rs.rec.Find(rs.fileKey(&target.Target{Path: pl.Path, Display: tp.env.Display(pl.Path)}), pl.Key)
+		if e == nil {
+			continue
+		}
+		for _, name := range sortedKeys(e.Entries) {
+			if _, ok := tp.owned[name]; ok {
+				continue
+			}
+			cur, present := tp.current[name]
+			if !present || !e.Entries[name].owns(tp.env, canon.Only(cur.Value, tp.t.Judged())) {
+				continue
+			}
+			owned := make(map[string]Owned, len(tp.owned)+1)
+			maps.Copy(owned, tp.owned)
+			owned[name] = e.Entries[name]
+			tp.owned = owned
+		}
+	}
 }
 
 // targetPlan is the state of planTarget: what the file holds, what the
@@ -918,7 +947,7 @@ func (tp *targetPlan) change(action Action, entry string, reason Reason) {
 // replacing notes that the file's entry name, cur, is replaced by repo's
 // o: until the file is written, the record's intent knows cur as repo's.
 func (tp *targetPlan) replacing(name string, o Owned, cur []byte) {
-	o.Previous = normalizedDigest(canon.Without(cur, tp.t.Preserve), tp.env.Root)
+	o.Previous = normalizedDigest(canon.Only(cur, tp.t.Judged()), tp.env.Root)
 	if o.Previous == o.Digest {
 		o.Previous = ""
 	}
@@ -947,7 +976,14 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		offered = offers(want, t.Preserve, d.Fixed)
 	}
 	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	// What repo writes, before the members it keeps: a diff never redacts
+	// a value of repo's own (see redact.go), and never shows a kept one.
 	tp.fp.ours = append(tp.fp.ours, want)
+	if present {
+		// The members no tool of the target writes are the tool's or the
+		// user's: they stay in the entry, and are no part of the digest.
+		want = keepUnwritten(want, cur.Value, t.Written)
+	}
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	tp.intent[d.Name] = tp.next[d.Name]
 	if present && isOwned {
@@ -1004,7 +1040,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	default:
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		reason := ReasonStale
-		if rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if rec.owns(env, canon.Only(cur.Value, t.Judged())) {
 			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
 		} else {
 			reason = ReasonHandEdited
@@ -1064,7 +1100,7 @@ func (tp *targetPlan) dropGone() {
 		if !present {
 			continue // already gone: just forget it
 		}
-		if !tp.owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if !tp.owned[name].owns(env, canon.Only(cur.Value, t.Judged())) {
 			tp.change(ActionForget, name, goneReason(t))
 			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue

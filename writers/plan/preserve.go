@@ -146,3 +146,35 @@ func currentMembers(cur []byte, preserve []string) (map[string][]byte, bool) {
 	})
 	return found, true
 }
+
+// keepUnwritten returns want with the members of cur, the entry in the
+// file, that no tool of the target writes (written): what the tool or the
+// user added to a managed entry — Claude Code's oauth, a $schema — which
+// is theirs and stays, in the order the file has them, after repo's
+// members. Each counts once, with its last value, as decoding would take
+// it. An entry that is not a JSON object keeps nothing.
+func keepUnwritten(want ordered.Object, cur []byte, written []string) ordered.Object {
+	if !gjson.ValidBytes(cur) {
+		return want
+	}
+	r := gjson.ParseBytes(cur)
+	if !r.IsObject() {
+		return want
+	}
+	var kept ordered.Object
+	r.ForEach(func(k, v gjson.Result) bool {
+		name := k.String()
+		if slices.Contains(written, name) {
+			return true
+		}
+		if _, ok := want.Get(name); ok {
+			return true
+		}
+		kept = kept.Set(name, json.RawMessage(v.Raw))
+		return true
+	})
+	if len(kept) == 0 {
+		return want
+	}
+	return append(slices.Clip(want), kept...)
+}

@@ -74,3 +74,55 @@ func FuzzMergePreserved(f *testing.F) {
 		}
 	})
 }
+
+// FuzzKeepUnwritten: whatever the file's entry holds, the entry repo
+// writes keeps each of repo's members as wanted, and gains exactly the
+// members no tool writes, each with the value decoding gives it (the
+// last of repeated keys), so a user's member is never lost or altered.
+func FuzzKeepUnwritten(f *testing.F) {
+	for _, s := range []string{
+		`{"command":"x","oauth":{"clientId":"c"},"alwaysLoad":true}`,
+		`{"command":"y","a":1,"a":2,"url":"u"}`,
+		`[1,2]`, `null`, `{"command":`, `{}`,
+	} {
+		f.Add(s)
+	}
+	written := []string{"command", "args", "url"}
+	want := ordered.Object{{Key: "command", Value: "node"}, {Key: "args", Value: []string{"s.js"}}}
+	f.Fuzz(func(t *testing.T, cur string) {
+		out := keepUnwritten(want, []byte(cur), written)
+		if !slices.Equal(ordered.JSON(out[:len(want)]), ordered.JSON(want)) {
+			t.Fatalf("repo's members changed: %s", ordered.JSON(out))
+		}
+		var dec map[string]json.RawMessage
+		if json.Unmarshal([]byte(cur), &dec) != nil {
+			if len(out) != len(want) {
+				t.Fatalf("kept members of an entry that is not an object: %s", ordered.JSON(out))
+			}
+			return
+		}
+		// Both sides through encoding/json, which spells keys alike (an
+		// invalid UTF-8 byte as U+FFFD).
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(ordered.JSON(out), &got); err != nil {
+			t.Fatalf("result is not JSON: %v", err)
+		}
+		n := 0
+		for k, v := range dec {
+			if slices.Contains(written, k) {
+				continue
+			}
+			n++
+			g, ok := got[k]
+			if !ok {
+				t.Fatalf("member %q of the file lost: %s", k, ordered.JSON(out))
+			}
+			if !sameJSON(g, v) {
+				t.Fatalf("member %q: %s, want %s", k, g, v)
+			}
+		}
+		if len(got) != len(want)+n {
+			t.Fatalf("%d members, want %d: %s", len(got), len(want)+n, ordered.JSON(out))
+		}
+	})
+}

@@ -53,6 +53,13 @@ func LiteralSecrets(s extensions.Server) []Literal {
 	for _, kv := range s.Headers {
 		add("headers."+kv.Key, kv.Key, credential.Check(kv.Key, kv.Value))
 	}
+	if a := s.Auth; a != nil {
+		// A helper is a command line: a token may sit in it as in args.
+		add("headersHelper", "", credential.Check("", a.HeadersHelper))
+		if o := a.OAuth; o != nil {
+			add("oauth.authServerMetadataUrl", "", credential.Check("", o.AuthServerMetadataURL))
+		}
+	}
 	return found
 }
 

@@ -40,9 +40,15 @@ type Target struct {
 	Skeleton  string
 	Tools     []string // profile ids, sorted
 	// Locks are the tools' locks on the file, taken around replacing it.
-	Locks    []*fileio.ToolLock
-	Entries  []Desired
-	Preserve []string // members owned by the tool or the user, kept across syncs
+	Locks   []*fileio.ToolLock
+	Entries []Desired
+	// Written are the members the tools of the target write into an entry
+	// (toolprofiles.EntryFormat.Written): the ones repo answers for. Any
+	// other member of a managed entry is the tool's or the user's, kept.
+	Written []string
+	// Preserve are the written members the tool or the user may change as
+	// well: merged with repo's offer rather than compared.
+	Preserve []string
 	// Machine: a project file whose content depends on the machine (see
 	// MachineSpecific), which a team does not commit.
 	Machine bool
@@ -63,6 +69,16 @@ type Target struct {
 	// so the planner looks there for a server of the user's with the name
 	// of one repo writes (shadowing).
 	Others []*Target
+	// Former are the places the target's tools read their servers from
+	// before (toolprofiles.Target.Former). An entry repo wrote there that
+	// the tool itself moved here (Devin does on startup) is repo's here.
+	Former []Place
+}
+
+// Place is a file and the key path of a server map in it.
+type Place struct {
+	Path string
+	Key  []string
 }
 
 // Desired is one managed entry as repo wants it.
@@ -126,6 +142,25 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 		if t == nil || !p.MCP {
 			continue
 		}
+		p = p.ForScope(string(scope)) // the scope's own dialect, where it has one
+		if t.PerExtension() {
+			// A drop-in per extension (Goose's .agents/plugins/<name>/.mcp.json),
+			// each holding that extension's servers only.
+			for _, ext := range byExtension(servers) {
+				et := t.ForExtension(ext[0].Extension)
+				grp, err := g.targetFor(p, et)
+				if err != nil {
+					return nil, nil, err
+				}
+				if grp == nil {
+					continue
+				}
+				if err := g.translate(grp, p, et, ext); err != nil {
+					return nil, nil, err
+				}
+			}
+			continue
+		}
 		grp, err := g.targetFor(p, t)
 		if err != nil {
 			return nil, nil, err
@@ -138,6 +173,23 @@ func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope 
 		}
 	}
 	return g.targets(), g.warnings, nil
+}
+
+// byExtension groups servers by their extension, in the order the
+// extensions first come.
+func byExtension(servers []extensions.Server) [][]extensions.Server {
+	var out [][]extensions.Server
+	at := map[string]int{}
+	for _, s := range servers {
+		i, ok := at[s.Extension]
+		if !ok {
+			i = len(out)
+			at[s.Extension] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], s)
+	}
+	return out
 }
 
 // grouping is Build's state: the targets so far, by file and key, in
@@ -276,6 +328,7 @@ func (g *grouping) targets() []*Target {
 		tg := g.byKey[id].Target
 		slices.Sort(tg.Tools)
 		slices.Sort(tg.Preserve)
+		slices.Sort(tg.Written)
 		out = append(out, tg)
 	}
 	return out
@@ -311,6 +364,24 @@ func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env E
 	for _, f := range p.Entry.Preserve {
 		if !slices.Contains(tg.Preserve, f) {
 			tg.Preserve = append(tg.Preserve, f)
+		}
+	}
+	for _, f := range p.Entry.Written() {
+		if !slices.Contains(tg.Written, f) {
+			tg.Written = append(tg.Written, f)
+		}
+	}
+	for i := range t.Former {
+		f := &t.Former[i]
+		key := ProfileKey(f, env)
+		for _, c := range f.PathsFor(env.GOOS) {
+			cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env)
+			if err != nil {
+				continue
+			}
+			if !slices.ContainsFunc(tg.Former, func(pl Place) bool { return pl.Path == cp && slices.Equal(pl.Key, key) }) {
+				tg.Former = append(tg.Former, Place{Path: cp, Key: key})
+			}
 		}
 	}
 	return nil
@@ -400,4 +471,18 @@ func Choose(t *toolprofiles.Target, env Env) (toolprofiles.Choice, error) {
 		}
 		return false, fmt.Errorf("%s: %w", env.Display(p), err)
 	})
+}
+
+// Judged lists the members of an entry that repo compares with what it
+// wants and fingerprints in the ownership record: the written members but
+// the preserved ones, which are merged instead. Everything else in an
+// entry is left out of both.
+func (tg *Target) Judged() []string {
+	out := make([]string, 0, len(tg.Written))
+	for _, f := range tg.Written {
+		if !slices.Contains(tg.Preserve, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

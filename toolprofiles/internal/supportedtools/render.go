@@ -64,14 +64,11 @@ own name is left out so the server inherits it. **Names** is the pattern a serve
 `)
 	fmt.Fprintf(&b, "| tool | server map | command | env | env reference | cwd | http | sse | fixed members | names |\n")
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, p := range profiles {
-		if !p.MCP {
-			continue
-		}
-		e := p.Entry
+	for _, d := range allDialects(profiles) {
+		e, p := d.p.Entry, d.p
 		writeRow(&b, []string{
 			p.Name,
-			serverMap(p),
+			serverMap(d.t),
 			command(e),
 			code(e.EnvField),
 			envRef(e),
@@ -99,12 +96,12 @@ fields behind this table are described in [tool-profiles.md](tool-profiles.md).
 `)
 	fmt.Fprintf(&b, "| tool | references in | literal text |\n")
 	fmt.Fprintf(&b, "|---|---|---|\n")
-	for _, p := range profiles {
-		e := p.Entry
-		if !p.MCP || (e.EnvRef == "" && len(e.Expands) == 0) {
+	for _, d := range allDialects(profiles) {
+		e := d.p.Entry
+		if e.EnvRef == "" && len(e.Expands) == 0 {
 			continue
 		}
-		writeRow(&b, []string{p.Name, refFields(e), expands(e)})
+		writeRow(&b, []string{d.p.Name, refFields(e), expands(e)})
 	}
 
 	b.WriteString(`
@@ -315,13 +312,39 @@ func formats(p *toolprofiles.Profile) string {
 
 // serverMap is the key path of the project target (else the first scope's),
 // one segment per element, and the container when it is a list.
-func serverMap(p *toolprofiles.Profile) string {
-	var t *toolprofiles.Target
-	for _, s := range toolprofiles.Scopes {
-		if t = p.Scopes.Get(s); t != nil {
-			break
+// dialect is a tool's way of writing entries in the files of some of its
+// scopes: its own, or a scope's that has one of its own (Goose's project
+// drop-ins), shown as a row of its own.
+type dialect struct {
+	p *toolprofiles.Profile // with the scope's entry and name, for a scope's own
+	t *toolprofiles.Target  // the first scope's target it is written to
+}
+
+func allDialects(profiles []*toolprofiles.Profile) []dialect {
+	var out []dialect
+	for _, p := range profiles {
+		if !p.MCP {
+			continue
+		}
+		var own *toolprofiles.Target
+		for _, s := range toolprofiles.Scopes {
+			if t := p.Scopes.Get(s); t != nil && t.Entry == nil && own == nil {
+				own = t
+			}
+		}
+		if own != nil {
+			out = append(out, dialect{p: p, t: own})
+		}
+		for _, s := range toolprofiles.Scopes {
+			if t := p.Scopes.Get(s); t != nil && t.Entry != nil {
+				out = append(out, dialect{p: p.ForScope(s), t: t})
+			}
 		}
 	}
+	return out
+}
+
+func serverMap(t *toolprofiles.Target) string {
 	var segs []string
 	for _, k := range t.Key {
 		segs = append(segs, fmt.Sprintf("%q", k))

@@ -120,3 +120,26 @@ func Text(s string) string {
 	}
 	return s
 }
+
+// Only is JSON(raw) with only the object members named in keys, each once
+// with its last value, as Without keeps the others. A raw that is not an
+// object gives JSON(raw).
+func Only(raw []byte, keys []string) []byte {
+	r := gjson.ParseBytes(raw)
+	if !r.IsObject() || !gjson.ValidBytes(raw) {
+		return JSON(raw)
+	}
+	var drop []string
+	seen := map[string]bool{}
+	r.ForEach(func(k, _ gjson.Result) bool {
+		if name := k.String(); !seen[name] && !slices.Contains(keys, name) {
+			seen[name] = true
+			drop = append(drop, name)
+		}
+		return true
+	})
+	if drop == nil {
+		drop = []string{}
+	}
+	return appendValue(make([]byte, 0, len(raw)), r, drop)
+}
