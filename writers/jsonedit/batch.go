@@ -31,10 +31,7 @@ func (d *Doc) DeleteAll(path []string, keys []string) (*Doc, error) {
 		return d, nil
 	}
 	o := objs[len(path)]
-	at := make(map[string]int, len(o.members))
-	for i, m := range o.members {
-		at[m.key] = i
-	}
+	at := o.indexes()
 	var order []int
 	for _, k := range keys {
 		if i, ok := at[k]; ok {

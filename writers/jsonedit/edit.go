@@ -66,9 +66,9 @@ func (d *Doc) insert(objs []object, null int, path []string, kvs []KeyValue) (*D
 			ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
 		}
 	} else {
-		o := objs[found]
+		at := objs[found].indexes()
 		for _, kv := range kvs {
-			if o.index(kv.Key) >= 0 {
+			if _, ok := at[kv.Key]; ok {
 				return nil, fmt.Errorf("jsonedit: Insert: %q is already in the object", kv.Key)
 			}
 		}
@@ -103,10 +103,11 @@ func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 // replace is Replace on the objects walk found along path.
 func (d *Doc) replace(objs []object, path []string, kvs []KeyValue) (*Doc, error) {
 	o := objs[len(path)]
+	at := o.indexes()
 	var ss []textedit.Splice
 	for _, kv := range kvs {
-		i := o.index(kv.Key)
-		if i < 0 {
+		i, ok := at[kv.Key]
+		if !ok {
 			return nil, fmt.Errorf("jsonedit: Replace: %q is not in the object", kv.Key)
 		}
 		s, err := d.replaceValue(objs, o.members[i], kv.Value)
