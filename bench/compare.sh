@@ -86,7 +86,7 @@ for n in $(ls -d "$W"/remove-json* 2>/dev/null | sed 's|.*/remove-json||' | sort
 	unset RUNS_NOW WARM_NOW
 done
 
-echo "Before: $(git -C "$MAIN" rev-parse --short "$BEFORE"), after: $(git -C "$MAIN" rev-parse --short "$AFTER"); $ROUNDS alternating rounds × $RUNS runs; load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "Before: $(git -C "$MAIN" rev-parse --short "$BEFORE"), after: $(git -C "$MAIN" rev-parse --short "$AFTER"); $ROUNDS alternating rounds × $RUNS runs ($REMOVE_RUNS for the removal cases); load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 jq -rs --arg rounds "$ROUNDS" '
 	def med: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;

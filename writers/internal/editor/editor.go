@@ -9,9 +9,11 @@
 // editortest; TestContract and FuzzContract run it on every editor) holds
 // each editor to, on real-world-shaped files:
 //
-//   - Bytes outside the edited entries never change: comments, blank
+//   - Bytes outside the edited entries never change -- comments, blank
 //     lines, key order, quoting, indentation, line endings, a BOM, the
-//     presence or absence of a final newline.
+//     presence or absence of a final newline -- but for what the format's
+//     syntax needs next to them (the comma after JSON's previous last
+//     member, a YAML `key: {}` made a block for its first entry).
 //   - A Delete of the entries a Write added (and a DeleteEmpty of the
 //     containers it created) gives back the bytes from before the Write.
 //   - A second Write of the entries a Write wrote, with the same values,
