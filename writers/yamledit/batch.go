@@ -154,7 +154,6 @@ type removal struct {
 
 	prev, next    []int // the items left before and after each item (-1, len(es): none)
 	left, removed int
-	keep          []bool // keep[i]: item i ends with a "+" block scalar (see end)
 
 	markers   map[string][]int // marker comment lines of the container, by text
 	aliasList []*ast.AliasNode // the document's aliases, read when first needed
@@ -164,14 +163,12 @@ type removal struct {
 func (d *Doc) newRemoval(l loc, es []entry) *removal {
 	n := len(d.lines)
 	r := &removal{d: d, l: l, es: es, n: n, gone: make([]bool, n+2), up: make([]int, n+2), down: make([]int, n+2),
-		prev: make([]int, len(es)), next: make([]int, len(es)), left: len(es), keep: make([]bool, len(es)),
-		markers: map[string][]int{}}
+		prev: make([]int, len(es)), next: make([]int, len(es)), left: len(es), markers: map[string][]int{}}
 	for x := range r.up {
 		r.up[x], r.down[x] = x, x
 	}
-	for i, e := range es {
+	for i := range es {
 		r.prev[i], r.next[i] = i-1, i+1
-		r.keep[i] = hasKeepChomping(e.node)
 	}
 	kl, _ := nodePos(l.mv.Key)
 	for x := max(kl+1, 1); x <= l.bound && x <= n; x++ {
@@ -208,28 +205,6 @@ func (r *removal) aliases() []*ast.AliasNode {
 	return r.aliasList
 }
 
-// end is item i's last line as entries would find it now: its lines do not
-// change, but an item ending with a block scalar that keeps its trailing
-// blank lines ("|+") takes the blank lines up to the next item left.
-func (r *removal) end(i int) int {
-	e := r.es[i]
-	if !r.keep[i] {
-		return e.end
-	}
-	bound := r.l.bound
-	if q := r.next[i]; q < len(r.es) {
-		bound = r.es[q].line - 1
-	}
-	x := e.end
-	for x > e.line && r.d.isBlank(x) {
-		x--
-	}
-	for y := r.below(x); y <= min(bound, r.n) && r.d.isBlank(y); y = r.below(y) {
-		x = y
-	}
-	return x
-}
-
 // markerLines is Doc.markerLines on the lines not cut.
 func (r *removal) markerLines(from, to int, text string) []int {
 	var out []int
@@ -244,11 +219,16 @@ func (r *removal) markerLines(from, to int, text string) []int {
 // remove cuts item idx out by Delete's rules (see entrySpan and cutLines)
 // as they apply to the document the cuts so far leave.
 func (r *removal) remove(idx int) {
+	// An entry's last line is the one entries found: what lies between it
+	// and the next entry left is blank or comments. (A "|+" scalar at its
+	// end would take the blank lines a removed neighbour leaves, and change:
+	// a Delete of each fails there, and DeleteAll's check of what is left
+	// would too, unless that entry goes as well.)
 	d, l, e := r.d, r.l, r.es[idx]
-	a, b := e.line, r.end(idx)
+	a, b := e.line, e.end
 	prevEnd, _ := nodePos(l.mv.Key)
 	if p := r.prev[idx]; p >= 0 {
-		prevEnd = r.end(p)
+		prevEnd = r.es[p].end
 	}
 	nextStart := l.bound + 1
 	if q := r.next[idx]; q < len(r.es) {
