@@ -11,7 +11,8 @@
 #
 # Knobs (environment): QUICK, RUNS, SLOW_RUNS, SLOW_SECS, RSS_RUNS, RACE_N, LOCAL_N, CLAUDE_MB,
 # BIG_NS, USER_NS (three sizes: the stand-ins for 1,000, 2,000 and 10,000 servers), USER_TOOLS
-# (the user-scope tools: codex writes TOML, goose and continue YAML), SEED, BENCH_CACHE,
+# (the user-scope tools: codex writes TOML, goose and continue YAML), REMOVE_NS, REMOVE_TOOLS and
+# REMOVE_USER_TOOLS (the removal cases, bench/removal.sh), SEED, BENCH_CACHE,
 # BENCH_WORK (kept when set), BENCH_OUT, RULER_VERSION, RULESYNC_VERSION, WAIT_IDLE (seconds to
 # wait for a 1-minute load average below IDLE_LOAD before starting; 0 = do not wait).
 set -euo pipefail
@@ -31,10 +32,16 @@ IDLE_LOAD=${IDLE_LOAD:-1.0}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${RUNS:-3}; SLOW_RUNS=${SLOW_RUNS:-2}; RSS_RUNS=${RSS_RUNS:-2}
 	CLAUDE_MB=${CLAUDE_MB:-10}; BIG_NS=${BIG_NS:-"100 200"}; USER_NS=${USER_NS:-"100 200 1000"}; WAIT_IDLE=0
+	REMOVE_NS=${REMOVE_NS:-"100 200 1000"}
 else
 	RUNS=${RUNS:-10}; SLOW_RUNS=${SLOW_RUNS:-3}; RSS_RUNS=${RSS_RUNS:-5}
 	CLAUDE_MB=${CLAUDE_MB:-100}; BIG_NS=${BIG_NS:-"1000 2000"}; USER_NS=${USER_NS:-"1000 2000 10000"}
+	REMOVE_NS=${REMOVE_NS:-"1000 2000 10000"}
 fi
+# the removal cases (issue 21): seven project-scope JSON tools, and the user-scope tools
+REMOVE_TOOLS=${REMOVE_TOOLS:-"claude cursor vscode gemini zed opencode roo"}
+REMOVE_USER_TOOLS=${REMOVE_USER_TOOLS:-"goose continue codex"}
+export REMOVE_NS REMOVE_TOOLS REMOVE_USER_TOOLS SEED
 USER_TOOLS=${USER_TOOLS:-"codex goose continue"}
 SLOW_SECS=${SLOW_SECS:-20} # a case whose single run takes longer gets SLOW_RUNS runs
 RACE_N=${RACE_N:-20}       # servers in the race with the peers (and in the local-scope case)
@@ -42,6 +49,9 @@ LOCAL_N=${LOCAL_N:-$RACE_N}
 read -r -a BIG <<<"$BIG_NS"
 read -r -a UNS <<<"$USER_NS"
 read -r -a UTOOLS <<<"$USER_TOOLS"
+read -r -a RNS <<<"$REMOVE_NS"
+read -r -a RTOOLS <<<"$REMOVE_TOOLS"
+read -r -a RUTOOLS <<<"$REMOVE_USER_TOOLS"
 
 REPORT_ONLY=${REPORT_ONLY:-0} # 1: rebuild RESULTS.md from a kept BENCH_WORK, measuring nothing
 if [ -n "${BENCH_WORK:-}" ]; then
@@ -281,6 +291,9 @@ for n in "${UNS[@]}"; do
 	"$GEN" -out "$WORK/user$n/ws" -n "$n" -seed "$SEED" -tools none
 done
 
+# R. N extensions synced, then the extensions folder emptied (bench/removal.sh)
+bash "$HERE/removal.sh" "$WORK" "$REPO" "$GEN"
+
 # ---------------------------------------------------------------- cases
 # Write the generated workloads (hundreds of MB) out before timing anything: the kernel's
 # background writeback of them otherwise holds up the fsyncs of the first cases (race-repo-sync
@@ -371,6 +384,25 @@ for n in "${UNS[@]}"; do
 		HOME=$UH second_sync "user-$tool-$n" "$UH $WORK/user$n/ws" "$REPO" sync --root "$WORK/user$n/ws" --scope user --tool "$tool"
 	done
 done
+# R. removal (issue 21: removal was quadratic in JSON and YAML): the sync after the extensions
+# folder is emptied removes every entry repo wrote, from each file in one edit.
+for n in "${RNS[@]}"; do
+	d=$WORK/remove-json$n
+	log "R: $n extensions removed from ${REMOVE_TOOLS// /,}"
+	HOME=$d/home bench "remove-json-$n" "$(bash "$HERE/removal.sh" restore "$d")" \
+		"extensions folder emptied: $n entries removed from each of ${#RTOOLS[@]} JSON files" "$REPO" sync --root "$d/ws"
+	if [ "$n" != "${RNS[2]:-}" ]; then # one tool at a time: at the two smaller sizes
+		for t in "${RTOOLS[@]}"; do
+			HOME=$d/home bench "remove-$t-$n" "$(bash "$HERE/removal.sh" restore "$d")" \
+				"extensions folder emptied: $n entries removed, --tool $t" "$REPO" sync --root "$d/ws" --tool "$t"
+		done
+	fi
+	for t in "${RUTOOLS[@]}"; do
+		d=$WORK/remove-user$n-$t
+		HOME=$d/home bench "remove-user-$t-$n" "$(bash "$HERE/removal.sh" restore "$d")" \
+			"extensions folder emptied: $n entries removed, --scope user --tool $t" "$REPO" sync --root "$d/ws" --scope user --tool "$t"
+	done
+done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # E. Go benchmarks and profiles (after the whole-command cases, which they would disturb)
@@ -383,7 +415,8 @@ fi
 # what the report needs, so that REPORT_ONLY=1 can rebuild it
 {
 	for v in TREE LOAD_START LOAD_END CLAUDE_BYTES EX_TOOLS PEERS_REPO PEERS_RULER PEERS_RULESYNC PROJECT_TOOLS NPEERS \
-		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS USER_NS USER_TOOLS H0; do
+		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS USER_NS USER_TOOLS \
+		REMOVE_NS REMOVE_TOOLS REMOVE_USER_TOOLS H0; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
 	printf 'RUN_DATE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -396,6 +429,9 @@ fi
 read -r -a BIG <<<"$BIG_NS"
 read -r -a UNS <<<"$USER_NS"
 read -r -a UTOOLS <<<"$USER_TOOLS"
+read -r -a RNS <<<"$REMOVE_NS"
+read -r -a RTOOLS <<<"$REMOVE_TOOLS"
+read -r -a RUTOOLS <<<"$REMOVE_USER_TOOLS"
 
 # ---------------------------------------------------------------- report
 log "writing $OUT"
@@ -407,6 +443,25 @@ cpu() { [ -f "$JSON/$1.json" ] && jq -r '.results[0] | (.user + .system)' "$JSON
 verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed**"; fi; }
 
 
+# removal_targets: the report's rows for the removal targets of issue 21.
+removal_targets() {
+	local r1=${RNS[0]} r2=${RNS[1]:-} r3=${RNS[2]:-} t m m2 lim name
+	local s1="" s3=""
+	[ "$QUICK" = 1 ] && s1=" (QUICK stand-in for 1,000)" && s3=" (QUICK stand-in for 10,000)"
+	for t in "${RUTOOLS[@]}" "${RTOOLS[@]}"; do
+		name=remove-$t lim=0.3
+		case " ${RUTOOLS[*]} " in *" $t "*) name=remove-user-$t lim=0.5 ;; esac
+		m=$(value "$name-$r1" 3)
+		[ -n "$m" ] || continue
+		echo "| removal, \`--tool $t\`: $r1 entries$s1 ≤ $lim s | $(fmt_t "$m") | $(verdict "$m <= $lim") |"
+		m2=$(value "$name-$r2" 3)
+		[ -n "$m2" ] && echo "| removal, \`--tool $t\`: $r2 entries ≤ 2.2× $r1 | $(fmt_t "$m2") = $(ratio "$m2" "$m")× (CPU time: $(ratio "$(cpu "$name-$r2")" "$(cpu "$name-$r1")")×) | $(verdict "$m2 <= 2.2 * $m") |"
+	done
+	m=$(value "remove-json-$r3" 3)
+	[ -n "$m" ] && echo "| removal of $r3 extensions$s3 from ${#RTOOLS[@]} JSON tools ≤ 10 s | $(fmt_t "$m") | $(verdict "$m <= 10") |"
+	return 0
+}
+
 {
 	echo "# Benchmark results (issue 5)"
 	echo
@@ -417,7 +472,7 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 	echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at end: $LOAD_END (the VM is shared: other jobs ran during the benchmark, see the load column)"
 	echo "- Versions: $VERSIONS"
 	echo "- Runs: median of the timed runs with hyperfine (range = min–max); $RUNS runs per case, $SLOW_RUNS for a case whose single run takes more than ${SLOW_SECS} s; peak RSS = median \"Maximum resident set size\" of /usr/bin/time -v (MB = MiB)"
-	echo "- Workloads (\`go run -tags repodev ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed); user-T-N = N extensions synced with \`--scope user --tool T\` into an empty HOME (codex: \`~/.codex/config.toml\`, TOML; goose: \`~/.config/goose/config.yaml\` and continue: \`~/.continue/config.yaml\`, YAML)"
+	echo "- Workloads (\`go run -tags repodev ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed); user-T-N = N extensions synced with \`--scope user --tool T\` into an empty HOME (codex: \`~/.codex/config.toml\`, TOML; goose: \`~/.config/goose/config.yaml\` and continue: \`~/.continue/config.yaml\`, YAML); remove-json-N, remove-T-N and remove-user-T-N = the sync after the extensions folder of N synced extensions is emptied (\`bench/removal.sh\`), from the ${#RTOOLS[@]} project JSON tools ${REMOVE_TOOLS// /,} at once or one (user configs with comments), or from a user-scope tool's file"
 	echo
 	echo "| case | runs | median wall | range | CPU user+sys (mean) | peak RSS | load | notes |"
 	echo "|---|---|---|---|---|---|---|---|"
@@ -475,6 +530,7 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 			echo "| $f, \`--tool $tool\`: $u3 servers$(stand "$u3" 10,000), first sync ≤ 10 s | $(fmt_t "$m3") | $(verdict "$m3 <= 10") |"
 		fi
 	done
+	removal_targets
 	bad=$(awk -F'\t' '$3!=0' "$SECOND" | wc -l)
 	echo "| second sync writes zero bytes (no mtime change) | $(awk -F'\t' '{printf "%s%s: %s of %s files changed", (NR>1?"; ":""), $1, $3, $2}' "$SECOND") | $(verdict "$bad == 0") |"
 	echo

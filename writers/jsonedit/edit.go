@@ -66,9 +66,9 @@ func (d *Doc) insert(objs []object, null int, path []string, kvs []KeyValue) (*D
 			ss, err = d.insertMember(objs, missing[0], nestMany(missing[1:], kvs))
 		}
 	} else {
-		o := objs[found]
+		at := objs[found].indexes()
 		for _, kv := range kvs {
-			if o.index(kv.Key) >= 0 {
+			if _, ok := at[kv.Key]; ok {
 				return nil, fmt.Errorf("jsonedit: Insert: %q is already in the object", kv.Key)
 			}
 		}
@@ -103,10 +103,11 @@ func (d *Doc) Replace(path []string, kvs []KeyValue) (*Doc, error) {
 // replace is Replace on the objects walk found along path.
 func (d *Doc) replace(objs []object, path []string, kvs []KeyValue) (*Doc, error) {
 	o := objs[len(path)]
+	at := o.indexes()
 	var ss []textedit.Splice
 	for _, kv := range kvs {
-		i := o.index(kv.Key)
-		if i < 0 {
+		i, ok := at[kv.Key]
+		if !ok {
 			return nil, fmt.Errorf("jsonedit: Replace: %q is not in the object", kv.Key)
 		}
 		s, err := d.replaceValue(objs, o.members[i], kv.Value)
@@ -455,69 +456,101 @@ func (d *Doc) replaceValue(objs []object, m member, value []byte) ([]textedit.Sp
 }
 
 // removeMember returns the splices that delete o.members[i] (see the rules at
-// the top of this file).
+// the top of this file, and cutMember).
 func (d *Doc) removeMember(o object, i int) []textedit.Splice {
 	m := o.members[i]
-	isLast := i == len(o.members)-1
-	start, end := m.keyStart, m.valEnd
-	comma := d.commaAfter(m.valEnd, o.close)
-	if comma >= 0 {
-		end = comma + 1
+	lo, hi := o.open+1, o.close
+	if i > 0 {
+		lo = o.members[i-1].valEnd
 	}
+	if i+1 < len(o.members) {
+		hi = o.members[i+1].keyStart
+	}
+	c := cutMember(d.data[lo:m.keyStart], d.data[m.valEnd:hi], i == 0, i == len(o.members)-1, len(o.members) == 1)
+	if c.all {
+		return []textedit.Splice{{At: o.open + 1, Del: o.close - o.open - 1}}
+	}
+	var ss []textedit.Splice
+	if c.comma >= 0 {
+		ss = append(ss, textedit.Splice{At: lo + c.comma, Del: 1})
+	}
+	return append(ss, textedit.Splice{At: lo + c.from, Del: m.valEnd + c.to - (lo + c.from)})
+}
 
-	if ls, le, ok := d.ownLines(start, end); ok {
-		start, end = ls, le
+// gapCut is what deleting a member takes from the text around it: before
+// is the text between the previous member's value (or the '{') and the
+// member's key, after the text between its value and the next member's key
+// (or the '}'). The member goes with before[from:] and after[:to]; comma,
+// when >= 0, is the previous member's comma in before, which goes too (the
+// member was the last, with no comma of its own); all: nothing but
+// whitespace would be left, and everything between the braces goes.
+type gapCut struct {
+	from, to, comma int
+	all             bool
+}
+
+// cutMember applies the deletion rules to the text around a member: first,
+// last and only say where the member stands among those left. Every rule
+// looks no further than the two texts (a comment never crosses a member,
+// and a member's first and last bytes are never blank), which is what lets
+// DeleteAll delete many members without a document per step.
+func cutMember(before, after []byte, first, last, only bool) gapCut {
+	c := gapCut{from: len(before), comma: -1}
+	comma := -1
+	if i := skipTrivia(after, 0, len(after)); i < len(after) && after[i] == ',' {
+		comma, c.to = i, i+1
+	}
+	if from, to, ok := ownLines(before, after, c.to); ok {
+		c.from, c.to = from, to
 	} else {
 		// Take the blanks on one side with the member: `{"a": 1, "b": 2}`
 		// loses "a": 1 and the space after its comma.
-		e := end
-		for e < o.close && isBlank(d.data[e]) {
+		e := c.to
+		for e < len(after) && isBlank(after[e]) {
 			e++
 		}
-		if e > end && !isLast {
-			end = e
+		if e > c.to && !last {
+			c.to = e
 		} else {
-			for start > o.open+1 && isBlank(d.data[start-1]) {
-				start--
+			for c.from > 0 && isBlank(before[c.from-1]) {
+				c.from--
 			}
 		}
 	}
-
-	var ss []textedit.Splice
-	if isLast && comma < 0 && i > 0 {
+	if last && comma < 0 && !first {
 		// The previous member becomes the last one: drop its comma.
-		if pc := d.commaAfter(o.members[i-1].valEnd, m.keyStart); pc >= 0 {
-			ss = append(ss, textedit.Splice{At: pc, Del: 1})
+		if pc := skipTrivia(before, 0, len(before)); pc < len(before) && before[pc] == ',' {
+			c.comma = pc
 		}
 	}
-	if len(o.members) == 1 && allWS(d.data[o.open+1:start]) && allWS(d.data[end:o.close]) {
-		// Nothing but whitespace would be left: write {}.
-		return []textedit.Splice{{At: o.open + 1, Del: o.close - o.open - 1}}
-	}
-	return append(ss, textedit.Splice{At: start, Del: end - start})
+	// Nothing but whitespace would be left: write {}.
+	c.all = only && allWS(before[:c.from]) && allWS(after[c.to:])
+	return c
 }
 
-// ownLines reports whether the member spanning [start, end) (its comma
-// included) has its lines to itself: only blanks before it on its first line,
-// and only blanks and possibly a // comment after it on its last line. If so
-// it returns the span of those whole lines, line break included.
-func (d *Doc) ownLines(start, end int) (int, int, bool) {
-	ls := d.lineStart(start)
-	if !allBlank(d.data[ls:start]) {
+// ownLines reports whether the member between before and after (its comma,
+// up to to in after, included) has its lines to itself: only blanks before
+// it on its first line, and only blanks and possibly a // comment after it
+// on its last line. If so it returns where those whole lines start in
+// before and end in after, line break included. A member without a line
+// break in before shares its line with the '{' or the previous member.
+func ownLines(before, after []byte, to int) (from, end int, ok bool) {
+	nl := bytes.LastIndexByte(before, '\n')
+	if nl < 0 || !allBlank(before[nl+1:]) {
 		return 0, 0, false
 	}
-	r := end
-	for r < len(d.data) && isBlank(d.data[r]) {
+	r := to
+	for r < len(after) && isBlank(after[r]) {
 		r++
 	}
-	if r+1 < len(d.data) && d.data[r] == '/' && d.data[r+1] == '/' {
-		r = commentEnd(d.data, r, len(d.data))
+	if r+1 < len(after) && after[r] == '/' && after[r+1] == '/' {
+		r = commentEnd(after, r, len(after))
 	}
 	switch {
-	case r < len(d.data) && d.data[r] == '\n':
-		return ls, r + 1, true
-	case r+1 < len(d.data) && d.data[r] == '\r' && d.data[r+1] == '\n':
-		return ls, r + 2, true
+	case r < len(after) && after[r] == '\n':
+		return nl + 1, r + 1, true
+	case r+1 < len(after) && after[r] == '\r' && after[r+1] == '\n':
+		return nl + 1, r + 2, true
 	}
 	return 0, 0, false
 }

@@ -158,6 +158,17 @@ func (o *object) index(key string) int {
 	return slices.IndexFunc(o.members, func(m member) bool { return m.key == key })
 }
 
+// indexes maps each key to its position among the members (the first,
+// should one be there twice), for an edit of many members: an index of
+// each would grow with the square of the object.
+func (o *object) indexes() map[string]int {
+	at := make(map[string]int, len(o.members))
+	for i := len(o.members) - 1; i >= 0; i-- {
+		at[o.members[i].key] = i
+	}
+	return at
+}
+
 // valueEnd is valueEnd on the document's clean copy, skipping a large
 // container in one step when the index knows it: the projects object of a
 // ~/.claude.json is most of the file, and a walk crosses it member by

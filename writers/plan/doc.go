@@ -1,7 +1,8 @@
 // Package plan turns targets (package writers/target) into the new bytes
 // of every file a sync touches, in memory, and writes nothing: Build reads
 // each file steadily (writers/internal/fileio), has its editor
-// (writers/jsonedit, tomledit, yamledit, adapted in format.go) find the
+// (writers/jsonedit, tomledit, yamledit, through the contract of
+// writers/internal/editor; FormatFor picks one per target) find the
 // entries at the target's key, and compares them with the entries wanted
 // and with the ownership record — what repo wrote there, by digest
 // (record.go) — to decide each Change: add, update, adopt, remove or

@@ -8,12 +8,13 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/writers/target"
+	"github.com/repo-manager/repo/writers/tomledit"
 )
 
 // TestTOMLBatchEqualsEach: the TOML document's Write (of new entries, then
-// of new values) and DeleteAll, which a sync uses, write the bytes of the
-// entry-by-entry path (writeEach, Delete of each in turn) into Codex files
-// as users have them.
+// of new values) and Delete of many, which a sync uses, write the bytes of
+// the entry-by-entry path (writeEach, Delete of each in turn) into Codex
+// files as users have them.
 func TestTOMLBatchEqualsEach(t *testing.T) {
 	user := "# Codex\r\nmodel = \"gpt-5-codex\"\r\n\r\n[projects.\"/home/u/w\"]\r\ntrust_level = \"trusted\"\r\n\r\n" +
 		"# mine\r\n[mcp_servers.docs]\r\nurl = \"https://docs\"\r\n\r\n[mcp_servers.docs.tools.search]\r\napproval_mode = \"approve\"\r\n\r\n" +
@@ -36,15 +37,15 @@ func TestTOMLBatchEqualsEach(t *testing.T) {
 		}
 		doc := func() Document {
 			if text == "" {
-				return tomlFormat{}.New()
+				return tomledit.Format{}.New()
 			}
-			d, err := tomlFormat{}.Parse([]byte(text))
+			d, err := tomledit.Format{}.Parse([]byte(text))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return d
 		}()
-		batch, err := doc.Write(key, nil, adds)
+		batch, err := doc.Write(key, nil, editorEntries(adds))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func TestTOMLBatchEqualsEach(t *testing.T) {
 		}
 		sameBytes(t, "Insert", batch, each)
 
-		batch2, err := batch.Write(key, updates, nil)
+		batch2, err := batch.Write(key, editorEntries(updates), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,13 +66,13 @@ func TestTOMLBatchEqualsEach(t *testing.T) {
 		sameBytes(t, "Replace", batch2, each2)
 
 		gone := append([]string{"docs"}, names[5:]...)
-		batch3, err := batch2.(batchDeleter).DeleteAll(key, gone)
+		batch3, err := batch2.Delete(key, gone)
 		if err != nil {
 			t.Fatal(err)
 		}
 		each3 := batch2
 		for _, n := range gone {
-			if each3, err = each3.Delete(key, n); err != nil {
+			if each3, err = each3.Delete(key, []string{n}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -87,7 +88,7 @@ func writeEach(doc Document, key []string, entries []target.Desired) (Document, 
 		if err != nil {
 			return nil, err
 		}
-		one := []target.Desired{e}
+		one := editorEntries([]target.Desired{e})
 		if slices.ContainsFunc(members, func(m Member) bool { return m.Key == e.Name }) {
 			doc, err = doc.Write(key, one, nil)
 		} else {
@@ -110,11 +111,11 @@ func sameBytes(t *testing.T, what string, got, want Document) {
 // TestTOMLDeleteAllRefusal: a server a client rewrote as dotted keys cannot
 // be removed; the error says which, and where.
 func TestTOMLDeleteAllRefusal(t *testing.T) {
-	d, err := tomlFormat{}.Parse([]byte("model = \"o3\"\nmcp_servers.b.command = \"b\"\n\n[mcp_servers.a]\ncommand = \"a\"\n"))
+	d, err := tomledit.Format{}.Parse([]byte("model = \"o3\"\nmcp_servers.b.command = \"b\"\n\n[mcp_servers.a]\ncommand = \"a\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = d.(batchDeleter).DeleteAll([]string{"mcp_servers"}, []string{"a", "b"})
+	_, err = d.Delete([]string{"mcp_servers"}, []string{"a", "b"})
 	if l, _ := position(err); l != 2 || !strings.Contains(fmt.Sprint(err), `server "b" is written as dotted keys`) {
 		t.Fatalf("got %v (line %d)", err, l)
 	}

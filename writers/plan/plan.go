@@ -671,7 +671,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 		fp.After = nil // no entries for a file that does not exist: do not create it
 	}
 	if fp.Existed {
-		if err := planDelete(fp, first, format, doc, out.puts, root); err != nil {
+		if err := planDelete(fp, first, doc, out.puts, root); err != nil {
 			return nil, err
 		}
 	}
@@ -690,7 +690,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 // skeleton for YAML). A file that is a symbolic link now is never deleted
 // (its target is not what repo created; the folders on the way may be
 // links). The folders repo created for it go too, when empty.
-func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, puts []recordPut, root realRoot) error {
+func planDelete(fp *FilePlan, t *target.Target, doc Document, puts []recordPut, root realRoot) error {
 	folders, ours := 0, false
 	for _, put := range puts {
 		if len(put.entries) == 0 && put.created != nil && put.created.File {
@@ -698,7 +698,7 @@ func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, put
 			folders = max(folders, put.created.Folders)
 		}
 	}
-	if !ours || !isBare(format, doc) {
+	if !ours || !doc.Bare() {
 		return nil
 	}
 	fi, err := os.Lstat(t.Path)
@@ -723,21 +723,6 @@ func planDelete(fp *FilePlan, t *target.Target, format Format, doc Document, put
 	return nil
 }
 
-// isBare reports a document that holds nothing but what a new file of its
-// format holds: blank, or (BOM and surrounding whitespace aside) the bytes
-// of Format.New — for JSON, an object with no members and no comments.
-func isBare(format Format, doc Document) bool {
-	b := doc.Bytes()
-	if isBlank(b) {
-		return true
-	}
-	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))
-	if jf, ok := format.(jsonFormat); ok && jf.skeleton == "" {
-		return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' && isBlank(b[1:len(b)-1])
-	}
-	return bytes.Equal(b, bytes.TrimSpace(format.New().Bytes()))
-}
-
 // missingFolders is how many of the folders above path do not exist.
 func missingFolders(path string) int {
 	n := 0
@@ -747,15 +732,6 @@ func missingFolders(path string) int {
 		}
 		n++
 	}
-}
-
-// containerEditor is a Document that can tell how much of a key path
-// exists and remove an empty container (jsonedit, yamledit). The TOML
-// editor needs neither: Codex's entries are tables of a marked block,
-// which goes by itself when its last entry does.
-type containerEditor interface {
-	Depth(key []string) (int, error)
-	DeleteEmpty(key []string) (Document, bool, error)
 }
 
 // noteCreated adds to c (what the record says repo created for t) what
@@ -769,8 +745,9 @@ func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool
 	if newFile {
 		c.File, c.Folders = true, missingFolders(t.Path)
 	}
-	if ce, ok := doc.(containerEditor); ok && !found {
-		if depth, err := ce.Depth(t.Key); err == nil && depth < len(t.Key) {
+	if !found {
+		// TOML's Depth is always len(t.Key): it has no containers to make.
+		if depth, err := doc.Depth(t.Key); err == nil && depth < len(t.Key) {
 			if !isKeyPrefix(c.Key, t.Key) || len(c.Key) > depth+1 {
 				c.Key = slices.Clone(t.Key[:depth+1])
 			}
@@ -783,12 +760,11 @@ func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool
 // path that repo created (c.Key and those under it) and that are empty:
 // what is left when a target's last entry has gone.
 func dropCreated(doc Document, t *target.Target, c *Created) (Document, error) {
-	ce, ok := doc.(containerEditor)
-	if !ok || c == nil || len(c.Key) == 0 || !isKeyPrefix(c.Key, t.Key) {
+	if c == nil || len(c.Key) == 0 || !isKeyPrefix(c.Key, t.Key) {
 		return doc, nil
 	}
 	for i := len(t.Key); i >= len(c.Key); i-- {
-		nd, removed, err := ce.DeleteEmpty(t.Key[:i])
+		nd, removed, err := doc.DeleteEmpty(t.Key[:i])
 		if err != nil {
 			return nil, fmt.Errorf("removing the empty %s repo created: %w", keyString(t.Key[:i]), err)
 		}
@@ -796,7 +772,6 @@ func dropCreated(doc Document, t *target.Target, c *Created) (Document, error) {
 			break
 		}
 		doc = nd
-		ce = nd.(containerEditor)
 	}
 	return doc, nil
 }
@@ -1112,9 +1087,8 @@ func (tp *targetPlan) dropGone() {
 	}
 }
 
-// edit makes the planned changes to doc: deletions, replacements, then
-// additions, each in as few edits as the editor allows. found: the
-// server map was in the file.
+// edit makes the planned changes to doc: deletions, then replacements and
+// additions, each set in one edit. found: the server map was in the file.
 func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
 	t, gone, updates, adds, created := tp.t, tp.gone, tp.updates, tp.adds, tp.created
 	fileErr := func(line int, err error) error {
@@ -1124,18 +1098,15 @@ func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
 		}
 		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
 	}
-	if bd, ok := doc.(batchDeleter); ok && len(gone) > 0 {
-		var err error
-		if doc, err = bd.DeleteAll(t.Key, gone); err != nil {
+	if len(gone) > 0 {
+		nd, err := doc.Delete(t.Key, gone)
+		switch {
+		case err != nil && len(gone) == 1:
+			return nil, fileErr(lineOf(doc, t, tp.current[gone[0]]), fmt.Errorf("removing entry %q: %w", gone[0], err))
+		case err != nil:
 			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
 		}
-		gone = nil
-	}
-	for _, name := range gone {
-		var err error
-		if doc, err = doc.Delete(t.Key, name); err != nil {
-			return nil, fileErr(lineOf(doc, t, tp.current[name]), fmt.Errorf("removing entry %q: %w", name, err))
-		}
+		doc = nd
 	}
 	if len(adds) > 0 {
 		// Before the edit: the file and containers it is going to create.
@@ -1143,7 +1114,7 @@ func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
 	}
 	if len(updates) > 0 || len(adds) > 0 {
 		var err error
-		if doc, err = doc.Write(t.Key, updates, adds); err != nil {
+		if doc, err = doc.Write(t.Key, editorEntries(updates), editorEntries(adds)); err != nil {
 			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
 		}
 	}
@@ -1157,13 +1128,6 @@ func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
 	return doc, nil
 }
 
-// batchDeleter is a Document that removes many entries in one edit (from
-// the others, entries are deleted one at a time): a removed folder of
-// extensions takes all their servers out of each file at once.
-type batchDeleter interface {
-	DeleteAll(key []string, names []string) (Document, error)
-}
-
 // lineOf is the line of an entry, for a message. An editor whose Entries
 // leaves lines out (numbering them can cost more than the whole plan)
 // numbers one on demand.
@@ -1171,12 +1135,7 @@ func lineOf(doc Document, t *target.Target, m Member) int {
 	if m.Line > 0 {
 		return m.Line
 	}
-	if n, ok := doc.(interface {
-		EntryLine(key []string, name string) int
-	}); ok {
-		return n.EntryLine(t.Key, m.Key)
-	}
-	return 0
+	return doc.Line(t.Key, m.Key)
 }
 
 func sameJSON(a, b []byte) bool {

@@ -124,7 +124,10 @@ type Doc struct {
 	// eofScalar: the file ends inside such a block scalar, without a final
 	// line break. Whatever is added after it would give it one.
 	eofScalar bool
-	nodes     *ast.DocumentNode
+	// keepHead[l]: line l ends with the header of such a block scalar (the
+	// blank lines after it are its body; see removal.inScalar).
+	keepHead []bool
+	nodes    *ast.DocumentNode
 
 	// origins remember the containers that Insert made (or turned from null
 	// or flow-empty into block style) in this chain of edits, so that
@@ -256,12 +259,16 @@ func parse(bom bool, body []byte) (*Doc, error) {
 // next token's.
 func (d *Doc) markScalars(toks token.Tokens) {
 	d.inScalar = make([]bool, len(d.lines)+2)
+	d.keepHead = make([]bool, len(d.lines)+2)
 	for i, tk := range toks {
 		if tk.Type != token.LiteralType && tk.Type != token.FoldedType || tk.Position == nil || strings.Contains(tk.Value, "-") {
 			continue
 		}
 		if i+1 >= len(toks) {
 			continue // a header at the very end: no text
+		}
+		if l := tk.Position.Line; l >= 1 && l <= len(d.lines) {
+			d.keepHead[l] = true
 		}
 		end := len(d.lines)
 		if i+2 < len(toks) && toks[i+2].Position != nil {

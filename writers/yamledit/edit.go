@@ -1,7 +1,6 @@
 package yamledit
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -279,82 +278,7 @@ func (d *Doc) replace(path []string, kind Kind, nameField string, es []Entry, va
 // or the container is missing it returns d itself and no error. See the
 // rules above for a container left empty.
 func (d *Doc) Delete(path []string, kind Kind, nameField, name string) (*Doc, error) {
-	if err := checkArgs(path, kind, nameField, ""); err != nil {
-		return nil, err
-	}
-	l, err := d.locate(path)
-	if err != nil {
-		return nil, err
-	}
-	if l.depth < len(path) || isNull(l.val) {
-		return d, nil
-	}
-	es, block, err := d.entries(l, path, kind, nameField)
-	if err != nil {
-		return nil, err
-	}
-	idx := findEntry(es, name)
-	if idx < 0 {
-		return d, nil
-	}
-	if err := d.checkEditable(l, path, block, es[idx]); err != nil {
-		return nil, err
-	}
-	a, b, extra := d.entrySpan(l, es, idx)
-	// An entry set off by blank lines on both sides takes one of them
-	// along, so that deleting it does not leave a double gap.
-	prevEnd, _ := nodePos(l.mv.Key)
-	if idx > 0 {
-		prevEnd = es[idx-1].end
-	}
-	if a-1 > prevEnd && d.isBlank(a-1) && b+1 <= d.lastRow && d.isBlank(b+1) {
-		b++
-	}
-	ss := []textedit.Splice{d.cutLines(a, b)}
-	for _, x := range extra {
-		ss = append(ss, d.cutLines(x, x))
-	}
-	var want []Member
-	for _, e := range es {
-		if !e.foreign && e.key != name {
-			want = append(want, Member{Key: e.key, Value: e.json})
-		}
-	}
-
-	origins := slices.Clone(d.origins)
-	restored := false
-	if len(es) == 1 { // the container is left empty
-		emptied, err := textedit.Apply(d.body, ss)
-		if err != nil {
-			return nil, fmt.Errorf("yamledit: internal error: %w", err)
-		}
-		for i := len(origins) - 1; i >= 0 && !restored; i-- {
-			o := origins[i]
-			if o.kind == kind && slices.Equal(o.path, path) && bytes.Equal(o.emptied, emptied) {
-				// Give back the original: one splice replacing everything.
-				ss = []textedit.Splice{{At: 0, Del: len(d.body), Ins: bytes.Clone(o.original)}}
-				origins = slices.Delete(origins, i, i+1)
-				restored = true
-			}
-		}
-		if !restored {
-			at, err := d.colonEnd(l.mv)
-			if err != nil {
-				return nil, err
-			}
-			empty := " {}"
-			if kind == List {
-				empty = " []"
-			}
-			ss = append(ss, textedit.Splice{At: at, Ins: []byte(empty)})
-		}
-	}
-	nd, err := d.verify(d, edit{ss: ss}, path, kind, nameField, want)
-	if err != nil {
-		return nil, err
-	}
-	nd.origins = origins
-	return nd, nil
+	return d.DeleteAll(path, kind, nameField, []string{name})
 }
 
 // Entries returns the entries of the container at path, converted to JSON
@@ -708,6 +632,15 @@ func (d *Doc) reparse(e edit, what string) (*Doc, error) {
 
 // checkEditable checks that an existing entry can be cut out as lines.
 func (d *Doc) checkEditable(l loc, path []string, block bool, e entry) error {
+	if err := d.checkCuttable(l, path, block, e); err != nil {
+		return err
+	}
+	return d.checkAnchors(e, d.aliasNodes, nil)
+}
+
+// checkCuttable is checkEditable but for the anchors: what the container
+// and the entry's first line say.
+func (d *Doc) checkCuttable(l loc, path []string, block bool, e entry) error {
 	if !block {
 		line, col := nodePos(l.mv.Value)
 		return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s is written in flow style ([...] or {...}); rewrite it in block style to let repo edit it", formatPath(path))}
@@ -722,27 +655,43 @@ func (d *Doc) checkEditable(l loc, path []string, block bool, e entry) error {
 	if e.line <= kl {
 		return &ShapeError{Line: e.line, Col: e.col + 1, Msg: fmt.Sprintf("entry %q of %s is on the key's line", e.key, formatPath(path))}
 	}
-	// An anchor defined in the entry and used outside it would be lost.
+	return nil
+}
+
+// checkAnchors refuses an entry that defines an anchor used outside it,
+// which would be lost with it. aliases lists the document's aliases (asked
+// only when the entry defines an anchor); gone, when not nil, says which
+// lines an edit in progress has already removed.
+func (d *Doc) checkAnchors(e entry, aliases func() []*ast.AliasNode, gone func(line int) bool) error {
 	defined := map[string]bool{}
 	walk(e.node, func(n ast.Node) {
 		if a, ok := n.(*ast.AnchorNode); ok {
 			defined[anchorName(a)] = true
 		}
 	})
-	if len(defined) > 0 && d.nodes != nil {
-		var err error
-		walk(d.nodes.Body, func(n ast.Node) {
-			if a, ok := n.(*ast.AliasNode); ok && err == nil && defined[aliasName(a)] {
-				if line, col := nodePos(a); line < e.line || line > e.end {
-					err = &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("alias *%s refers to an anchor in entry %q, which repo would remove", aliasName(a), e.key)}
-				}
-			}
-		})
-		if err != nil {
-			return err
+	if len(defined) == 0 {
+		return nil
+	}
+	for _, a := range aliases() {
+		line, col := nodePos(a)
+		if defined[aliasName(a)] && (line < e.line || line > e.end) && (gone == nil || !gone(line)) {
+			return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("alias *%s refers to an anchor in entry %q, which repo would remove", aliasName(a), e.key)}
 		}
 	}
 	return nil
+}
+
+// aliasNodes returns the document's aliases, in document order.
+func (d *Doc) aliasNodes() []*ast.AliasNode {
+	var out []*ast.AliasNode
+	if d.nodes != nil {
+		walk(d.nodes.Body, func(n ast.Node) {
+			if a, ok := n.(*ast.AliasNode); ok {
+				out = append(out, a)
+			}
+		})
+	}
+	return out
 }
 
 // entrySpan returns the lines a..b to replace or delete for es[idx] (its
