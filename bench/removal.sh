@@ -31,11 +31,13 @@ read -r -a NS <<<"$REMOVE_NS"
 read -r -a UTOOLS <<<"$REMOVE_USER_TOOLS"
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-# first_sync DIR ARGS...: the sync that writes the entries the timed case removes. (A step a
-# sync needs first, such as trusting the workspace, goes here.)
+# first_sync DIR ARGS...: the sync that writes the entries the timed case removes, after the
+# user trusts the workspace's servers (repo trust; local and user scope need it, removing does not).
 first_sync() {
 	local d=$1
 	shift
+	HOME=$d/home "$REPO" trust --all --root "$d/ws" >/dev/null 2>"$d/sync-stderr.txt" ||
+		{ cat "$d/sync-stderr.txt" >&2; log "error: repo trust in $d failed"; exit 1; }
 	HOME=$d/home "$REPO" sync --root "$d/ws" "$@" >/dev/null 2>"$d/sync-stderr.txt" ||
 		{ cat "$d/sync-stderr.txt" >&2; log "error: the first sync of $d failed"; exit 1; }
 }
