@@ -165,6 +165,13 @@ type Target struct {
 	// file, though it does in others (Kilo CLI refuses a project kilo.json
 	// holding {env:…}, for the user config only may read the environment).
 	NoEnvRef bool `toml:"no_env_ref"`
+	// SettingsFile: the file holds the tool's other settings besides its
+	// MCP servers (.zed/settings.json, .gemini/settings.json), which a team
+	// commits. In the project scope repo never git-ignores such a file as a
+	// whole while git tracks it, and never asks for it to be untracked: a
+	// per-clone policy leaves it as the repository has it (see
+	// writers/plan, tracked.go).
+	SettingsFile bool `toml:"settings_file"`
 }
 
 // Lock kinds: how a tool locks its config file.
