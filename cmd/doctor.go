@@ -189,7 +189,7 @@ func doctorRun(opts *DoctorOptions) error {
 			Fix:     v.fix()})
 	}
 	if opts.Scope == toolprofiles.ScopeProject && len(w.ws.Servers) > 0 {
-		fds, err := d.policy(pol, sel, targets)
+		fds, err := d.policy(pol, sel, targets, opts.Root)
 		if err != nil {
 			return err
 		}
@@ -308,10 +308,10 @@ type doctor struct {
 }
 
 // policy says which team policy is in force and why (ok), and what git
-// tracks that the policy makes per-clone: a file to untrack (warn: its
+// tracks that the policy makes per-clone (root: --root, for the command): a file to untrack (warn: its
 // tools read another clone's paths) or a settings file repo writes no
 // servers into (advice: where the servers can go instead).
-func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target) ([]finding, error) {
+func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target, root string) ([]finding, error) {
 	out := []finding{{Level: levelOK, Check: "policy", Message: strings.TrimPrefix(pol.describe(sel.profiles), "policy: ")}}
 	if !pol.Gitignore {
 		return out, nil
@@ -320,7 +320,7 @@ func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target) (
 		return nil, err
 	}
 	for _, tf := range plan.TrackedFiles(targets) {
-		what, fix := trackedNote(tf, d.w.profiles)
+		what, fix := trackedNote(tf, d.w.profiles, root)
 		fd := finding{Level: levelWarn, Check: "tracked", Path: tf.Display, Message: what, Fix: fix}
 		if tf.Settings {
 			fd.Level = levelAdvice

@@ -114,7 +114,10 @@ func hookProject(opts *SyncOptions, w *workspace, pol policy) error {
 		return nil
 	}
 	for _, tf := range p.Tracked {
-		what, fix := trackedNote(tf, w.profiles)
+		if tf.Settings && !opts.Verbose {
+			continue // a standing choice, said by sync and doctor: not after every checkout
+		}
+		what, fix := trackedNote(tf, w.profiles, opts.Root)
 		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
 	}
 	printTracked(f, res.Tracked)

@@ -129,24 +129,26 @@ func (pol policy) describe(profiles []*toolprofiles.Profile) string {
 	return b.String()
 }
 
-// untrackCommand is the command that stops git tracking files, to run from
-// the workspace root.
-func untrackCommand(files []plan.TrackedFile) string {
-	var paths []string
-	for _, tf := range files {
-		paths = append(paths, tf.Display)
+// untrackCommand is the command that stops git tracking paths (relative
+// to the workspace root): run in the root, or in the folder --root names
+// (root, as given) from where the run was.
+func untrackCommand(root string, paths ...string) string {
+	cmd := "git rm --cached -- "
+	if root != "" {
+		cmd = "git -C " + shellquote.Join([]string{root}) + " rm --cached -- "
 	}
-	return "git rm --cached -- " + shellquote.Join(paths)
+	return cmd + shellquote.Join(paths)
 }
 
 // trackedNote says what repo did with a machine-specific file git tracks
 // (plan.TrackedFile) and what the user can do, for sync's warnings and
-// doctor. set: the profiles, for the tools' other scopes.
-func trackedNote(tf plan.TrackedFile, set *toolprofiles.Set) (what, fix string) {
+// doctor. set: the profiles, for the tools' other scopes; root: --root, as
+// given.
+func trackedNote(tf plan.TrackedFile, set *toolprofiles.Set, root string) (what, fix string) {
 	if !tf.Settings {
 		what = "per-clone under the workspace's policy, but git tracks it, so repo leaves it as the repository has it (with the paths of the clone that committed it)"
 		fix = fmt.Sprintf("run '%s' and commit; then repo sync writes this clone's own (servers of the team's own in it: first make them an extension, 'repo mcp import --tool %s --extension team'); or commit it with each clone's paths: [mcp] gitignore = false",
-			termtext.Safe(untrackCommand([]plan.TrackedFile{tf})), tf.Tools[0])
+			termtext.Safe(untrackCommand(root, tf.Display)), tf.Tools[0])
 		return what, fix
 	}
 	what = fmt.Sprintf("git tracks it, and it holds the team's other %s settings: repo never git-ignores it, and writes no servers into it (they would hold this clone's paths)", strings.Join(tf.Tools, "/"))
@@ -158,7 +160,11 @@ func trackedNote(tf plan.TrackedFile, set *toolprofiles.Set) (what, fix string) 
 		}
 		for _, scope := range []string{toolprofiles.ScopeLocal, toolprofiles.ScopeUser} {
 			if p.Scopes.Get(scope) != nil {
-				ways = append(ways, fmt.Sprintf("'repo sync --scope %s --tool %s' (after repo trust)", scope, id))
+				cmd := fmt.Sprintf("repo sync --scope %s --tool %s", scope, id)
+				if root != "" {
+					cmd += " --root " + shellquote.Join([]string{root})
+				}
+				ways = append(ways, fmt.Sprintf("'%s' (after repo trust)", termtext.Safe(cmd)))
 			}
 		}
 	}

@@ -384,7 +384,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 	}
 	untrack := 0
 	for _, tf := range p.Tracked {
-		what, fix := trackedNote(tf, w.profiles)
+		what, fix := trackedNote(tf, w.profiles, opts.Root)
 		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
 		if tf.Settings {
 			continue
@@ -735,7 +735,7 @@ func fixHints(opts *SyncOptions, res syncResult) []string {
 		}
 	}
 	if len(untrack) > 0 {
-		hints = append(hints, fmt.Sprintf("run 'git rm --cached -- %s' and commit: the team policy makes each clone write its own (repo sync says more)", termtext.Safe(shellquote.Join(untrack))))
+		hints = append(hints, fmt.Sprintf("run '%s' and commit: the team policy makes each clone write its own (repo sync says more)", termtext.Safe(untrackCommand(opts.Root, untrack...))))
 	}
 	cmd := syncCommand(opts)
 	cmd += boolFlag("portable", opts.PortableSet, opts.Portable) + boolFlag("gitignore", opts.GitignoreSet, opts.Gitignore)
