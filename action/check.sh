@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The check step of the repo GitHub Action (action.yml): runs `repo sync --check --dry-run` in the
-# workspace, prints the diff in the log, writes it to the job summary, emits one ::error
-# annotation per stale file, and exits 1 when a config is out of date (2 when repo fails).
-# Writes nothing in the workspace. Needs repo and jq on PATH.
+# The check step of the repo GitHub Action (action.yml): runs `repo sync --check --dry-run
+# --committed` in the workspace — what the commit holds: the committed configs, the ownership record
+# and the .gitignore block, not the per-clone files a checkout does not have — prints the diff in the
+# log, writes it to the job summary, emits one ::error annotation per stale file, and exits 1 when a
+# config is out of date (2 when repo fails). Writes nothing in the workspace. Needs repo and jq on
+# PATH.
 #
 # Environment: GITHUB_STEP_SUMMARY, GITHUB_OUTPUT and GITHUB_WORKSPACE as GitHub sets them;
 # INPUT_ARGS: more arguments for repo sync (split on spaces, e.g. "--tool claude,vscode").
@@ -43,7 +45,7 @@ fence_for() { local fence='```'; while grep -qF "$fence" "$1"; do fence="$fence\
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086 # INPUT_ARGS is a list of arguments
-repo sync --check --dry-run --output json ${INPUT_ARGS:-} > "$tmp/out.json" 2> "$tmp/err"
+repo sync --check --dry-run --committed --output json ${INPUT_ARGS:-} > "$tmp/out.json" 2> "$tmp/err"
 code=$?
 escape_text < "$tmp/err" > "$tmp/err.txt"
 
@@ -93,9 +95,13 @@ esac
 
 fix="run 'repo sync' and commit the result"
 stale=0
-while IFS=$'\t' read -r path who reasons; do
+while IFS=$'\t' read -r path who reasons untrack; do
   stale=$((stale + 1))
   msg="$path ($who) is out of date: $reasons; $fix"
+  if [ "$untrack" = true ]; then
+    # A per-clone file the commit holds: the fix is to stop tracking it.
+    msg="$path ($who) is out of date: $reasons; run 'git rm --cached -- $path' and commit (repo sync says more)"
+  fi
   case "$path" in
     "~/"*|/*) echo "::error title=MCP config out of date::$(esc_data "$msg")" ;;
     *) echo "::error file=$(esc_prop "$prefix$path"),title=MCP config out of date::$(esc_data "$msg")" ;;
@@ -103,7 +109,8 @@ while IFS=$'\t' read -r path who reasons; do
 done < <(jq -r "$jqdefs"'.files[] | select(.status == "stale")
   | [(.path | line),
      (if .scope == "record" then "ownership record" elif .scope == "gitignore" then "ignore block" else "\(.scope): \(.tools | join(", "))" end | line),
-     ([.changes[] | if (.entry // "") != "" then "\(.reason) \"\(.entry)\"" else .reason end] | join(", ") | line)]
+     ([.changes[] | if (.entry // "") != "" then "\(.reason) \"\(.entry)\"" else .reason end] | join(", ") | line),
+     (any(.changes[]; .action == "untrack") | tostring)]
   | @tsv' "$tmp/out.json")
 
 if [ "$stale" -eq 0 ]; then
@@ -125,6 +132,8 @@ fence=$(fence_for "$tmp/diff")
   echo "$fence"
   echo
   echo "Run \`repo sync\` and commit the result."
+  jq -r "$jqdefs"'.files[] | select(any(.changes[]; .action == "untrack"))
+    | "\(.path | code) is this clone'"'"'s own under the team policy, but the commit holds it: untrack it (`git rm --cached`) and commit."' "$tmp/out.json"
 } | summary
 output "stale=true"
 echo "$stale MCP config file(s) out of date; $fix" >&2

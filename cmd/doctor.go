@@ -22,6 +22,7 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
 	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -61,7 +62,11 @@ home folder, or their executable on PATH; see repo tools): the others are
 named once, as not installed. OpenCode starts project servers without an
 approval. Where a tool's file depends on its installation (Claude Desktop's
 MSIX package on Windows), it says which file and why. Folder variables repo
-ignored for holding a relative path are reported too.
+ignored for holding a relative path are reported too. For the project scope
+it says which team policy is in force and why (repo sync --help), and names
+each file the policy makes per-clone that git still tracks (with the git rm
+--cached that untracks it) and each settings file git tracks, into which
+repo writes no servers (with where they can go instead).
 
 doctor runs nothing the workspace ships, so it is safe in a fresh clone of
 someone else's repository. --exec also runs each venv python with an empty
@@ -137,6 +142,8 @@ type finding struct {
 	Fix     string `json:"fix"`
 	// Variable is the environment variable of an environment finding.
 	Variable string `json:"variable,omitempty"`
+	// Path is the project file of a tracked finding.
+	Path string `json:"path,omitempty"`
 }
 
 // doctorReport is the --output json document of repo doctor (version 1).
@@ -163,6 +170,10 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
+	pol, err := loadPolicy(w, nil, nil)
+	if err != nil {
+		return err
+	}
 	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return err
@@ -179,6 +190,13 @@ func doctorRun(opts *DoctorOptions) error {
 		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.name,
 			Message: v.message() + "; " + v.consequence(),
 			Fix:     v.fix()})
+	}
+	if opts.Scope == toolprofiles.ScopeProject && len(w.ws.Servers) > 0 {
+		fds, err := d.policy(pol, sel, targets, opts.Root)
+		if err != nil {
+			return err
+		}
+		rep.Findings = append(rep.Findings, fds...)
 	}
 	for _, s := range w.ws.Servers {
 		rep.Findings = append(rep.Findings, d.command(s))
@@ -279,6 +297,12 @@ func (fd finding) line(paint func(code, s string) string) string {
 	if who == "" {
 		who = fd.Variable
 	}
+	if who == "" {
+		who = fd.Path
+	}
+	if who == "" {
+		who = fd.Check
+	}
 	color := map[level]string{levelOK: green, levelAdvice: cyan, levelWarn: yellow, levelFail: red}[fd.Level]
 	label := paint(color, string(fd.Level)) + strings.Repeat(" ", max(0, 4-len(fd.Level)))
 	s := fmt.Sprintf("%s %s: %s", label, termtext.Safe(who), fd.Message)
@@ -300,6 +324,29 @@ type doctor struct {
 	store    *trust.Store
 	storeErr error
 	opened   bool
+}
+
+// policy says which team policy is in force and why (ok), and what git
+// tracks that the policy makes per-clone (root: --root, for the command): a file to untrack (warn: its
+// tools read another clone's paths) or a settings file repo writes no
+// servers into (advice: where the servers can go instead).
+func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target, root string) ([]finding, error) {
+	out := []finding{{Level: levelOK, Check: "policy", Message: strings.TrimPrefix(pol.describe(sel.profiles), "policy: ")}}
+	if !pol.Gitignore {
+		return out, nil
+	}
+	if err := plan.MarkTracked(d.w.env, targets); err != nil {
+		return nil, err
+	}
+	for _, tf := range plan.TrackedFiles(targets) {
+		what, fix := trackedNote(tf, d.w.profiles, root)
+		fd := finding{Level: levelWarn, Check: "tracked", Path: tf.Display, Message: what, Fix: fix}
+		if tf.Settings {
+			fd.Level = levelAdvice
+		}
+		out = append(out, fd)
+	}
+	return out, nil
 }
 
 // trust opens the trust store once.

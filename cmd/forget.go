@@ -93,13 +93,11 @@ func forgetRun(opts *ForgetOptions) error {
 		return err
 	}
 	// As sync has them: a machine-specific project file's entries are in
-	// the clone's own record with [mcp] gitignore (LeavingTargets finds
+	// the clone's own record under a per-clone policy (LeavingTargets finds
 	// them in either record; this keeps Build to the one sync uses).
-	cfg, err := extensions.LoadConfig(w.root)
-	if err != nil {
+	if _, err := loadPolicy(w, nil, nil); err != nil {
 		return err
 	}
-	w.env.Portable, w.env.Gitignore = cfg.Portable, cfg.Gitignore
 	var forgotten []*toolprofiles.Profile // as the project scope has them; each scope looks its own up (forgottenIn)
 	if opts.All {
 		for _, p := range w.profiles.All() {

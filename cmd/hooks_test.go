@@ -19,6 +19,10 @@ type preCommitHook struct {
 	PassFilenames *bool  `yaml:"pass_filenames"`
 	Files         string `yaml:"files"`
 	AlwaysRun     *bool  `yaml:"always_run"`
+	// Verbose shows a hook's output when it passes; Stages are the git
+	// hooks it runs in (none: every stage the config allows).
+	Verbose bool     `yaml:"verbose"`
+	Stages  []string `yaml:"stages"`
 }
 
 func readPreCommitHooks(t *testing.T) map[string]preCommitHook {
@@ -42,10 +46,14 @@ func readPreCommitHooks(t *testing.T) map[string]preCommitHook {
 // commit (always_run) and match no files: a commit that only deletes an
 // extension has no file for pre-commit to match, and would skip a hook
 // with a files filter (TestPreCommitDeletedExtension runs that commit).
+// The commit hooks name no stage, whose name differs between pre-commit
+// versions (docs/hooks.md); the keep-current hooks run after a checkout, a
+// merge or a rewrite only, and show their lines when they pass.
 func TestPreCommitHooksFile(t *testing.T) {
 	hooks := readPreCommitHooks(t)
 	want := map[string]string{"repo-sync-check": "repo sync --check", "repo-sync": "repo sync",
-		"repo-sync-check-system": "repo sync --check", "repo-sync-system": "repo sync"}
+		"repo-sync-check-system": "repo sync --check", "repo-sync-system": "repo sync",
+		"repo-sync-keep-current": "repo sync --hook", "repo-sync-keep-current-system": "repo sync --hook"}
 	for id := range hooks {
 		if _, ok := want[id]; !ok {
 			t.Errorf("hook %s in .pre-commit-hooks.yaml is not checked here", id)
@@ -67,6 +75,10 @@ func TestPreCommitHooksFile(t *testing.T) {
 		}
 		if h.AlwaysRun == nil || !*h.AlwaysRun || h.Files != "" {
 			t.Errorf("hook %s: always_run %v, files %q; want always_run: true and no files filter", id, h.AlwaysRun, h.Files)
+		}
+		after := strings.Contains(id, "keep-current")
+		if after != (strings.Join(h.Stages, ",") == "post-checkout,post-merge,post-rewrite") || after != h.Verbose || (!after && len(h.Stages) > 0) {
+			t.Errorf("hook %s: stages %q, verbose %t; want post-checkout, post-merge, post-rewrite and verbose for a keep-current hook, neither for a commit hook", id, h.Stages, h.Verbose)
 		}
 	}
 }

@@ -38,6 +38,8 @@ type MCPImportOptions struct {
 	// ShowSecrets prints diffs whole: the user's credentials unredacted.
 	ShowSecrets bool
 	Portable    bool
+	// PortableSet: --portable was given (=false too).
+	PortableSet bool
 	Root        string
 	Output      string
 }
@@ -63,7 +65,8 @@ MCP file cannot say as the tool means it.`,
   $ repo mcp import --tool codex --scope user --extension tools --server fetch
   $ repo mcp import --tool opencode --extension team --dry-run   # the new files and changes as a diff`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.PortableSet = c.Flags().Changed("portable")
 			switch {
 			case opts.Tool == "":
 				return usagef("--tool is required: the tool whose config holds your servers (see repo tools)")
@@ -94,7 +97,7 @@ MCP file cannot say as the tool means it.`,
 	fl.StringSliceVar(&opts.Servers, "server", nil, "import only this entry (repeatable or comma-separated); default: all of yours")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print the new files and the changes as a unified diff")
 	addShowSecretsFlag(cmd, &opts.ShowSecrets)
-	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed, as for repo sync --portable (also [mcp] portable = true)")
+	fl.BoolVar(&opts.Portable, "portable", false, "as for repo sync --portable: a tool's workspace variable instead of the root (also [mcp] portable; the default in git)")
 	fl.StringVar(&opts.Root, "root", "", "workspace root")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "text or json")
 	return cmd
@@ -121,12 +124,9 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := extensions.LoadConfig(w.root)
-	if err != nil {
+	if _, err := loadPolicy(w, flagPointer(opts.PortableSet, opts.Portable), nil); err != nil {
 		return err
 	}
-	w.env.Portable = opts.Portable || cfg.Portable
-	w.env.Gitignore = cfg.Gitignore
 	if !opts.DryRun {
 		unlock, err := lockWorkspace(f, w)
 		if err != nil {

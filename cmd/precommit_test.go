@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -425,4 +426,211 @@ func fileURL(dir string) string {
 		p = "/" + p // C:/x on Windows
 	}
 	return "file://" + p
+}
+
+// preCommitStage is the name of the commit stage in the installed
+// pre-commit's configuration: "commit" before 3.2, "pre-commit" since.
+func preCommitStage(t *testing.T, preCommit string) string {
+	t.Helper()
+	out, err := exec.Command(preCommit, "--version").Output()
+	if err != nil {
+		t.Fatalf("pre-commit --version: %v", err)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(strings.TrimSpace(string(out)), "pre-commit "), "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("pre-commit --version: %q: %v", out, err)
+	}
+	if major < 3 || (major == 3 && minor < 2) {
+		return "commit"
+	}
+	return "pre-commit"
+}
+
+// TestPreCommitKeepCurrentHook runs repo-sync-keep-current-system as
+// docs/hooks.md installs it, through the real pre-commit and git: a
+// teammate's clone pulls a commit that adds a server, and the post-merge
+// hook writes the server into the clone's own .mcp.json (git-ignored) and
+// changes nothing git tracks; a checkout of another branch does the same
+// through post-checkout; a changed server the user has not trusted is
+// listed for the local scope, not written, and the pull does not fail.
+// The commit hooks, kept to commits by default_stages, do not run then.
+func TestPreCommitKeepCurrentHook(t *testing.T) {
+	e := newPreCommitEnv(t)
+	env, bin := systemHooksEnv(t, e)
+	repo, rev := snapshotRepo(t, e)
+	config, err := yaml.Marshal(map[string]any{
+		"default_stages": []string{preCommitStage(t, e.preCommit)},
+		"repos": []any{map[string]any{"repo": repo, "rev": rev, "hooks": []any{
+			map[string]any{"id": "repo-sync-check-system"},
+			map[string]any{"id": "repo-sync-system"},
+			map[string]any{"id": "repo-sync-keep-current-system"},
+		}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, e.ws, map[string]string{".pre-commit-config.yaml": string(config)})
+	install := func(dir string) {
+		t.Helper()
+		c := exec.Command(e.preCommit, "install", "--hook-type", "pre-commit", "--hook-type", "post-checkout", "--hook-type", "post-merge", "--hook-type", "post-rewrite")
+		c.Dir, c.Env = dir, env
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("pre-commit install: %v\n%s", err, out)
+		}
+	}
+	git := func(dir string, args ...string) (string, error) {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = dir, env
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	mustGit := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := git(dir, args...)
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	clean := func(dir string) {
+		t.Helper()
+		if st := mustGit(dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
+			t.Errorf("git status in %s is not clean:\n%s", dir, st)
+		}
+	}
+	e.must(bin, "sync")
+	install(e.ws)
+	mustGit(e.ws, "add", "-A")
+	if out, err := git(e.ws, "commit", "-m", "workspace"); err != nil || strings.Count(out, "Passed") != 2 {
+		t.Fatalf("the first commit did not pass both commit hooks (%v):\n%s", err, out)
+	}
+	clean(e.ws)
+
+	// The teammate's clone, at another path, with the hooks installed.
+	mate := filepath.Join(e.tmp, "mate", "ws")
+	mustGit(e.tmp, "clone", "-q", e.ws, mate)
+	install(mate)
+	run := func(name string, args ...string) (string, error) {
+		c := exec.Command(name, args...)
+		c.Dir, c.Env = mate, env
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(bin, "sync"); err != nil {
+		t.Fatalf("the teammate's first sync: %v\n%s", err, out)
+	}
+	if out, err := run(bin, "trust", "--all"); err != nil {
+		t.Fatalf("repo trust --all: %v\n%s", err, out)
+	}
+	writeFiles(t, e.tmp, map[string]string{"home/.claude.json": "{}\n"})
+	if out, err := run(bin, "sync", "--scope", "local", "--tool", "claude"); err != nil {
+		t.Fatalf("the teammate's local-scope sync: %v\n%s", err, out)
+	}
+	clean(mate)
+
+	// Upstream: a new server, and the docs server changed.
+	writeFiles(t, e.ws, map[string]string{
+		".repository/extensions/tasks/extension.toml": "name = \"tasks\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/tasks/mcp.json":       `{"mcpServers": {"tasks": {"command": "tasks-server"}}}`,
+		".repository/extensions/ext/mcp.json":         `{"mcpServers": {"docs": {"command": "docs-server", "args": ["--root", ".", "--verbose"]}}}`,
+	})
+	e.must(bin, "sync")
+	mustGit(e.ws, "add", "-A")
+	mustGit(e.ws, "commit", "-q", "-m", "tasks, and docs --verbose")
+
+	claudeBefore, err := os.ReadFile(filepath.Join(e.tmp, "home", ".claude.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run("git", "pull", "--no-rebase", "origin", "main")
+	if err != nil {
+		t.Fatalf("git pull with the post-merge hook failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Keep this clone's MCP configs current (repo sync --hook)", "Passed",
+		"wrote .mcp.json (project: claude): add 1, update 1",
+		"note: local scope: nothing written: 2 servers are not trusted on this machine"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the post-merge hook's output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "MCP configs up to date") || strings.Contains(out, "Failed") {
+		t.Errorf("a commit hook ran after the merge, or a hook failed:\n%s", out)
+	}
+	mcp, err := os.ReadFile(filepath.Join(mate, ".mcp.json"))
+	if err != nil || !strings.Contains(string(mcp), `"tasks"`) || !strings.Contains(string(mcp), "--verbose") || !strings.Contains(string(mcp), mate) {
+		t.Errorf("the teammate's .mcp.json after the pull (%v):\n%s", err, mcp)
+	}
+	if after, _ := os.ReadFile(filepath.Join(e.tmp, "home", ".claude.json")); string(after) != string(claudeBefore) {
+		t.Errorf("the hook wrote an untrusted server into ~/.claude.json:\n%s", after)
+	}
+	clean(mate)
+	if out, err := run(bin, "sync", "--check"); err != nil {
+		t.Errorf("--check after the post-merge hook: %v\n%s", err, out)
+	}
+
+	// Trusted now: the next checkout (a new branch) brings the local
+	// scope current too, through post-checkout.
+	if out, err := run(bin, "trust", "--all"); err != nil {
+		t.Fatalf("repo trust --all: %v\n%s", err, out)
+	}
+	out, err = run("git", "checkout", "-b", "feature")
+	if err != nil || !strings.Contains(out, "wrote ~/.claude.json (local: claude): add 1, update 1") {
+		t.Errorf("git checkout -b with the post-checkout hook (%v):\n%s", err, out)
+	}
+	clean(mate)
+
+	// A branch from before: the hook takes the server out of this clone's
+	// own .mcp.json, and the local scope's older docs server, which the user
+	// trusted in its newer form only, is listed, not written.
+	mustGit(mate, "branch", "before-tasks", "HEAD~1")
+	out, err = run("git", "checkout", "before-tasks")
+	if err != nil {
+		t.Fatalf("git checkout with the post-checkout hook failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Passed", "wrote .mcp.json (project: claude): update 1, remove 1",
+		"note: local scope: nothing written: 1 server is not trusted on this machine"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the post-checkout hook's output lacks %q:\n%s", want, out)
+		}
+	}
+	clean(mate)
+	if out, err := run(bin, "sync", "--check"); err != nil {
+		t.Errorf("--check after the post-checkout hook: %v\n%s", err, out)
+	}
+
+	// A rebase onto a commit that adds a server, with a commit of the
+	// teammate's on top: the rebase goes through, and post-rewrite leaves
+	// the clone current.
+	if out, err := run("git", "checkout", "-q", "feature"); err != nil {
+		t.Fatalf("git checkout feature: %v\n%s", err, out)
+	}
+	writeFiles(t, mate, map[string]string{"notes.txt": "the teammate's work\n"})
+	mustGit(mate, "add", "notes.txt")
+	if out, err := run("git", "commit", "-q", "-m", "the teammate's work"); err != nil {
+		t.Fatalf("the teammate's commit: %v\n%s", err, out)
+	}
+	writeFiles(t, e.ws, map[string]string{
+		".repository/extensions/extra/extension.toml": "name = \"extra\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/extra/mcp.json":       `{"mcpServers": {"extra": {"command": "extra-server"}}}`,
+	})
+	e.must(bin, "sync")
+	mustGit(e.ws, "add", "-A")
+	mustGit(e.ws, "commit", "-q", "-m", "extra")
+	out, err = run("git", "pull", "--rebase", "origin", "main")
+	if err != nil {
+		t.Fatalf("git pull --rebase with the hooks failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "wrote .mcp.json (project: claude): add 1") || strings.Contains(out, "Failed") {
+		t.Errorf("the hooks during the rebase:\n%s", out)
+	}
+	if mcp, err := os.ReadFile(filepath.Join(mate, ".mcp.json")); err != nil || !strings.Contains(string(mcp), `"extra"`) {
+		t.Errorf("the teammate's .mcp.json after the rebase (%v):\n%s", err, mcp)
+	}
+	if log := mustGit(mate, "log", "--format=%s", "-2"); log != "the teammate's work\nextra\n" {
+		t.Errorf("the rebase did not put the teammate's commit on top:\n%s", log)
+	}
+	clean(mate)
+	if out, err := run(bin, "sync", "--check"); err != nil {
+		t.Errorf("--check after the rebase: %v\n%s", err, out)
+	}
 }

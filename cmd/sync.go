@@ -36,10 +36,19 @@ type SyncOptions struct {
 	AdoptNames []string
 	Quiet      bool
 	Verbose    bool
-	Portable   bool
-	// Gitignore: repo keeps the machine-specific files in a block of the
-	// workspace's .gitignore (also [mcp] gitignore = true).
-	Gitignore bool
+	// Portable and Gitignore are the team policy's settings for this run
+	// (cmd/policy.go), when given (PortableSet, GitignoreSet): false too.
+	Portable, PortableSet   bool
+	Gitignore, GitignoreSet bool
+	// Committed (--committed, with --check or --dry-run) judges what a
+	// commit holds only: the per-clone files, which a CI checkout does not
+	// have, are left out, and a committed file's entries written at another
+	// root are accepted.
+	Committed bool
+	// Hook (--hook) is what the hooks after a checkout, merge or rewrite
+	// run: the per-clone files of the project scope, and the local and
+	// user scopes this workspace has entries in (hook.go).
+	Hook bool
 	// ShowSecrets prints diffs whole: the user's credentials unredacted.
 	ShowSecrets bool
 }
@@ -66,10 +75,32 @@ A server reaches a local- or user-scope file (no tool asks before starting
 what those hold) only once you trusted its definition on this machine
 (repo trust); otherwise nothing is written and the exit code is 3. A
 project-scope sync says which servers are new or changed since the last
-one, and which tools start them without asking.`,
+one, and which tools start them without asking.
+
+The team policy ([mcp] portable and gitignore in .repository/config.toml,
+or --portable and --gitignore, each =false to say no): in a git work tree
+the default is both, so a clone at any path syncs to a clean git status —
+VS Code, Cursor and Roo get ${workspaceFolder} and their files are
+committed; every other project file holds this clone's paths, is listed in
+a block of .gitignore, and is this clone's own. A settings file git tracks
+(.zed/settings.json, .gemini/settings.json) is left as it is, and a
+per-clone file git still tracks is left as the repository has it, with the
+command that stops tracking it. Outside git the default is neither. -v says
+which policy is in force and why.
+
+--check writes nothing and exits 1 unless what this machine's tools read
+and what the commit holds is what the workspace declares: every selected
+tool's file of the scope, this clone's own per-clone files included (after
+a pull that adds a server it exits 1 until repo sync), the ownership
+records, the .gitignore block, and no per-clone file that git tracks.
+--check --committed judges only what a commit holds — the committed files,
+the committed record and the .gitignore block, not the per-clone files a
+CI checkout lacks — and accepts a committed entry written at another root.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
-  $ repo sync --dry-run            # print a unified diff, write nothing (CI)
+  $ repo sync --check --committed  # only what the commit holds (CI)
+  $ repo sync --dry-run            # print a unified diff, write nothing
+  $ repo sync --hook               # after a checkout or merge (post-checkout, post-merge hooks)
   $ repo sync --tool claude,vscode --scope project`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -82,6 +113,20 @@ one, and which tools start them without asking.`,
 			if err := checkToolFlag(c, opts.Tools); err != nil {
 				return err
 			}
+			opts.PortableSet, opts.GitignoreSet = c.Flags().Changed("portable"), c.Flags().Changed("gitignore")
+			if opts.Committed && !opts.Check && !opts.DryRun {
+				return usagef("--committed judges what a commit holds: use it with --check or --dry-run")
+			}
+			if opts.Committed && opts.Scope != toolprofiles.ScopeProject {
+				return usagef("--committed --scope %s: only project files are committed; local and user files never are", opts.Scope)
+			}
+			if opts.Hook {
+				for _, name := range []string{"check", "dry-run", "committed", "scope", "adopt", "adopt-name", "output"} {
+					if c.Flags().Changed(name) {
+						return usagef("--hook and --%s: --hook is what the hooks after a checkout or merge run (every scope in use, text output); run it alone", name)
+					}
+				}
+			}
 			if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
 				return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
 			}
@@ -92,7 +137,9 @@ one, and which tools start them without asking.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any config is out of date, with one line per stale file")
+	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 unless what this machine's tools read and what the commit holds is what the workspace declares, with one line per stale file")
+	fl.BoolVar(&opts.Committed, "committed", false, "with --check or --dry-run: judge only what a commit holds (the committed files, the record, the .gitignore block), not this clone's own per-clone files: for CI")
+	fl.BoolVar(&opts.Hook, "hook", false, "what the post-checkout, post-merge and post-rewrite hooks run: write this clone's own per-clone files, and the local and user scopes this workspace has entries in once their servers are trusted; never a file git tracks, never exit 3")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print a unified diff of what sync would change")
 	addToolFlag(cmd, f, &opts.Tools, "tool id to write (repeatable or comma-separated; see repo tools)")
 	addScopeFlag(cmd, &opts.Scope)
@@ -100,9 +147,9 @@ one, and which tools start them without asking.`,
 	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over all your own entries that have the name of a managed server (see --adopt-name)")
 	fl.Var(&toolsValue{&opts.AdoptNames}, "adopt-name", "take over your own entry of this name only, or let a local-scope server take the place of yours of this name in another scope (repeatable or comma-separated)")
-	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
+	fl.BoolVar(&opts.Portable, "portable", false, "write a tool's workspace variable instead of this clone's root where it has one (also [mcp] portable; the default in git; --portable=false: no)")
 	addShowSecretsFlag(cmd, &opts.ShowSecrets)
-	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
+	fl.BoolVar(&opts.Gitignore, "gitignore", false, "the files that hold this clone's paths are its own, listed in a block of .gitignore (also [mcp] gitignore; the default in git; --gitignore=false: no)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
 		"also print each entry changed, the tool selection, and warnings on runs that change nothing (with --check: the warnings)")
@@ -113,8 +160,11 @@ one, and which tools start them without asking.`,
 // the workspace and select the tools, work out what each file is to hold,
 // plan the changes and (unless checking) write them, then report.
 func syncRun(opts *SyncOptions) error {
+	if opts.Hook {
+		return hookRun(opts)
+	}
 	f := opts.F
-	w, sel, err := loadSync(opts)
+	w, sel, pol, err := loadSync(opts)
 	if err != nil {
 		return err
 	}
@@ -146,15 +196,15 @@ func syncRun(opts *SyncOptions) error {
 	if writing && userScope(opts.Scope) {
 		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
 	}
-	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: w.env.Portable && opts.Check,
-		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore, Committed: committed}, writing, gate)
+	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: opts.Committed,
+		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Committed, Ignore: work.ignore, Committed: committed}, writing, gate)
 	var untrusted *untrustedError
 	if errors.As(err, &untrusted) {
 		// Nothing written: the report says what would have been, and which
 		// servers stopped it.
 		defer untrusted.plan.Close()
 		if opts.Output == "json" {
-			res := syncReport(w, sel, opts, work, untrusted.plan, nil)
+			res := syncReport(w, sel, opts, work, untrusted.plan, nil, pol)
 			for i := range res.Files {
 				if res.Files[i].Status == statusWritten {
 					res.Files[i].Status = statusStale
@@ -171,7 +221,7 @@ func syncRun(opts *SyncOptions) error {
 		return err
 	}
 	defer plan.Close()
-	res := syncReport(w, sel, opts, work, plan, written)
+	res := syncReport(w, sel, opts, work, plan, written, pol)
 	if !writing && userScope(opts.Scope) {
 		// --check and --dry-run need no trust and run nothing; they say
 		// which servers a sync would stop at.
@@ -234,24 +284,34 @@ func syncCommand(opts *SyncOptions) string {
 }
 
 // loadSync loads the workspace, selects the tools the run writes, and
-// takes [mcp] portable and gitignore from the workspace's config (each
-// also a flag).
-func loadSync(opts *SyncOptions) (*workspace, *selection, error) {
+// works out the team policy (policy.go) from the flags, the workspace's
+// config and whether it is in git.
+func loadSync(opts *SyncOptions) (*workspace, *selection, policy, error) {
 	w, err := opts.F.load(opts.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, policy{}, err
 	}
 	sel, err := selectTools(w, opts.Tools, opts.Scope)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, policy{}, err
 	}
+	pol, err := loadPolicy(w, flagPointer(opts.PortableSet, opts.Portable), flagPointer(opts.GitignoreSet, opts.Gitignore))
+	if err != nil {
+		return nil, nil, policy{}, err
+	}
+	return w, sel, pol, nil
+}
+
+// loadPolicy reads the workspace's config and sets the team policy on
+// w.env; the flags are nil when not given.
+func loadPolicy(w *workspace, portable, gitignore *bool) (policy, error) {
 	cfg, err := extensions.LoadConfig(w.root)
 	if err != nil {
-		return nil, nil, err
+		return policy{}, err
 	}
-	w.env.Portable = opts.Portable || cfg.Portable
-	w.env.Gitignore = opts.Gitignore || cfg.Gitignore
-	return w, sel, nil
+	pol := resolvePolicy(w.root, cfg, portable, gitignore)
+	pol.apply(&w.env)
+	return pol, nil
 }
 
 // syncWork is what a sync is to bring about, before anything is read:
@@ -279,6 +339,11 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return work, err
+	}
+	if w.env.Gitignore && opts.Scope == toolprofiles.ScopeProject {
+		if err := plan.MarkTracked(w.env, work.targets); err != nil {
+			return work, err
+		}
 	}
 	if work.ignore, err = ignoreBlock(w, w.ws.Servers, sel, work.targets, opts.Scope); err != nil {
 		return work, err
@@ -316,12 +381,12 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 // syncReport is the outcome of a run, as --output json prints it and the
 // text output is made from: the selection, the warnings, and each file's
 // status and changes (with --dry-run, its diff).
-func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan, written []*writers.FilePlan) syncResult {
-	warnings, grouped := syncWarnings(w, sel, opts, work, plan)
-	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: plan.Shadows,
+func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, p *writers.Plan, written []*writers.FilePlan, pol policy) syncResult {
+	warnings, grouped := syncWarnings(w, sel, opts, work, p)
+	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source, Committed: opts.Committed, Policy: &pol,
+		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: p.Shadows,
 		grouped: grouped}
-	for _, y := range plan.Yours {
+	for _, y := range p.Yours {
 		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension})
 	}
 	for _, p := range sel.profiles {
@@ -329,11 +394,11 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 	}
 	res.Mode = mode(opts)
 	writing := !opts.Check && !opts.DryRun
-	stale := plan.Stale()
+	stale := p.Stale()
 	if writing {
 		stale = written
 	}
-	for _, fp := range plan.Files {
+	for _, fp := range p.Files {
 		status := statusUnchanged
 		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
 			status = statusStale
@@ -343,7 +408,20 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 		}
 		res.Files = append(res.Files, newFileResult(fp, status, diffFor(opts.DryRun && status != statusUnchanged, opts.ShowSecrets)))
 	}
-	res.Stale = len(stale) > 0 && (opts.Check || opts.DryRun)
+	untrack := 0
+	for _, tf := range p.Tracked {
+		what, fix := trackedNote(tf, w.profiles, opts.Root)
+		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
+		if tf.Settings {
+			continue
+		}
+		// Not what the workspace declares, on this clone or in the
+		// commit: stale for --check and --committed alike.
+		untrack++
+		res.Files = append(res.Files, fileResult{Path: tf.Display, Scope: toolprofiles.ScopeProject, Tools: slices.Clone(tf.Tools), Status: statusStale,
+			Changes: []writers.Change{{Action: plan.ActionUntrack, Reason: plan.ReasonTracked}}})
+	}
+	res.Stale = (len(stale) > 0 || untrack > 0) && (opts.Check || opts.DryRun)
 	return res
 }
 
@@ -464,6 +542,9 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 		if targets, _, err = writers.BuildTargets(servers, all.profiles, writers.Scope(scope), w.env); err != nil {
 			return nil, err
 		}
+		if err := plan.MarkTracked(w.env, targets); err != nil {
+			return nil, err
+		}
 	}
 	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.env, targets)}, nil
 }
@@ -543,6 +624,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	}
 	if !opts.Quiet && (!opts.Check || opts.Verbose) {
 		printYours(f, opts, res.Yours)
+		printTracked(f, res.Tracked)
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
@@ -577,7 +659,9 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			}
 		}
 		if stale > 0 && !opts.Quiet {
-			fmt.Fprintf(errOut, "%s\n", fixHint(opts))
+			for _, hint := range fixHints(opts, res) {
+				fmt.Fprintln(errOut, hint)
+			}
 		}
 		if opts.Verbose {
 			printSelection(f, res, sel)
@@ -587,7 +671,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 				}
 			}
 			for _, fp := range plan.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): machine-specific and git-ignored, this clone's own; repo sync keeps it\n", termtext.Safe(fp.Display), who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
+				fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fp.Display), who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
 			}
 			warn()
 		}
@@ -609,7 +693,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 		printChanges(f, opts, fr)
 	}
 	if !opts.Check && !opts.DryRun && !opts.Quiet && countStatus(res.Files, statusWritten) == 0 {
-		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", len(res.Files), res.Scope, strings.Join(res.Tools, ", "))
+		fmt.Fprintf(errOut, "up to date: %d file(s), %s scope, tools: %s\n", countStatus(res.Files, statusWritten)+countStatus(res.Files, statusUnchanged), res.Scope, strings.Join(res.Tools, ", "))
 	}
 }
 
@@ -628,10 +712,28 @@ func printYours(f *Factory, opts *SyncOptions, yours []yoursResult) {
 	}
 }
 
+// printTracked says, for each machine-specific project file git tracks
+// (plan.Tracked), what repo left as it is and what the user can do: a
+// warning for one to untrack, a note for a settings file. Every run that
+// prints more than errors says it (--check: with -v), as for printYours.
+func printTracked(f *Factory, tracked []trackedResult) {
+	for _, t := range tracked {
+		label := f.paint(f.IO.ErrOut, yellow, "warning:")
+		if t.Settings {
+			label = f.paint(f.IO.ErrOut, cyan, "note:")
+		}
+		fmt.Fprintf(f.IO.ErrOut, "%s %s (project: %s): %s; %s\n", label, termtext.Safe(t.Path), strings.Join(t.Tools, ", "), t.Message, t.Fix)
+	}
+}
+
 // printSelection says, with -v, which tools the run writes and why (see
-// selection.describe), and what it keeps of tools no longer selected.
+// selection.describe), the team policy in force, and what it keeps of
+// tools no longer selected.
 func printSelection(f *Factory, res syncResult, sel *selection) {
 	fmt.Fprintln(f.IO.ErrOut, sel.describe())
+	if res.Policy != nil && res.Scope == toolprofiles.ScopeProject {
+		fmt.Fprintln(f.IO.ErrOut, res.Policy.describe(sel.profiles))
+	}
 	switch res.ToolSource {
 	case "config":
 		fmt.Fprintf(f.IO.ErrOut, "repo's entries for tools not listed in [mcp] tools are removed\n")
@@ -656,30 +758,52 @@ func printChanges(f *Factory, opts *SyncOptions, fr fileResult) {
 	}
 }
 
-// fixHint is the closing line of a --check that found stale files: the
-// sync that fixes them, with the selection of this run, and for project
-// files (which teams commit) the reminder to commit.
-func fixHint(opts *SyncOptions) string {
-	cmd := "repo sync"
-	if len(opts.Tools) > 0 {
-		cmd += " --tool " + strings.Join(splitIDs(opts.Tools), ",")
+// fixHints are the closing lines of a --check that found stale files:
+// the command that stops git tracking the per-clone files it tracks; the
+// sync that fixes the rest, with the selection of this run, and for a
+// committed file (which teams commit) the reminder to commit — or, when
+// only this clone's own per-clone files are stale, that there is nothing
+// to commit, and the check that CI runs instead.
+func fixHints(opts *SyncOptions, res syncResult) []string {
+	var hints, untrack []string
+	committed, perClone := false, false
+	for _, fr := range res.Files {
+		switch {
+		case fr.Status == statusUnchanged:
+		case slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == plan.ActionUntrack }):
+			untrack = append(untrack, fr.Path)
+		case fr.PerClone:
+			perClone = true
+		default:
+			committed = true
+		}
 	}
-	if opts.Scope != toolprofiles.ScopeProject {
-		cmd += " --scope " + opts.Scope
+	if len(untrack) > 0 {
+		hints = append(hints, fmt.Sprintf("run '%s' and commit: the team policy makes each clone write its own (repo sync says more)", termtext.Safe(untrackCommand(opts.Root, untrack...))))
 	}
-	if opts.Root != "" {
-		cmd += " --root " + shellquote.Join([]string{opts.Root})
+	cmd := syncCommand(opts)
+	cmd += boolFlag("portable", opts.PortableSet, opts.Portable) + boolFlag("gitignore", opts.GitignoreSet, opts.Gitignore)
+	switch {
+	case committed && opts.Scope == toolprofiles.ScopeProject:
+		hints = append(hints, fmt.Sprintf("run '%s' and commit the result", cmd))
+	case committed:
+		hints = append(hints, fmt.Sprintf("run '%s' to update them", cmd))
+	case perClone:
+		hints = append(hints, fmt.Sprintf("run '%s': the stale files are this clone's own, git-ignored, with nothing to commit (CI, which has none, runs 'repo sync --check --committed')", cmd))
 	}
-	if opts.Portable {
-		cmd += " --portable"
+	return hints
+}
+
+// boolFlag is a bool flag the run was given, to repeat it: " --name",
+// " --name=false", or "" when not given.
+func boolFlag(name string, given, v bool) string {
+	switch {
+	case !given:
+		return ""
+	case v:
+		return " --" + name
 	}
-	if opts.Gitignore {
-		cmd += " --gitignore"
-	}
-	if opts.Scope == toolprofiles.ScopeProject {
-		return fmt.Sprintf("run '%s' and commit the result", cmd)
-	}
-	return fmt.Sprintf("run '%s' to update them", cmd)
+	return " --" + name + "=false"
 }
 
 func who(fr fileResult) string {
@@ -749,7 +873,7 @@ func diffFor(want, showSecrets bool) diffKind {
 // newFileResult is fp as the commands report it, with its diff as kind
 // says.
 func newFileResult(fp *writers.FilePlan, status fileStatus, kind diffKind) fileResult {
-	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: fp.Changes, Status: status}
+	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: fp.Changes, Status: status, PerClone: fp.PerClone}
 	if fr.Tools == nil {
 		fr.Tools = []string{}
 	}
@@ -806,15 +930,17 @@ func appendUnique(list []string, s string) []string {
 
 // syncResult is the --output json document of repo sync (schema version 1).
 type syncResult struct {
-	Version    int          `json:"version"`
-	Mode       string       `json:"mode"`
-	Root       string       `json:"root"`
-	Scope      string       `json:"scope"`
-	Tools      []string     `json:"tools"`
-	ToolSource string       `json:"tool_source"`
-	Stale      bool         `json:"stale"`
-	Files      []fileResult `json:"files"`
-	Warnings   []string     `json:"warnings"`
+	Version    int      `json:"version"`
+	Mode       string   `json:"mode"`
+	Root       string   `json:"root"`
+	Scope      string   `json:"scope"`
+	Tools      []string `json:"tools"`
+	ToolSource string   `json:"tool_source"`
+	// Committed: --committed, the run judged what a commit holds only.
+	Committed bool         `json:"committed,omitempty"`
+	Stale     bool         `json:"stale"`
+	Files     []fileResult `json:"files"`
+	Warnings  []string     `json:"warnings"`
 	// grouped are the warnings as text output says them without -v.
 	grouped []string
 	// Kept are the files where repo's entries for tools no longer
@@ -834,6 +960,24 @@ type syncResult struct {
 	// workspace (a writing project-scope sync), and how the tools that
 	// were written start them.
 	Since []sinceServer `json:"since_last_sync,omitempty"`
+	// Policy is the team policy in force, and where each setting came
+	// from (policy.go).
+	Policy *policy `json:"policy,omitempty"`
+	// Tracked are the machine-specific project files git tracks, which a
+	// per-clone policy leaves as the repository has them (plan.Tracked);
+	// each one to untrack is also a stale file.
+	Tracked []trackedResult `json:"tracked,omitempty"`
+}
+
+// trackedResult is a machine-specific project file that git tracks.
+type trackedResult struct {
+	Path  string   `json:"path"`
+	Tools []string `json:"tools"`
+	// Settings: a settings file, which stays committed (repo writes no
+	// servers into it); otherwise a file to untrack.
+	Settings bool   `json:"settings"`
+	Message  string `json:"message"`
+	Fix      string `json:"fix"`
 }
 
 // yoursResult is an entry of the user's own that repo leaves as it is,
@@ -856,10 +1000,13 @@ type keptResult struct {
 }
 
 type fileResult struct {
-	Path    string           `json:"path"`
-	Scope   string           `json:"scope"`
-	Tools   []string         `json:"tools"`
-	Status  fileStatus       `json:"status"`
-	Changes []writers.Change `json:"changes"`
-	Diff    string           `json:"diff,omitempty"`
+	Path   string     `json:"path"`
+	Scope  string     `json:"scope"`
+	Tools  []string   `json:"tools"`
+	Status fileStatus `json:"status"`
+	// PerClone: this clone's own, git-ignored under the team policy
+	// (plan.FilePlan.PerClone): no commit holds it.
+	PerClone bool             `json:"per_clone,omitempty"`
+	Changes  []writers.Change `json:"changes"`
+	Diff     string           `json:"diff,omitempty"`
 }

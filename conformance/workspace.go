@@ -164,9 +164,8 @@ func prepareWorkspace(ctx context.Context, module, work string, checks []checkSp
 	}
 
 	// Project scope for tools the demo did not write (codex): a sync per tool, which writes nothing
-	// for a tool the demo already wrote (a second sync is a no-op; --check cannot tell, since with
-	// the example's [mcp] gitignore = true it skips the machine-specific files). Local and user
-	// scope: into the check's own private HOME.
+	// for a tool the demo already wrote (a second sync is a no-op). Local and user scope: into the
+	// check's own private HOME.
 	done := map[string]bool{}
 	for _, c := range checks {
 		tool := c.client.Tool()

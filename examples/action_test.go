@@ -308,6 +308,59 @@ func TestActionCheck(t *testing.T) {
 	}
 }
 
+// TestActionCheckTeamDefault runs action/check.sh on a fresh clone of a
+// workspace in git with the default policy: the clone has none of the
+// per-clone files (.mcp.json), and what it holds is up to date. A commit
+// that holds a per-clone file is annotated with the command that untracks
+// it.
+func TestActionCheckTeamDefault(t *testing.T) {
+	needBash(t, "jq", "git")
+	bin := repoBinary(t)
+	r := newRunner(t)
+	r.env = append(r.env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	origin := filepath.Join(r.temp, "origin")
+	write(t, origin, map[string]string{
+		".repository/config.toml":                   "[mcp]\ntools = [\"claude\", \"vscode\"]\n",
+		".repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
+		".repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server", "args": ["--root", "."]}}}`,
+	})
+	cmd := func(dir, name string, args ...string) {
+		t.Helper()
+		c := exec.Command(name, args...)
+		c.Dir, c.Env = dir, r.env
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+	}
+	cmd(origin, "git", "init", "-q")
+	cmd(origin, filepath.Join(bin, exe("repo")), "sync", "-q")
+	cmd(origin, "git", "add", "-A")
+	cmd(origin, "git", "commit", "-q", "-m", "workspace")
+	if err := os.Remove(r.checkout); err != nil {
+		t.Fatal(err)
+	}
+	cmd(r.temp, "git", "clone", "-q", origin, r.checkout)
+	if _, err := os.Stat(filepath.Join(r.checkout, ".mcp.json")); err == nil {
+		t.Fatal("the clone has .mcp.json")
+	}
+	r.run("check.sh", r.checkout)
+	if r.code != 0 || len(r.annotations) != 0 || r.outputText != "stale=false\n" || !strings.Contains(r.summaryText, "### MCP configs are up to date") {
+		r.fail("a fresh clone of a workspace with per-clone files")
+	}
+
+	// A commit that holds this clone's .mcp.json after all.
+	cmd(origin, "git", "add", "-f", ".mcp.json")
+	cmd(origin, "git", "commit", "-q", "-m", "the author's .mcp.json")
+	cmd(r.checkout, "git", "pull", "-q")
+	r.run("check.sh", r.checkout)
+	want := []string{`::error file=.mcp.json,title=MCP config out of date::.mcp.json (project: claude) is out of date: per-clone file git tracks; run 'git rm --cached -- .mcp.json' and commit (repo sync says more)`}
+	if r.code != 1 || strings.Join(r.annotations, "\n") != strings.Join(want, "\n") || r.outputText != "stale=true\n" ||
+		!strings.Contains(r.summaryText, "`.mcp.json` is this clone's own under the team policy, but the commit holds it: untrack it (`git rm --cached`) and commit.") {
+		r.fail("a committed per-clone file: want\n%s", strings.Join(want, "\n"))
+	}
+}
+
 // TestActionHostileWorkspace plays a pull request that wants the action's
 // log to say what it did not: a committed config whose comment holds
 // workflow commands (an ::error annotation that says all is well, a

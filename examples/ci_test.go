@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,8 +74,10 @@ func yamlBlock(t *testing.T, file, marker string) string {
 // TestGitLabCISnippet runs the GitLab job of docs/ci.md as GitLab's runner
 // does: before_script and script in one bash with `set -eo pipefail`, the
 // job's variables and CI_PROJECT_DIR, against a release in a folder laid out
-// as GoReleaser publishes it. A workspace in sync passes; a stale one fails
-// with exit 1 and the diff in the artifact; a broken one fails with 2.
+// as GoReleaser publishes it, in a fresh clone of a workspace with the
+// default policy (no per-clone .mcp.json in it). A workspace in sync passes;
+// a stale one fails with exit 1 and the diff in the artifact; a broken one
+// fails with 2.
 func TestGitLabCISnippet(t *testing.T) {
 	var doc struct {
 		Job struct {
@@ -107,16 +110,24 @@ func TestGitLabCISnippet(t *testing.T) {
 	version := job.Variables["REPO_VERSION"]
 	releases := filepath.Join(tmp, "releases")
 	writeRelease(t, filepath.Join(releases, version), fmt.Sprintf("repo_%s_linux_%s.tar.gz", strings.TrimPrefix(version, "v"), runtime.GOARCH), filepath.Join(bin, "repo"))
-	ws := filepath.Join(tmp, "project")
-	write(t, ws, map[string]string{
-		".repository/config.toml":                   "[mcp]\ntools = [\"claude\"]\n",
+	origin, ws := filepath.Join(tmp, "origin"), filepath.Join(tmp, "project")
+	write(t, origin, map[string]string{
+		".repository/config.toml":                   "[mcp]\ntools = [\"claude\", \"vscode\"]\n",
 		".repository/extensions/ext/extension.toml": "name = \"ext\"\n[provides]\nmcp = \"mcp.json\"\n",
 		".repository/extensions/ext/mcp.json":       `{"mcpServers": {"docs": {"command": "docs-server"}}}`,
 	})
-	sync := exec.Command(filepath.Join(bin, "repo"), "sync", "-q")
-	sync.Dir = ws
-	if out, err := sync.CombinedOutput(); err != nil {
-		t.Fatalf("repo sync: %v\n%s", err, out)
+	gitEnv := append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+filepath.Join(tmp, "home"))
+	for _, args := range [][]string{{"git", "init", "-q"}, {filepath.Join(bin, "repo"), "sync", "-q"}, {"git", "add", "-A"},
+		{"git", "commit", "-q", "-m", "workspace"}, {"git", "clone", "-q", origin, ws}} {
+		c := exec.Command(args[0], args[1:]...)
+		c.Dir, c.Env = origin, gitEnv
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".mcp.json")); err == nil {
+		t.Fatal("the clone has .mcp.json")
 	}
 	// No repo on PATH: the job installs its own.
 	var path []string
@@ -159,8 +170,8 @@ func TestGitLabCISnippet(t *testing.T) {
 	}
 	write(t, ws, map[string]string{".repository/extensions/ext/mcp.json": `{"mcpServers": {"docs": {"command": "docs-server", "args": ["-v"]}}}`})
 	code, out = runJob()
-	if code != 1 || !strings.Contains(artifact(), "diff --git a/.mcp.json b/.mcp.json") ||
-		!strings.Contains(out, "out of date: .mcp.json (project: claude): stale entry \"docs\"") ||
+	if code != 1 || !strings.Contains(artifact(), "diff --git a/.vscode/mcp.json b/.vscode/mcp.json") || strings.Contains(artifact(), "a/.mcp.json") ||
+		!strings.Contains(out, "out of date: .vscode/mcp.json (project: vscode): stale entry \"docs\"") || strings.Contains(out, "out of date: .mcp.json") ||
 		!strings.Contains(out, "+      \"args\": [\"-v\"]") || !strings.Contains(out, "run 'repo sync' and commit the result") {
 		t.Errorf("stale: exit %d, artifact %q:\n%s", code, artifact(), out)
 	}
@@ -215,19 +226,23 @@ func TestDocsYAML(t *testing.T) {
 // fails the commit, then passes.
 func TestLefthookSnippets(t *testing.T) {
 	needBash(t, "sh")
-	var runs []string
+	var runs, after []string
 	data, err := os.ReadFile(filepath.Join("..", "docs", "hooks.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range regexp.MustCompile("(?s)```yaml\n(# lefthook.yml\n.*?)```").FindAllStringSubmatch(string(data), -1) {
+		type hook struct {
+			Commands map[string]struct {
+				Glob string `yaml:"glob"`
+				Run  string `yaml:"run"`
+			} `yaml:"commands"`
+		}
 		var cfg struct {
-			PreCommit struct {
-				Commands map[string]struct {
-					Glob string `yaml:"glob"`
-					Run  string `yaml:"run"`
-				} `yaml:"commands"`
-			} `yaml:"pre-commit"`
+			PreCommit    hook `yaml:"pre-commit"`
+			PostCheckout hook `yaml:"post-checkout"`
+			PostMerge    hook `yaml:"post-merge"`
+			PostRewrite  hook `yaml:"post-rewrite"`
 		}
 		if err := yaml.UnmarshalWithOptions([]byte(m[1]), &cfg, yaml.DisallowUnknownField()); err != nil {
 			t.Fatalf("docs/hooks.md: lefthook.yml: %v", err)
@@ -235,6 +250,14 @@ func TestLefthookSnippets(t *testing.T) {
 		for _, c := range cfg.PreCommit.Commands {
 			runs = append(runs, c.Run)
 		}
+		for _, h := range []hook{cfg.PostCheckout, cfg.PostMerge, cfg.PostRewrite} {
+			for _, c := range h.Commands {
+				after = append(after, c.Run)
+			}
+		}
+	}
+	if len(after) != 3 || slices.ContainsFunc(after, func(r string) bool { return r != "repo sync --hook" }) {
+		t.Fatalf("want repo sync --hook after a checkout, merge and rewrite, got %q", after)
 	}
 	if len(runs) != 2 {
 		t.Fatalf("want the check and the fixing lefthook configurations, got %q", runs)
@@ -265,7 +288,7 @@ func TestLefthookSnippets(t *testing.T) {
 	if code, out := sh(fix); code != 1 || !strings.Contains(out, "MCP configs updated: review, stage and commit again") {
 		t.Errorf("%s on a stale workspace: exit %d\n%s", fix, code, out)
 	}
-	for _, c := range []string{check, fix} {
+	for _, c := range append([]string{check, fix}, after[0]) {
 		if code, out := sh(c); code != 0 || out != "" {
 			t.Errorf("%s on a synced workspace: exit %d, output %q; want 0 and nothing", c, code, out)
 		}

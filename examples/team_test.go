@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,11 +17,13 @@ import (
 // TestTeamCloneAtAnotherPath: the example workspace is set up as the
 // README says a team sets up a workspace it commits. Alice syncs it in a
 // git repository and commits with the published hooks installed; Bob
-// clones it at another path. On his clone both hooks pass before and after
-// the first sync, the sync writes only ignored files, and git status stays
-// clean; so does Alice's after she pulls his commit that drops an
-// extension. The hooks run through the real pre-commit when it is
-// installed, else their commands are run as the hooks would.
+// clones it at another path. What his clone holds passes CI's check
+// (--committed) before any sync; his first sync writes only ignored files,
+// after which both commit hooks pass and git status stays clean; so does
+// Alice's after she pulls his commit that drops an extension, which the
+// post-merge hook takes out of her own files. The hooks run through the
+// real pre-commit when it is installed, else their commands are run as the
+// hooks would.
 func TestTeamCloneAtAnotherPath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the repo binary and runs git")
@@ -89,10 +92,17 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 		must(hooks, "git", "add", "-A")
 		must(hooks, "git", "commit", "-q", "-m", "hooks")
 		rev := strings.TrimSpace(must(hooks, "git", "rev-parse", "HEAD"))
-		hooksConfig = "repos:\n  - repo: " + hooks.ws + "\n    rev: " + rev + "\n    hooks:\n      - id: repo-sync-check-system\n      - id: repo-sync-system\n"
+		hooksConfig = "default_stages: [" + commitStage(t, preCommit) + "]\nrepos:\n  - repo: " + hooks.ws + "\n    rev: " + rev +
+			"\n    hooks:\n      - id: repo-sync-check-system\n      - id: repo-sync-system\n      - id: repo-sync-keep-current-system\n"
 	}
 	// hooks runs both hooks as a commit would: through pre-commit, or
 	// their commands.
+	install := func(p person) {
+		t.Helper()
+		if preCommit != "" {
+			must(p, preCommit, "install", "--hook-type", "pre-commit", "--hook-type", "post-checkout", "--hook-type", "post-merge", "--hook-type", "post-rewrite")
+		}
+	}
 	hooks := func(p person) {
 		t.Helper()
 		if preCommit != "" {
@@ -128,7 +138,7 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(alice.ws, ".pre-commit-config.yaml"), []byte(hooksConfig), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		must(alice, preCommit, "install")
+		install(alice)
 	}
 	must(alice, repo, "sync")
 	must(alice, "git", "add", "-A")
@@ -161,8 +171,9 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 		}
 	}
 
-	// Bob: a clone at another path. The hooks pass before his first sync
-	// (the check runs first), which writes his own ignored files only.
+	// Bob: a clone at another path. What it holds passes CI's check before
+	// any sync; --check, which judges what his tools read too, fails until
+	// his first sync, which writes his own ignored files only.
 	if err := os.MkdirAll(filepath.Dir(bob.ws), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -172,9 +183,13 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(bob.ws, ".mcp.json")); err == nil {
 		t.Fatal("the clone has .mcp.json before any sync")
 	}
-	if preCommit != "" {
-		must(bob, preCommit, "install")
+	install(bob)
+	must(bob, repo, "sync", "--check", "--committed")
+	if out, err := run(bob, bob.ws, repo, "sync", "--check"); err == nil || !strings.Contains(out, `out of date: .mcp.json (project: claude, copilot): missing entry "aifp"`) {
+		t.Fatalf("bob: --check before the first sync passed, or did not name .mcp.json (%v):\n%s", err, out)
 	}
+	must(bob, repo, "sync")
+	clean(bob)
 	hooks(bob)
 	clean(bob)
 	mcp, err := os.ReadFile(filepath.Join(bob.ws, ".mcp.json"))
@@ -212,9 +227,14 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 	commit(bob, "drop sudocode")
 	clean(bob)
 
-	// Alice pulls it: her sync takes the server out of her own ignored
-	// files too, and nothing she would commit changes.
+	// Alice pulls it: the post-merge hook (or her sync) takes the server
+	// out of her own ignored files too, and nothing she would commit
+	// changes.
 	must(alice, "git", "pull", "-q", "--ff-only", bob.ws, "main")
+	if preCommit == "" {
+		must(alice, repo, "sync", "--hook")
+	}
+	must(alice, repo, "sync", "--check")
 	hooks(alice)
 	clean(alice)
 	for _, f := range []string{".mcp.json", ".gemini/settings.json", "opencode.jsonc"} {
@@ -222,6 +242,24 @@ func TestTeamCloneAtAnotherPath(t *testing.T) {
 			t.Errorf("alice's %s still has the dropped server (%v)", f, err)
 		}
 	}
+}
+
+// commitStage is the name of the commit stage in the installed
+// pre-commit's configuration: "commit" before 3.2, "pre-commit" since.
+func commitStage(t *testing.T, preCommit string) string {
+	t.Helper()
+	out, err := exec.Command(preCommit, "--version").Output()
+	if err != nil {
+		t.Fatalf("pre-commit --version: %v", err)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(strings.TrimSpace(string(out)), "pre-commit "), "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("pre-commit --version: %q: %v", out, err)
+	}
+	if major < 3 || (major == 3 && minor < 2) {
+		return "commit"
+	}
+	return "pre-commit"
 }
 
 // holds reports whether data has path in it, as is or as a JSON string

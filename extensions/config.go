@@ -17,15 +17,18 @@ import (
 type Config struct {
 	Tools []string `toml:"tools"` // tool ids written by default
 	Set   bool     // whether the file has an [mcp] table with tools
-	// Portable: the team commits its tool configs (see README "Committed
-	// configs"): workspace variables where tools have them, and --check
-	// accepts entries written at another workspace root.
-	Portable bool
+	// Portable: a tool with a variable for the workspace folder gets it
+	// instead of the absolute root, so that its file is the same on every
+	// clone (see README "Committed and ignored files"). Nil when the file
+	// does not say: the command decides (cmd/policy.go); false is the
+	// team's no.
+	Portable *bool
 	// Gitignore: the files whose content depends on the machine are each
 	// developer's own. repo keeps a block listing them in the workspace's
 	// .gitignore and records their entries per clone, not in the committed
-	// record (see writers.Env.Gitignore).
-	Gitignore bool
+	// record (see writers.Env.Gitignore). Nil when the file does not say;
+	// false: the team commits them, with the paths of whoever synced.
+	Gitignore *bool
 }
 
 // ConfigFile is the workspace config, relative to the root.
@@ -60,8 +63,8 @@ func LoadConfig(root string) (Config, error) {
 	var strict struct {
 		MCP struct {
 			Tools     []string `toml:"tools"`
-			Portable  bool     `toml:"portable"`
-			Gitignore bool     `toml:"gitignore"`
+			Portable  *bool    `toml:"portable"`
+			Gitignore *bool    `toml:"gitignore"`
 		} `toml:"mcp"`
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data))

@@ -134,10 +134,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"amp"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".amp/settings.json", ".amp/settings.jsonc"},
-					Format:    "jsonc",
-					Key:       []string{"amp.mcpServers"},
-					Container: "map",
+					Paths:        []string{".amp/settings.json", ".amp/settings.jsonc"},
+					Format:       "jsonc",
+					Key:          []string{"amp.mcpServers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/amp/settings.json", "${XDG_CONFIG_HOME:-~/.config}/amp/settings.jsonc"},
@@ -216,10 +217,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"auggie"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".augment/settings.json"},
-					Format:    "jsonc",
-					Key:       []string{"mcpServers"},
-					Container: "map",
+					Paths:        []string{".augment/settings.json"},
+					Format:       "jsonc",
+					Key:          []string{"mcpServers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"~/.augment/settings.json"},
@@ -454,10 +456,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"codex"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".codex/config.toml"},
-					Format:    "toml",
-					Key:       []string{"mcp_servers"},
-					Container: "map",
+					Paths:        []string{".codex/config.toml"},
+					Format:       "toml",
+					Key:          []string{"mcp_servers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"${CODEX_HOME:-~/.codex}/config.toml"},
@@ -684,10 +687,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"crush"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".crush.json", "crush.json"},
-					Format:    "jsonc",
-					Key:       []string{"mcp"},
-					Container: "map",
+					Paths:        []string{".crush.json", "crush.json"},
+					Format:       "jsonc",
+					Key:          []string{"mcp"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/crush/crush.json"},
@@ -945,10 +949,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"gemini"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".gemini/settings.json"},
-					Format:    "json-comments",
-					Key:       []string{"mcpServers"},
-					Container: "map",
+					Paths:        []string{".gemini/settings.json"},
+					Format:       "json-comments",
+					Key:          []string{"mcpServers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"${GEMINI_CLI_HOME:-~}/.gemini/settings.json"},
@@ -1182,11 +1187,12 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"kilo"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{"kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc"},
-					Format:    "jsonc",
-					Key:       []string{"mcp"},
-					Container: "map",
-					NoEnvRef:  true,
+					Paths:        []string{"kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc"},
+					Format:       "jsonc",
+					Key:          []string{"mcp"},
+					Container:    "map",
+					NoEnvRef:     true,
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.json", "${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.jsonc"},
@@ -1497,10 +1503,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"opencode"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{"opencode.json", "opencode.jsonc"},
-					Format:    "jsonc",
-					Key:       []string{"mcp"},
-					Container: "map",
+					Paths:        []string{"opencode.json", "opencode.jsonc"},
+					Format:       "jsonc",
+					Key:          []string{"mcp"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/opencode/opencode.json", "${XDG_CONFIG_HOME:-~/.config}/opencode/opencode.jsonc"},
@@ -1638,10 +1645,11 @@ func builtinProfiles() []*Profile {
 			Binaries:   []string{"qwen"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".qwen/settings.json"},
-					Format:    "json-comments",
-					Key:       []string{"mcpServers"},
-					Container: "map",
+					Paths:        []string{".qwen/settings.json"},
+					Format:       "json-comments",
+					Key:          []string{"mcpServers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"${QWEN_HOME:-~/.qwen}/settings.json"},
@@ -1811,10 +1819,11 @@ func builtinProfiles() []*Profile {
 			DetectUser: []string{"~/.tabnine/agent"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".tabnine/agent/settings.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
+					Paths:        []string{".tabnine/agent/settings.json"},
+					Format:       "json",
+					Key:          []string{"mcpServers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:     []string{"~/.tabnine/agent/settings.json"},
@@ -2095,10 +2104,11 @@ func builtinProfiles() []*Profile {
 			Binaries:          []string{"zed", "zeditor"},
 			Scopes: ScopeTable{
 				Project: &Target{
-					Paths:     []string{".zed/settings.json"},
-					Format:    "jsonc",
-					Key:       []string{"context_servers"},
-					Container: "map",
+					Paths:        []string{".zed/settings.json"},
+					Format:       "jsonc",
+					Key:          []string{"context_servers"},
+					Container:    "map",
+					SettingsFile: true,
 				},
 				User: &Target{
 					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/zed/settings.json"},

@@ -178,6 +178,13 @@ type Target struct {
 	// JSON, its user config.yaml has its own entries): it replaces the
 	// profile's entry for this scope (Profile.ForScope).
 	Entry *EntryFormat `toml:"entry"`
+	// SettingsFile: the file holds the tool's other settings besides its
+	// MCP servers (.zed/settings.json, .gemini/settings.json), which a team
+	// commits. In the project scope repo never git-ignores such a file as a
+	// whole while git tracks it, and never asks for it to be untracked: a
+	// per-clone policy leaves it as the repository has it (see
+	// writers/plan, tracked.go).
+	SettingsFile bool `toml:"settings_file"`
 }
 
 // ExtensionVar in a project path stands for the name of an extension: the

@@ -2,6 +2,7 @@ package commit
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -251,6 +252,36 @@ func TestMovedCloneKeepsItsEntries(t *testing.T) {
 	for _, f := range p.Stale() {
 		if f.Display != ".mcp.json" {
 			t.Errorf("the move changed %s: %v", f.Display, f.Changes)
+		}
+	}
+}
+
+// Entries written at another root are accepted (Options.AcceptRelocated,
+// what --check --committed asks for) only in a file the team commits,
+// which a checkout elsewhere cannot hold with its own paths: never in a
+// per-clone file, which each clone writes with its own.
+func TestAcceptRelocatedOnlyCommitted(t *testing.T) {
+	dir := t.TempDir()
+	base := toolprofiles.Env{Home: filepath.Join(dir, "home"), GOOS: "linux", Getenv: func(string) string { return "" }}
+	for _, gitignore := range []bool{false, true} {
+		alice := target.Env{Root: filepath.Join(dir, fmt.Sprint("alice-", gitignore)), Env: base, Gitignore: gitignore}
+		applyWith(t, alice, []extensions.Server{rootServer(alice, "s")}, "claude")
+		bob := alice
+		bob.Root = filepath.Join(dir, fmt.Sprint("bob-", gitignore))
+		if err := os.CopyFS(bob.Root, os.DirFS(alice.Root)); err != nil {
+			t.Fatal(err)
+		}
+		p, err := planWith(t, bob, []extensions.Server{rootServer(bob, "s")}, plan.Options{AcceptRelocated: true, ReadOnly: true}, "claude")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := changesOf(p, ".mcp.json")
+		p.Close()
+		switch {
+		case !gitignore && got != nil:
+			t.Errorf("committed .mcp.json written at another root: %v, want it accepted", got)
+		case gitignore && !slices.Equal(got, []plan.Change{{Action: plan.ActionUpdate, Entry: "s", Reason: plan.ReasonRelocated}}):
+			t.Errorf("per-clone .mcp.json written at another root: %v, want it stale", got)
 		}
 	}
 }

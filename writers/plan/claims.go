@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -27,7 +28,11 @@ import (
 //     a file git does not track — an ignored .mcp.json that holds the
 //     user's own servers — is this clone's only if this clone wrote it:
 //     a claim that the record as git holds it (HEAD or the index) makes
-//     came with the repository, and is dropped, with a warning.
+//     came with the repository, and is dropped, with a warning. Unless
+//     the file's bytes are what git held for it (gittrack.FromRepository:
+//     a file a per-clone policy had untracked, as the commit that did so
+//     left it): then what is in it came with the repository too, and the
+//     record's claims on it count, to move into the clone's own record.
 //
 // A workspace outside git keeps both records as they are. The records of
 // local- and user-scope entries are outside the workspace, in the user's
@@ -151,6 +156,17 @@ func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string,
 			}
 			loaded = true
 		}
+		if !slices.ContainsFunc(fromGit, func(g *Record) bool { return g == nil || g.Find(t.File, t.Key) != nil }) {
+			continue // only this clone's record claims the file
+		}
+		// Asked only now: it can look through the file's history.
+		fromRepo, err := gittrack.FromRepository(top, claimedPath(env, t))
+		if err != nil {
+			return err
+		}
+		if fromRepo {
+			continue
+		}
 		off := &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Entries: map[string]Owned{}}
 		var dropped []string
 		for _, name := range sortedKeys(t.Entries) {
@@ -169,7 +185,8 @@ func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string,
 		if len(off.Entries) > 0 || off.Created != nil {
 			wr.inactive = append(wr.inactive, off)
 		}
-		if len(dropped) > 0 {
+		if _, err := os.Lstat(claimedPath(env, t)); len(dropped) > 0 && err == nil {
+			// (A missing file holds nothing of anyone's: no warning.)
 			first := strings.Trim(dropped[0], `"`)
 			wr.warnings = append(wr.warnings, fmt.Sprintf("%s: ignored its claim on %s in %s: git does not track that file, and the record as git holds it makes the claim, so it may have come with the repository (a committed record claims entries only in files git tracks). The entries are yours; if repo wrote them on this clone, add the file to git ('git add %s') or take them over ('repo sync --adopt-name %s')",
 				env.Display(ppath), strings.Join(dropped, ", "), termtext.Safe(t.File), termtext.Safe(t.File), first))
@@ -203,6 +220,14 @@ func (wr *workspaceRecords) restoreInactive(st *recordState) {
 			rec.SetCreated(off.File, off.Key, created)
 		}
 	}
+}
+
+// forgetInactive drops the claims that do not count on the files of
+// targets from those restoreInactive puts back.
+func (wr *workspaceRecords) forgetInactive(targets []*target.Target) {
+	wr.inactive = slices.DeleteFunc(wr.inactive, func(off *RecordEntry) bool {
+		return slices.ContainsFunc(targets, func(t *target.Target) bool { return t.Display == off.File && slices.Equal(t.Key, off.Key) })
+	})
 }
 
 // claims reports whether r records an entry name in a file and key.

@@ -56,7 +56,8 @@ type IgnoreBlock struct {
 // a machine-specific target may be read from (all its candidates, so that
 // the block is the same on a clone where another one exists), for the
 // targets that get at least one entry, and the clone's own record of
-// their entries. Paths outside the root cannot be ignored there and are
+// their entries — but not a settings file git tracks (Target.Settings,
+// MarkTracked), which holds the team's other settings. Paths outside the root cannot be ignored there and are
 // left out. The list is sorted.
 func IgnoredFiles(env target.Env, targets []*target.Target) []string {
 	var out []string
@@ -71,6 +72,10 @@ func IgnoredFiles(env target.Env, targets []*target.Target) []string {
 	}
 	for _, t := range targets {
 		if t.Scope != toolprofiles.ScopeProject || !t.Machine || len(t.Entries) == 0 {
+			continue
+		}
+		if t.Settings && t.Tracked {
+			// The team's settings: never ignored whole (tracked.go).
 			continue
 		}
 		add(t.Path)

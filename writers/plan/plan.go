@@ -13,10 +13,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/jsonvalue"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/canon"
@@ -100,6 +102,10 @@ type FilePlan struct {
 	// Format is the file's format for a tool's file (Diff redacts what a
 	// user's values hold in it), empty for a record or a .gitignore.
 	Format target.Format
+	// PerClone: the file is this clone's own under a per-clone policy
+	// (Env.Gitignore): a machine-specific file git ignores, or the
+	// clone's record of it. A commit never holds it.
+	PerClone bool
 	// ours are repo's entries in the file, as it writes them
 	// (ordered.Object) and as the file holds those it removes ([]byte):
 	// their values are never redacted.
@@ -155,6 +161,10 @@ type Plan struct {
 	// Shadows are the names repo writes that an entry of the user's has
 	// in another scope of the same tool (shadow.go).
 	Shadows []Shadow
+	// Tracked are the machine-specific files git tracks, which a plan
+	// under a per-clone policy leaves as the repository has them
+	// (tracked.go; the targets must have been through MarkTracked).
+	Tracked []TrackedFile
 	unmap   []func()       // the mappings of a ReadOnly plan
 	checks  []*shadowCheck // what Build looks for in other scopes
 }
@@ -235,12 +245,18 @@ type ConflictError struct {
 	Line  int
 	Entry string
 	Tools []string
+	// FromRepository: the file holds what git held for it, so the entry
+	// came with the repository rather than from this clone's user.
+	FromRepository bool
 }
 
 func (e *ConflictError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.FromRepository {
+		return fmt.Sprintf("%s: entry %q already exists and is not what repo writes for it: it came with the repository (git held this file as it is), and no record of this clone's says repo wrote it; rename or delete it to keep both, or run `repo sync --adopt-name %s` to let repo manage it", loc, e.Entry, termtext.Safe(shellquote.Join([]string{e.Entry})))
 	}
 	return fmt.Sprintf("%s: entry %q already exists and was not written by repo (it is your own); rename or delete it to keep both, or run `repo sync --adopt` to let repo manage it", loc, e.Entry)
 }
@@ -276,9 +292,17 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
+	files, p.Tracked = leaveTracked(env, files)
 	states, err := records.ofFiles(files)
 	if err != nil {
 		return nil, err
+	}
+	if top, ok := gittrack.Top(env.Root); ok {
+		for i, file := range files {
+			if states[i].kind == recordMachine {
+				file.fromRepo = fromRepository(top, file.path)
+			}
+		}
 	}
 	if opts.CommittedOnly && env.Gitignore {
 		files, states = p.leaveOutMachineFiles(files, states)
@@ -389,6 +413,13 @@ func (rs *recordSet) ofFiles(files []*fileGroup) ([]*recordState, error) {
 				return nil, err
 			}
 			states[i].takeOver(from, file.targets)
+			if states[i].kind == recordMachine {
+				// The committed record's claims on a per-clone file that
+				// do not count here (claims.go) are not kept for later
+				// either: no committed record claims a per-clone file,
+				// and every clone, dropping them, agrees.
+				rs.workspace.forgetInactive(file.targets)
+			}
 		}
 	}
 	return states, nil
@@ -478,7 +509,7 @@ func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) erro
 			continue // nothing owned, nothing to remember
 		}
 		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
-			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser)}
+			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser), PerClone: rs.kind == recordMachine}
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
 			// A record that changes with the files is written first, as
@@ -561,11 +592,14 @@ func recordKind(env target.Env, group []*target.Target) string {
 func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
 	for _, t := range targets {
 		file := rs.fileKey(t)
-		if rs.rec.Find(file, t.Key) != nil {
-			continue
-		}
 		e := from.rec.Find(file, t.Key)
 		if e == nil {
+			continue
+		}
+		if rs.rec.Find(file, t.Key) != nil {
+			// Both claim it (a run that wrote the one record only, as
+			// repo sync --hook does): the other's claim goes.
+			from.rec.Put(file, t.Key, nil)
 			continue
 		}
 		rs.rec.take(e)
@@ -587,6 +621,10 @@ type fileGroup struct {
 	path    string // symlinks resolved, where the file exists
 	real    bool   // path is the file's resolved path: it existed
 	targets []*target.Target
+	// fromRepo, for a per-clone file in git, says whether the file holds
+	// what git held for it (tracked.go): what repo wrote into it on
+	// another clone is then recognised as repo's.
+	fromRepo func() (bool, error)
 }
 
 // groupByFile puts targets that land in one file together, in the order of
@@ -617,7 +655,7 @@ func groupByFile(targets []*target.Target) ([]*fileGroup, error) {
 func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, opts Options, out *fileOut) (*FilePlan, error) {
 	path, group := file.path, file.targets
 	first := group[0]
-	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject), Format: first.Format}
+	fp := &FilePlan{Path: path, Display: first.Display, Scope: first.Scope, Mode: newFileMode(first.Scope == toolprofiles.ScopeProject), Format: first.Format, PerClone: rs.kind == recordMachine}
 	for _, t := range group {
 		fp.Tools = append(fp.Tools, t.Tools...)
 		for _, l := range t.Locks {
@@ -646,7 +684,7 @@ func planFile(env target.Env, root realRoot, file *fileGroup, rs *recordState, o
 	before := doc
 	checks := len(out.shadows)
 	for _, t := range group {
-		doc, err = planTarget(env, doc, t, fp, rs, opts, out)
+		doc, err = planTarget(env, doc, t, fp, rs, opts, out, file.fromRepo)
 		if err != nil {
 			return nil, err
 		}
@@ -829,14 +867,19 @@ func (rs *recordState) fileKey(t *target.Target) string {
 // holds at t.Key with the ones repo wants and the record says repo wrote,
 // notes each change, edits doc and returns it, and adds the target's part
 // of the record to out.
-func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut) (Document, error) {
+//
+// fromRepo, when not nil, says whether the file holds what git held for
+// it: an entry no record claims that is what repo writes for a server
+// (here, or at another root) was written by repo on another clone, and is
+// recognised as repo's.
+func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut, fromRepo func() (bool, error)) (Document, error) {
 	members, found, err := doc.Entries(t.Key)
 	if err != nil {
 		l, c := position(err)
 		return nil, &FileError{File: t.Display, Line: l, Col: c,
 			Err: fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key))}
 	}
-	tp := &targetPlan{env: env, t: t, fp: fp, opts: opts, out: out,
+	tp := &targetPlan{env: env, t: t, fp: fp, opts: opts, out: out, committed: rs.kind == recordProject, fromRepo: fromRepo,
 		current: map[string]Member{}, next: map[string]Owned{}, intent: map[string]Owned{}}
 	for _, m := range members {
 		tp.current[m.Key] = m
@@ -901,6 +944,11 @@ type targetPlan struct {
 	fp   *FilePlan
 	opts Options
 	out  *fileOut
+	// committed: the file's entries are in the committed record (a file
+	// the team commits), not a per-clone or per-user one.
+	committed bool
+	fromRepo  func() (bool, error) // see planTarget
+	err       error                // from fromRepo, returned by want
 
 	current map[string]Member // the file's entries
 	owned   map[string]Owned  // what the record says repo wrote
@@ -974,6 +1022,17 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.change(ActionAdd, d.Name, ReasonMissing)
 		tp.added = append(tp.added, d.Name)
 		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
+	case !isOwned && tp.recognised(d.Name, cur.Value, want):
+		if err := tp.err; err != nil {
+			return err
+		}
+		// Written by repo on another clone: this clone's now.
+		tp.added = append(tp.added, d.Name)
+		if !sameJSON(cur.Value, ordered.JSON(want)) {
+			tp.change(ActionUpdate, d.Name, ReasonRelocated)
+			tp.replacing(d.Name, tp.next[d.Name], cur.Value)
+			tp.set(d.Name, want)
+		}
 	case sameJSON(cur.Value, ordered.JSON(want)):
 		if !isOwned {
 			// Exactly what repo writes, but not in the record. Only the
@@ -997,7 +1056,9 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		// What repo wrote for this server at another root. Only an
 		// entry the record owns: a user's own entry that happens to
 		// differ from the wanted one by a path prefix is the user's.
-		if opts.AcceptRelocated {
+		// Accepted only in a committed file, which a checkout elsewhere
+		// cannot hold with its own paths (Options.AcceptRelocated).
+		if opts.AcceptRelocated && tp.committed {
 			break
 		}
 		tp.change(ActionUpdate, d.Name, ReasonRelocated)
@@ -1006,7 +1067,14 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.set(d.Name, want)
 	case !isOwned:
 		if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
-			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools}
+			fromRepo := false
+			if tp.fromRepo != nil {
+				var err error
+				if fromRepo, err = tp.fromRepo(); err != nil {
+					return &FileError{File: t.Display, Err: err}
+				}
+			}
+			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools, FromRepository: fromRepo}
 		}
 		tp.change(ActionAdopt, d.Name, ReasonAdopted)
 		tp.added = append(tp.added, d.Name)

@@ -52,6 +52,14 @@ type Target struct {
 	// Machine: a project file whose content depends on the machine (see
 	// MachineSpecific), which a team does not commit.
 	Machine bool
+	// Settings: the file holds its tools' other settings besides their
+	// servers (toolprofiles.Target.SettingsFile), which a team commits:
+	// never git-ignored whole while git tracks it.
+	Settings bool
+	// Tracked: git tracks the file, at Path or another of Candidates
+	// (plan.MarkTracked; false until asked). A machine-specific file that
+	// git tracks is left as the repository has it under a per-clone policy.
+	Tracked bool
 	// Candidates are every path the tools may read the target from (Path
 	// is the one chosen on this machine): what a .gitignore lists, so that
 	// it does not depend on which of them exists here.
@@ -275,7 +283,11 @@ func (tg *Target) addOthers(p *toolprofiles.Profile, scope Scope, env Env) {
 func (g *grouping) translate(grp *group, p *toolprofiles.Profile, t *toolprofiles.Target, servers []extensions.Server) error {
 	first := len(grp.Tools) == 1
 	for _, s := range servers {
-		res := translator.TranslateWith(s, p, translator.Options{Portable: g.env.Portable, Root: g.env.Root, GOOS: g.env.GOOS, NoEnvRef: t.NoEnvRef})
+		// Portable forms are for files a team commits: a tool's workspace
+		// variable in a local or user file would name whichever folder
+		// the tool has open, not this workspace.
+		portable := g.env.Portable && g.scope == toolprofiles.ScopeProject
+		res := translator.TranslateWith(s, p, translator.Options{Portable: portable, Root: g.env.Root, GOOS: g.env.GOOS, NoEnvRef: t.NoEnvRef})
 		if res.Err != nil {
 			return res.Err
 		}
@@ -352,6 +364,9 @@ func (tg *Target) AddTool(p *toolprofiles.Profile, t *toolprofiles.Target, env E
 	tg.Tools = append(tg.Tools, p.ID)
 	if tg.Scope == toolprofiles.ScopeProject && !portableTool(p, env) {
 		tg.Machine = true
+	}
+	if t.SettingsFile {
+		tg.Settings = true
 	}
 	for _, c := range t.PathsFor(env.GOOS) {
 		if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil && !slices.Contains(tg.Candidates, cp) {
