@@ -259,7 +259,7 @@ type syncWork struct {
 func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, error) {
 	var work syncWork
 	var err error
-	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
+	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, withLinkedReaders(w, sel.profiles, opts.Scope), writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return work, err
 	}

@@ -42,6 +42,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	if err != nil {
 		return nil, nil, err
 	}
+	canonicalFiles(env, recordUser, own)
 	ap := &aliasPlan{}
 	owned := own.Targets
 	if raw == nil {
@@ -65,7 +66,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 			continue
 		}
 		i := slices.IndexFunc(targets, func(t *target.Target) bool {
-			return t.Scope != toolprofiles.ScopeProject && filepath.ToSlash(t.Path) == rt.File
+			return t.Scope != toolprofiles.ScopeProject && targetFile(env, recordUser, t) == rt.File
 		})
 		if i < 0 {
 			continue // a file this run does not write: it is handled when one does
@@ -94,6 +95,7 @@ func aliasRecord(env target.Env, alias string) (*Record, bool) {
 	if err != nil || raw == nil || rec.Root != alias {
 		return nil, false
 	}
+	canonicalFiles(env, recordUser, rec)
 	return rec, true
 }
 

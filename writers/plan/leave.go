@@ -148,7 +148,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 		// says which of them to look at; Build, which reads the records
 		// with git's word, decides what in them is repo's. That saves a
 		// run of git per sync.
-		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
+		rs := &recordState{kind: recordProject, env: env, path: ProjectRecordPath(env.Root)}
 		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
@@ -163,10 +163,11 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 				rec.take(t)
 			}
 		}
+		canonicalFiles(env, recordProject, rec)
 		rs.rec = rec
 		return rs, nil
 	}
-	rs := &recordState{kind: recordUser}
+	rs := &recordState{kind: recordUser, env: env}
 	var err error
 	if rs.path, err = UserRecordPath(env); err != nil {
 		return nil, err
@@ -186,6 +187,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 			}
 		}
 	}
+	canonicalFiles(env, recordUser, rec)
 	rs.rec = rec
 	return rs, nil
 }

@@ -339,7 +339,8 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 		rec.Root = env.Root
 		rs.aliases.adoptInto(rec)
 	}
-	st := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
+	canonicalFiles(env, kind, rec) // see samefile.go
+	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw}
 	rs.byKind[kind] = st
 	return st, nil
 }
@@ -553,6 +554,7 @@ func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
 
 type recordState struct {
 	kind   string
+	env    target.Env
 	path   string
 	rec    *Record // as it will be
 	intent *Record // as it is while the sync is applied
@@ -818,13 +820,11 @@ func heldEntries(rs *recordState, group []*target.Target) int {
 	return n
 }
 
-// fileKey is how the record names a target's file: root-relative in the
-// project record, absolute in a per-user one.
+// fileKey is how the record names a target's file: by its real path,
+// root-relative in the project record, absolute in a per-user one (see
+// recordFile).
 func (rs *recordState) fileKey(t *target.Target) string {
-	if rs.kind == recordUser {
-		return filepath.ToSlash(t.Path)
-	}
-	return t.Display
+	return targetFile(rs.env, rs.kind, t)
 }
 
 // planTarget plans one target of a file: it compares the entries the file
@@ -1194,20 +1194,7 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 
 // existingRealPath resolves the symlinks of the longest existing prefix of
 // p, so a path not created yet is judged by where its folder really is.
-func existingRealPath(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
+func existingRealPath(p string) string { return target.RealPath(p) }
 
 func within(dir, p string) bool {
 	r, err := filepath.Rel(dir, p)
