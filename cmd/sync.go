@@ -361,6 +361,13 @@ func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork
 // the run with nothing written (an *untrustedError keeps the plan open).
 func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool, gate func(*writers.Plan) error) (*writers.Plan, []*writers.FilePlan, error) {
 	var written []*writers.FilePlan
+	if writing {
+		unlock, err := lockUserFiles(f, env, targets)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer unlock()
+	}
 	for attempt := 1; ; attempt++ {
 		plan, err := writers.Build(env, targets, wopts)
 		if err == nil {
@@ -391,7 +398,7 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 		if attempt == maxAttempts {
 			return nil, nil, syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
 		}
-		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
+		time.Sleep(retryWait(attempt)) // let the tool finish its save
 	}
 }
 
@@ -451,8 +458,11 @@ func wroteVerb(fr fileResult) string {
 	return "wrote"
 }
 
-// maxAttempts bounds re-planning when tools keep rewriting their files.
-const maxAttempts = 3
+// maxAttempts bounds re-planning when tools keep rewriting their files
+// (with retryWait between attempts: about 1.5 s in all). Other repo runs
+// never cause it: they wait for the locks of the workspace and of the
+// per-user files instead.
+const maxAttempts = 6
 
 // lockWorkspace serialises writing runs on one workspace.
 func lockWorkspace(f *Factory, w *workspace) (func(), error) {
@@ -460,11 +470,9 @@ func lockWorkspace(f *Factory, w *workspace) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout := 30 * time.Second
-	if v := f.Getenv("REPO_LOCK_TIMEOUT"); v != "" {
-		if timeout, err = time.ParseDuration(v); err != nil {
-			return nil, usagef("REPO_LOCK_TIMEOUT=%q: give a duration such as 30s", v)
-		}
+	timeout, err := lockTimeout(f)
+	if err != nil {
+		return nil, err
 	}
 	return writers.Lock(path, timeout, func() {
 		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", termtext.Safe(w.env.Display(path)))

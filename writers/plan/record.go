@@ -678,6 +678,18 @@ func relocated(cur, want []byte, root string) bool {
 	return strings.ReplaceAll(w, r, other) == c
 }
 
+// FileLockPath is the lock of a per-user file (a local- or user-scope
+// target, shared by every workspace on the machine), keyed by its real
+// path: in the per-user state folder, next to the workspace locks.
+func FileLockPath(env target.Env, real string) (string, error) {
+	dir, err := StateDir(env)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(dir, "locks", "file-"+hex.EncodeToString(sum[:8])+".lock"), nil
+}
+
 // LockPath is the lock file of a workspace: in the per-user state folder,
 // so that no file appears in the repository.
 func LockPath(env target.Env) (string, error) {
