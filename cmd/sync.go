@@ -296,7 +296,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
 		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: plan.Shadows}
 	for _, y := range plan.Yours {
-		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension})
+		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension, Workspace: y.Workspace})
 	}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
@@ -587,6 +587,11 @@ func printYours(f *Factory, opts *SyncOptions, yours []yoursResult) {
 		if opts.Scope != toolprofiles.ScopeProject {
 			fix += " --scope " + opts.Scope
 		}
+		if y.Workspace != "" {
+			fmt.Fprintf(f.IO.ErrOut, "held %s (%s: %s): entry %q already is what extension %s declares, and repo wrote it for the workspace %s, which keeps it: an entry of a file every workspace shares has one owner ('%s' moves it here)\n",
+				termtext.Safe(y.Path), y.Scope, strings.Join(y.Tools, ", "), termtext.Safe(y.Entry), termtext.Safe(y.Extension), termtext.Safe(y.Workspace), termtext.Safe(fix))
+			continue
+		}
 		fmt.Fprintf(f.IO.ErrOut, "yours %s (%s: %s): entry %q already is what extension %s declares; repo leaves it to you: it is not in repo's record, so repo never rewrites or removes it ('%s' lets repo manage it)\n",
 			termtext.Safe(y.Path), y.Scope, strings.Join(y.Tools, ", "), termtext.Safe(y.Entry), termtext.Safe(y.Extension), termtext.Safe(fix))
 	}
@@ -652,6 +657,8 @@ func who(fr fileResult) string {
 		return "ownership record"
 	case string(plan.ScopeGitignore):
 		return "ignore block"
+	case scopeTrust:
+		return "trust store"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
 }
@@ -681,6 +688,9 @@ func summary(changes []writers.Change) string {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
 		}
+	}
+	if len(changes) == 1 && changes[0].Entry == "" && changes[0].Action == plan.ActionDelete {
+		return string(changes[0].Reason) // a record or store of repo's that goes, and why
 	}
 	if len(parts) == 0 || (len(changes) == 1 && changes[0].Entry == "") {
 		return "updated"
@@ -781,6 +791,8 @@ type yoursResult struct {
 	Tools     []string `json:"tools"`
 	Entry     string   `json:"entry"`
 	Extension string   `json:"extension"`
+	// Workspace: the entry is another workspace's (plan.Yours.Workspace).
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // keptResult is a file and key whose entries a run leaves in place

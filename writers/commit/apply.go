@@ -63,7 +63,9 @@ func Apply(p *plan.Plan) (Applied, error) {
 			configs = append(configs, f)
 		case f.Intent != nil:
 			intent, final := *f, *f
-			intent.After = f.Intent
+			// A record that goes (it owns nothing after the run) is
+			// written with its intent first all the same, and deleted last.
+			intent.After, intent.Delete = f.Intent, false
 			intents, intentOf = append(intents, &intent), append(intentOf, f)
 			if !bytes.Equal(f.Intent, f.After) {
 				final.Existed, final.Before = true, f.Intent
@@ -81,7 +83,7 @@ func Apply(p *plan.Plan) (Applied, error) {
 	}
 	fileio.RemoveStale(all)
 	if len(files) == 0 {
-		return Applied{}, nil
+		return Applied{Warnings: writeState(p.State)}, nil
 	}
 	folders, err := makeFolders(files)
 	if err != nil {
@@ -147,7 +149,35 @@ func Apply(p *plan.Plan) (Applied, error) {
 		}
 	}
 	res.Written = p.Stale()
+	res.Warnings = append(res.Warnings, writeState(p.State)...)
 	return res, nil
+}
+
+// writeState writes repo's own files of a plan (Plan.State), once the
+// rest is written: each staged and renamed into place, after the folders
+// it needs. They are what repo remembers for later runs, which do without
+// them (a run then knows less): a file that cannot be written is a
+// warning, not a failed run.
+func writeState(files []*plan.FilePlan) []string {
+	var warnings []string
+	for _, f := range files {
+		if !f.Changed() {
+			continue
+		}
+		err := os.MkdirAll(filepath.Dir(f.Path), 0o755)
+		if err == nil {
+			var staged string
+			if staged, err = fileio.StageFile(f.Path, f.After, f.Mode); err == nil {
+				if err = os.Rename(staged, f.Path); err != nil {
+					os.Remove(staged)
+				}
+			}
+		}
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: not written (%v); repo keeps it to recognise this workspace later, and writes it on the next run", f.Display, fileio.UnwrapPath(err)))
+		}
+	}
+	return warnings
 }
 
 // takeToolLocks takes the locks of the tools reading f (toollock.go) and

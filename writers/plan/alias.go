@@ -24,6 +24,16 @@ type aliasPlan struct {
 	// exist yet, so the entries they name stay repo's. Only then: once the
 	// workspace has a record, it alone says what repo owns.
 	adopt []*RecordEntry
+	// retired are the records taken over: deleted by the plan, so that no
+	// record is left behind under a path the workspace no longer has (a
+	// move), and none claims what the workspace's own record now does.
+	retired []retiredRecord
+}
+
+// retiredRecord is a per-user record a plan takes over and deletes.
+type retiredRecord struct {
+	path, root string
+	raw        []byte
 }
 
 // planAliases reads the per-user records of env.Aliases when a target
@@ -47,10 +57,11 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	owned := own.Targets
 	if raw == nil {
 		for _, alias := range env.Aliases {
-			old, ok := aliasRecord(env, alias)
+			old, path, raw, ok := aliasRecord(env, alias)
 			if !ok {
 				continue
 			}
+			ap.retired = append(ap.retired, retiredRecord{path: path, root: alias, raw: raw})
 			for _, t := range old.Targets {
 				if !slices.ContainsFunc(ap.adopt, func(a *RecordEntry) bool { return a.File == t.File && slices.Equal(a.Key, t.Key) }) {
 					ap.adopt = append(ap.adopt, t)
@@ -80,23 +91,24 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	return out, ap, nil
 }
 
-// aliasRecord is the per-user record an earlier repo kept under alias,
-// if there is a readable one that says it is alias's.
-func aliasRecord(env target.Env, alias string) (*Record, bool) {
+// aliasRecord is the per-user record kept under alias (by an earlier
+// repo, or before the workspace moved), with its path and bytes, if there
+// is a readable one that says it is alias's.
+func aliasRecord(env target.Env, alias string) (*Record, string, []byte, bool) {
 	aenv := env
 	aenv.Root = alias
 	path, err := UserRecordPath(aenv)
 	if err != nil {
-		return nil, false
+		return nil, "", nil, false
 	}
 	// A missing, damaged or foreign old record is left alone: without it
 	// the entries it names are the user's, and sync says how to adopt them.
 	rec, raw, err := ReadRecord(path, env.Display(path))
 	if err != nil || raw == nil || rec.Root != alias {
-		return nil, false
+		return nil, "", nil, false
 	}
 	canonicalFiles(env, recordUser, rec)
-	return rec, true
+	return rec, path, raw, true
 }
 
 // keyAlias is the alias (of env.Aliases) that a key holds as a segment,

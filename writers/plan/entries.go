@@ -68,6 +68,10 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 	rs := &recordState{kind: kind, env: env}
 	if kind == recordUser {
 		var err error
+		if env, _, err = recognise(env); err != nil { // a workspace moved here (identity.go)
+			return nil, err
+		}
+		rs.env = env
 		if rs.path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}

@@ -167,8 +167,12 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 		rs.rec = rec
 		return rs, nil
 	}
+	// A workspace moved here takes its old record (identity.go).
+	env, _, err := recognise(env)
+	if err != nil {
+		return nil, err
+	}
 	rs := &recordState{kind: recordUser, env: env}
-	var err error
 	if rs.path, err = UserRecordPath(env); err != nil {
 		return nil, err
 	}
@@ -178,7 +182,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	}
 	if raw == nil {
 		for _, alias := range env.Aliases {
-			if old, ok := aliasRecord(env, alias); ok {
+			if old, _, _, ok := aliasRecord(env, alias); ok {
 				for _, t := range old.Targets {
 					if rec.Find(t.File, t.Key) == nil {
 						rec.take(t)

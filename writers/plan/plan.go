@@ -147,8 +147,13 @@ type Plan struct {
 	// Shadows are the names repo writes that an entry of the user's has
 	// in another scope of the same tool (shadow.go).
 	Shadows []Shadow
-	unmap   []func()       // the mappings of a ReadOnly plan
-	checks  []*shadowCheck // what Build looks for in other scopes
+	// State are repo's own files that the plan keeps besides the tools'
+	// and the records: the clone's identity (identity.go). Apply writes
+	// them once the rest is written. They are never out of date: Stale
+	// and --check do not look at them.
+	State  []*FilePlan
+	unmap  []func()       // the mappings of a ReadOnly plan
+	checks []*shadowCheck // what Build looks for in other scopes
 }
 
 // Yours is an entry of the user's own (not in this workspace's record)
@@ -161,6 +166,10 @@ type Yours struct {
 	Entry     string       // the entry's name
 	Extension string       // the extension declaring the server
 	Line      int          // of the entry; 0 when unknown
+	// Workspace, when set, is the root of the other workspace whose
+	// per-user record holds the entry (workspaces.go): it stays that
+	// workspace's.
+	Workspace string
 }
 
 // Close releases the files a ReadOnly plan mapped. After it, the Before
@@ -254,11 +263,15 @@ func (e *FileError) Unwrap() error { return e.Err }
 // every broken file at once.
 func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error) {
 	p := &Plan{}
+	env, clone, err := recogniseFor(env, targets) // a moved workspace: see identity.go
+	if err != nil {
+		return nil, err
+	}
 	targets, aliases, err := planAliases(env, targets) // see alias.go
 	if err != nil {
 		return nil, err
 	}
-	records := &recordSet{env: env, aliases: aliases, byKind: map[string]*recordState{}}
+	records := &recordSet{env: env, aliases: aliases, clone: clone, byKind: map[string]*recordState{}}
 	files, err := groupByFile(targets)
 	if err != nil {
 		return nil, err
@@ -295,6 +308,10 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	if st, ok := records.byKind[recordProject]; ok {
 		records.workspace.restoreInactive(st)
 	}
+	if err := p.addWorkspaceState(env, records, opts); err != nil { // workspaces.go
+		p.Close()
+		return nil, err
+	}
 	p.addRecords(env, records, opts)
 	return p, nil
 }
@@ -304,6 +321,7 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 type recordSet struct {
 	env       target.Env
 	aliases   *aliasPlan
+	clone     *cloneState // the clone's identity, for a plan of per-user files
 	byKind    map[string]*recordState
 	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
 }
@@ -341,6 +359,11 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 	}
 	canonicalFiles(env, kind, rec) // see samefile.go
 	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw}
+	if kind == recordUser {
+		if st.others, err = readOthers(env, path); err != nil { // see workspaces.go
+			return nil, err
+		}
+	}
 	rs.byKind[kind] = st
 	return st, nil
 }
@@ -432,6 +455,9 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 		}
 		p.Warnings = append(p.Warnings, r.out.warnings...)
 		p.Yours = append(p.Yours, r.out.yours...)
+		for _, d := range r.out.drops {
+			d.drop()
+		}
 		p.checks = append(p.checks, r.out.shadows...)
 		for _, put := range r.out.puts {
 			states[i].rec.Put(put.file, put.key, put.entries)
@@ -463,8 +489,14 @@ func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) {
 		}
 		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
 			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser)}
+		// A per-user record that owns nothing goes: it is outside the
+		// workspace, and would outlive it.
+		fp.Delete = kind == recordUser && len(rs.rec.Targets) == 0
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
+			if fp.Delete {
+				fp.Changes[0] = Change{Action: ActionDelete, Reason: ReasonRecordEmpty}
+			}
 			// A record that changes with the files is written first, as
 			// its intent, so that no entry repo writes is ever on disk
 			// unrecorded: an entry a killed run left unrecorded would be
@@ -489,6 +521,7 @@ type planned struct {
 type fileOut struct {
 	warnings []string
 	yours    []Yours
+	drops    []claimDrop // claims taken from other workspaces' records
 	shadows  []*shadowCheck
 	unmap    []func() // mappings of a ReadOnly plan
 	puts     []recordPut
@@ -555,6 +588,7 @@ func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
 type recordState struct {
 	kind   string
 	env    target.Env
+	others *otherClaims // of a per-user record: the other workspaces' (workspaces.go)
 	path   string
 	rec    *Record // as it will be
 	intent *Record // as it is while the sync is applied
@@ -844,6 +878,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		tp.current[m.Key] = m
 	}
 	recFile := rs.fileKey(t)
+	tp.others, tp.recFile = rs.others, recFile
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
 		tp.owned = e.Entries
 		tp.created = e.Created.clone()
@@ -875,6 +910,8 @@ type targetPlan struct {
 
 	current map[string]Member // the file's entries
 	owned   map[string]Owned  // what the record says repo wrote
+	recFile string            // the file, as the record names it
+	others  *otherClaims      // the other workspaces' claims (per-user files)
 	created *Created          // what repo created for the target
 	next    map[string]Owned  // the record after the plan
 	intent  map[string]Owned  // next, and what the file holds of repo's now
@@ -931,6 +968,10 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		o := tp.intent[d.Name]
 		o.Defaults = rec.Defaults
 		tp.intent[d.Name] = o
+	}
+	// One owner per entry of a file workspaces share (workspaces.go).
+	if stop, err := tp.settleClaims(doc, d, want, cur, present, isOwned, rec); stop || err != nil {
+		return err
 	}
 	switch {
 	case !present:
@@ -998,6 +1039,10 @@ func (tp *targetPlan) dropGone() {
 		cur, present := tp.current[name]
 		if !present {
 			continue // already gone: just forget it
+		}
+		if tp.heldElsewhere(name) {
+			tp.change(ActionForget, name, ReasonHeldElsewhere)
+			continue
 		}
 		if !tp.owned[name].owns(env, canon.Without(cur.Value, t.Preserve)) {
 			tp.change(ActionForget, name, goneReason(t))
