@@ -48,8 +48,24 @@ func forgetWorkspaceRun(opts *ForgetOptions) error {
 		return err
 	}
 	trustPath := trust.Path(stateDir, root)
-	_, trustErr := os.Lstat(trustPath)
-	if (raw == nil || rec.Root != root) && trustErr != nil {
+	basesPath, err := plan.BasesPath(env)
+	if err != nil {
+		return err
+	}
+	// What repo keeps of the workspace besides its record: the trust store
+	// (what the user trusted would be taken for trust in the next
+	// workspace created at its path) and what repo last wrote into each
+	// entry (handedit.go).
+	state := []struct{ path, why, what string }{
+		{trustPath, "trust store of a workspace that is gone", "trust store"},
+		{basesPath, "what repo last wrote for a workspace that is gone", "memory of what repo wrote"},
+	}
+	present := make([]bool, len(state))
+	for i, st := range state {
+		_, err := os.Lstat(st.path)
+		present[i] = err == nil
+	}
+	if (raw == nil || rec.Root != root) && !slices.Contains(present, true) {
 		return fmt.Errorf("repo keeps no record of a workspace at %s%s", termtext.Safe(root), goneList(env))
 	}
 	profiles, err := toolprofiles.Load("", env.Env)
@@ -113,16 +129,17 @@ func forgetWorkspaceRun(opts *ForgetOptions) error {
 		}
 		res.Files = append(res.Files, newFileResult(fp, status, opts.DryRun))
 	}
-	// What the user trusted in a workspace that is gone would be taken
-	// for trust in the next one created at its path.
-	if trustErr == nil && opts.Scope == "" {
+	for i, st := range state {
+		if !present[i] || opts.Scope != "" {
+			continue // (a plan that leaves no entry deletes what repo last wrote itself)
+		}
 		if opts.DryRun {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the trust store of %s, %s, would be deleted", termtext.Safe(root), termtext.Safe(env.Display(trustPath))))
-		} else if err := os.Remove(trustPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the trust store of %s is not deleted: %v", termtext.Safe(env.Display(trustPath)), termtext.Safe(root), err))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the %s of %s, %s, would be deleted", st.what, termtext.Safe(root), termtext.Safe(env.Display(st.path))))
+		} else if err := os.Remove(st.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the %s of %s is not deleted: %v", termtext.Safe(env.Display(st.path)), st.what, termtext.Safe(root), err))
 		} else {
-			res.Files = append(res.Files, fileResult{Path: env.Display(trustPath), Scope: scopeTrust, Tools: []string{}, Status: statusWritten,
-				Changes: []writers.Change{{Action: writers.ActionDelete, Reason: "trust store of a workspace that is gone"}}})
+			res.Files = append(res.Files, fileResult{Path: env.Display(st.path), Scope: scopeTrust, Tools: []string{}, Status: statusWritten,
+				Changes: []writers.Change{{Action: writers.ActionDelete, Reason: plan.Reason(st.why)}}})
 		}
 	}
 	if opts.Output == "json" {
@@ -132,8 +149,10 @@ func forgetWorkspaceRun(opts *ForgetOptions) error {
 	return nil
 }
 
-// scopeTrust is the scope of a trust store a command reports deleted.
-const scopeTrust = "trust"
+// scopeTrust is the scope of what repo keeps of a workspace in the state
+// folder besides its record (its trust store, what repo last wrote), as a
+// command reports it deleted.
+const scopeTrust = "state"
 
 // goneList is the workspaces that are gone whose records repo keeps, as
 // the end of a message ("" when there is none).

@@ -40,6 +40,11 @@ type SyncOptions struct {
 	// Gitignore: repo keeps the machine-specific files in a block of the
 	// workspace's .gitignore (also [mcp] gitignore = true).
 	Gitignore bool
+
+	// Ours and Theirs (--ours, --theirs NAME) settle the fields of entry
+	// NAME that the user edited by hand and the extension changed since:
+	// the user's value, or the extension's.
+	Ours, Theirs []string
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -64,7 +69,12 @@ A server reaches a local- or user-scope file (no tool asks before starting
 what those hold) only once you trusted its definition on this machine
 (repo trust); otherwise nothing is written and the exit code is 3. A
 project-scope sync says which servers are new or changed since the last
-one, and which tools start them without asking.`,
+one, and which tools start them without asking.
+
+A managed entry you edited by hand keeps your edits where the extension
+did not change the field since repo wrote it (such an entry is in sync for
+--check; -v lists the kept edits). A field you and the extension both
+changed stops the run (exit 2) until --ours or --theirs names the entry.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --dry-run            # print a unified diff, write nothing (CI)
@@ -83,6 +93,9 @@ one, and which tools start them without asking.`,
 			if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
 				return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
 			}
+			if err := checkMergeFlags(c, opts); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -98,6 +111,8 @@ one, and which tools start them without asking.`,
 	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over all your own entries that have the name of a managed server (see --adopt-name)")
 	fl.Var(&toolsValue{&opts.AdoptNames}, "adopt-name", "take over your own entry of this name only, or let a local-scope server take the place of yours of this name in another scope (repeatable or comma-separated)")
+	fl.Var(&toolsValue{&opts.Ours}, "ours", "for entry NAME edited by hand, keep your value of each field the extension changed too (repeatable or comma-separated)")
+	fl.Var(&toolsValue{&opts.Theirs}, "theirs", "for entry NAME edited by hand, take the extension's value of each field you changed too; your other edits stay")
 	fl.BoolVar(&opts.Portable, "portable", false, "configs are committed: write workspace variables where tools have them, and let --check accept entries written at another root (also [mcp] portable = true)")
 	fl.BoolVar(&opts.Gitignore, "gitignore", false, "list the machine-specific files in a block of .gitignore, each clone writing its own (also [mcp] gitignore = true)")
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
@@ -131,7 +146,7 @@ func syncRun(opts *SyncOptions) error {
 	if writing && userScope(opts.Scope) {
 		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
 	}
-	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: w.env.Portable && opts.Check,
+	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), Ours: splitIDs(opts.Ours), Theirs: splitIDs(opts.Theirs), AcceptRelocated: w.env.Portable && opts.Check,
 		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Check, Ignore: work.ignore}, writing, gate)
 	var untrusted *untrustedError
 	if errors.As(err, &untrusted) {
@@ -295,6 +310,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 	warnings := syncWarnings(w, sel, opts, work, plan)
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source,
 		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: plan.Shadows}
+	res.KeptEdits = plan.KeptEdits
 	for _, y := range plan.Yours {
 		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension, Workspace: y.Workspace})
 	}
@@ -508,6 +524,9 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	if !opts.Quiet && (!opts.Check || opts.Verbose) {
 		printYours(f, opts, res.Yours)
 	}
+	if opts.Verbose {
+		printKeptEdits(f, res.KeptEdits)
+	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
 			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
@@ -658,7 +677,7 @@ func who(fr fileResult) string {
 	case string(plan.ScopeGitignore):
 		return "ignore block"
 	case scopeTrust:
-		return "trust store"
+		return "repo's state"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
 }
@@ -773,6 +792,9 @@ type syncResult struct {
 	// Shadows are the servers repo writes under the name of one of the
 	// user's in another scope of the same tool (plan.Shadow).
 	Shadows []plan.Shadow `json:"shadows,omitempty"`
+	// KeptEdits are the managed entries whose hand edits the run keeps
+	// (plan.KeptEdit).
+	KeptEdits []plan.KeptEdit `json:"kept_edits,omitempty"`
 	// Untrusted are the servers the user has not trusted that the run
 	// would write outside the workspace: the reason a sync wrote nothing
 	// (exit 3), or, with --check and --dry-run, would.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,6 +163,12 @@ func writeState(files []*plan.FilePlan) []string {
 	var warnings []string
 	for _, f := range files {
 		if !f.Changed() {
+			continue
+		}
+		if f.Delete {
+			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				warnings = append(warnings, fmt.Sprintf("%s: not deleted (%v)", f.Display, fileio.UnwrapPath(err)))
+			}
 			continue
 		}
 		err := os.MkdirAll(filepath.Dir(f.Path), 0o755)

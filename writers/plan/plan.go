@@ -147,13 +147,17 @@ type Plan struct {
 	// Shadows are the names repo writes that an entry of the user's has
 	// in another scope of the same tool (shadow.go).
 	Shadows []Shadow
+	unmap   []func()       // the mappings of a ReadOnly plan
+	checks  []*shadowCheck // what Build looks for in other scopes
+
+	// KeptEdits are the managed entries whose hand edits the plan keeps
+	// (handedit.go).
+	KeptEdits []KeptEdit
 	// State are repo's own files that the plan keeps besides the tools'
-	// and the records: the clone's identity (identity.go). Apply writes
-	// them once the rest is written. They are never out of date: Stale
-	// and --check do not look at them.
-	State  []*FilePlan
-	unmap  []func()       // the mappings of a ReadOnly plan
-	checks []*shadowCheck // what Build looks for in other scopes
+	// and the records: the clone's identity (identity.go) and the bases of
+	// hand edits (bases.go). Apply writes them once the rest is written.
+	// They are never out of date: Stale and --check do not look at them.
+	State []*FilePlan
 }
 
 // Yours is an entry of the user's own (not in this workspace's record)
@@ -217,6 +221,11 @@ type Options struct {
 	// Ignore, when not nil, plans the workspace's .gitignore: repo's block
 	// in it made to list the block's paths (gitignore.go).
 	Ignore *IgnoreBlock
+	// Ours and Theirs name entries whose hand edits collide with the
+	// extension's changes (handedit.go): for those in Ours the user's
+	// value of each such field is kept, for those in Theirs the
+	// extension's is taken.
+	Ours, Theirs []string
 	// ReadOnly promises that the plan is only looked at, never applied
 	// (--check): large files are then mapped instead of read, which for a
 	// 100 MB ~/.claude.json saves more time than checking it takes. Such a
@@ -272,6 +281,8 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		return nil, err
 	}
 	records := &recordSet{env: env, aliases: aliases, clone: clone, byKind: map[string]*recordState{}}
+	var basesWarning string
+	records.bases, basesWarning = readBases(env) // see bases.go
 	files, err := groupByFile(targets)
 	if err != nil {
 		return nil, err
@@ -305,6 +316,9 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		return nil, errors.Join(errs...)
 	}
 	p.Warnings = append(records.warnings(), p.Warnings...)
+	if basesWarning != "" {
+		p.Warnings = append(p.Warnings, basesWarning)
+	}
 	if st, ok := records.byKind[recordProject]; ok {
 		records.workspace.restoreInactive(st)
 	}
@@ -313,6 +327,9 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		return nil, err
 	}
 	p.addRecords(env, records, opts)
+	if !opts.ReadOnly {
+		p.State = append(p.State, records.keepBases()...)
+	}
 	return p, nil
 }
 
@@ -322,6 +339,7 @@ type recordSet struct {
 	env       target.Env
 	aliases   *aliasPlan
 	clone     *cloneState // the clone's identity, for a plan of per-user files
+	bases     *baseStore  // the bases of hand edits (bases.go)
 	byKind    map[string]*recordState
 	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
 }
@@ -358,7 +376,7 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 		rs.aliases.adoptInto(rec)
 	}
 	canonicalFiles(env, kind, rec) // see samefile.go
-	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw}
+	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw, bases: rs.bases}
 	if kind == recordUser {
 		if st.others, err = readOthers(env, path); err != nil { // see workspaces.go
 			return nil, err
@@ -449,6 +467,10 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 		if errors.Is(err, fileio.ErrFault) {
 			err = &FileError{File: files[i].targets[0].Display, Err: err}
 		}
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, joined.Unwrap()...) // each its own line
+			continue
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -457,6 +479,10 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 		p.Yours = append(p.Yours, r.out.yours...)
 		for _, d := range r.out.drops {
 			d.drop()
+		}
+		p.KeptEdits = append(p.KeptEdits, r.out.kept...)
+		for _, b := range r.out.bases {
+			states[i].bases.add(b.section, b.digest, b.text)
 		}
 		p.checks = append(p.checks, r.out.shadows...)
 		for _, put := range r.out.puts {
@@ -522,6 +548,8 @@ type fileOut struct {
 	warnings []string
 	yours    []Yours
 	drops    []claimDrop // claims taken from other workspaces' records
+	kept     []KeptEdit  // entries whose hand edits are kept
+	bases    []baseText  // the bases of entries written (bases.go)
 	shadows  []*shadowCheck
 	unmap    []func() // mappings of a ReadOnly plan
 	puts     []recordPut
@@ -589,6 +617,7 @@ type recordState struct {
 	kind   string
 	env    target.Env
 	others *otherClaims // of a per-user record: the other workspaces' (workspaces.go)
+	bases  *baseStore   // the bases of hand edits (bases.go)
 	path   string
 	rec    *Record // as it will be
 	intent *Record // as it is while the sync is applied
@@ -879,16 +908,29 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 	}
 	recFile := rs.fileKey(t)
 	tp.others, tp.recFile = rs.others, recFile
+	tp.bases, tp.section = rs.bases, basesWorkspace
+	if rs.kind == recordUser {
+		tp.section = basesUser
+	}
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
 		tp.owned = e.Entries
 		tp.created = e.Created.clone()
 	}
+	var conflicts []error // every entry whose hand edits collide, at once
 	for _, d := range t.Entries {
 		if err := tp.want(doc, d); err != nil {
+			if _, ok := err.(*EditConflictError); ok {
+				conflicts = append(conflicts, err)
+				continue
+			}
 			return nil, err
 		}
 	}
+	if len(conflicts) > 0 {
+		return nil, errors.Join(conflicts...)
+	}
 	tp.dropGone()
+	tp.noteBases()
 	if sc := tp.shadowCheck(); sc != nil {
 		out.shadows = append(out.shadows, sc)
 	}
@@ -910,8 +952,6 @@ type targetPlan struct {
 
 	current map[string]Member // the file's entries
 	owned   map[string]Owned  // what the record says repo wrote
-	recFile string            // the file, as the record names it
-	others  *otherClaims      // the other workspaces' claims (per-user files)
 	created *Created          // what repo created for the target
 	next    map[string]Owned  // the record after the plan
 	intent  map[string]Owned  // next, and what the file holds of repo's now
@@ -921,6 +961,12 @@ type targetPlan struct {
 	adds    []target.Desired // written together at the end, in one edit
 	gone    []string         // deleted together after the loop
 	added   []string         // names the plan adds or takes over (shadow.go)
+
+	recFile string       // the file, as the record names it
+	others  *otherClaims // the other workspaces' claims (per-user files: workspaces.go)
+	bases   *baseStore   // the bases of hand edits, and their section (bases.go)
+	section string
+	wanted  map[string]ordered.Object // what each server wants, for its base
 }
 
 func (tp *targetPlan) change(action Action, entry string, reason Reason) {
@@ -960,6 +1006,10 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	}
 	digest := entryDigest(want.Without(t.Preserve...), env.Root)
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
+	if tp.wanted == nil {
+		tp.wanted = map[string]ordered.Object{}
+	}
+	tp.wanted[d.Name] = want
 	tp.intent[d.Name] = tp.next[d.Name]
 	if present && isOwned {
 		// Until the file is written it holds the values the old offers
@@ -1016,11 +1066,19 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		tp.set(d.Name, want)
 	default:
+		edited := !rec.owns(env, canon.Without(cur.Value, t.Preserve))
+		if edited {
+			// Hand edits survive where the extension did not change the
+			// field (handedit.go).
+			if done, err := tp.keepHandEdit(doc, d, want, cur, rec); done || err != nil {
+				return err
+			}
+		}
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		reason := ReasonStale
-		if !rec.owns(env, canon.Without(cur.Value, t.Preserve)) {
+		if edited {
 			reason = ReasonHandEdited
-			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back, as it cannot merge the extension's change into your edit (what repo last wrote there is not known on this machine); keep your version under another name", t.Display, d.Name))
 		}
 		tp.change(ActionUpdate, d.Name, reason)
 		tp.set(d.Name, want)
