@@ -52,7 +52,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	if err != nil {
 		return nil, nil, err
 	}
-	canonicalFiles(env, recordUser, own)
+	canonicalFiles(env, recordUser, own, nil)
 	ap := &aliasPlan{}
 	owned := own.Targets
 	if raw == nil {
@@ -107,7 +107,7 @@ func aliasRecord(env target.Env, alias string) (*Record, string, []byte, bool) {
 	if err != nil || raw == nil || rec.Root != alias {
 		return nil, "", nil, false
 	}
-	canonicalFiles(env, recordUser, rec)
+	canonicalFiles(env, recordUser, rec, nil)
 	return rec, path, raw, true
 }
 

@@ -139,9 +139,13 @@ func (bs *baseStore) get(section, digest string) (string, bool) {
 	return text, true
 }
 
-// has reports whether the store holds the base of digest in section.
+// has reports whether the store holds a base of digest in section (which
+// get checks when it is used, and plan when it is kept).
 func (bs *baseStore) has(section, digest string) bool {
-	_, ok := bs.get(section, digest)
+	if _, ok := bs.section(section)[digest]; ok {
+		return true
+	}
+	_, ok := bs.added[section][digest]
 	return ok
 }
 
@@ -227,8 +231,8 @@ type baseText struct{ section, digest, text string }
 // noteBases adds to the plan the bases of the entries tp's target holds
 // after it that the store lacks.
 func (tp *targetPlan) noteBases() {
-	if tp.bases == nil {
-		return
+	if tp.bases == nil || tp.opts.ReadOnly {
+		return // a plan only looked at keeps nothing
 	}
 	for name, o := range tp.next {
 		want, ok := tp.wanted[name]

@@ -86,7 +86,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 			}
 			aliases.adoptInto(rec)
 		}
-		canonicalFiles(env, kind, rec)
+		canonicalFiles(env, kind, rec, realsOf([]*target.Target{t}))
 		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
 			return e.Entries, nil
 		}
@@ -101,7 +101,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 		own, other = other, own
 	}
 	for _, rec := range []*Record{own, other} {
-		canonicalFiles(env, kind, rec)
+		canonicalFiles(env, kind, rec, realsOf([]*target.Target{t}))
 		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
 			return e.Entries, nil
 		}

@@ -45,6 +45,12 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 	placeOf := func(path string, key []string) place {
 		return place{rs.fileKey(&target.Target{Path: path, Display: env.Display(path)}), strings.Join(key, "\x00")}
 	}
+	// Only a key the record lists can hold repo's entries: the paths of
+	// the others need not be resolved (placeOf follows symbolic links).
+	recorded := map[string]bool{}
+	for _, t := range rs.rec.Targets {
+		recorded[strings.Join(t.Key, "\x00")] = true
+	}
 	stayingAt := map[place][]string{}
 	for _, p := range staying {
 		t := p.Scopes.Get(string(scope))
@@ -52,6 +58,9 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 			continue
 		}
 		key := target.ProfileKey(t, env)
+		if !recorded[strings.Join(key, "\x00")] {
+			continue
+		}
 		for _, path := range candidatePaths(t, env) {
 			pl := placeOf(path, key)
 			stayingAt[pl] = append(stayingAt[pl], p.ID)
@@ -66,6 +75,9 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 			continue
 		}
 		key := target.ProfileKey(t, env)
+		if !recorded[strings.Join(key, "\x00")] {
+			continue
+		}
 		for _, path := range candidatePaths(t, env) {
 			pl := placeOf(path, key)
 			if rs.rec.Find(pl.file, key) == nil {
@@ -163,7 +175,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 				rec.take(t)
 			}
 		}
-		canonicalFiles(env, recordProject, rec)
+		canonicalFiles(env, recordProject, rec, nil)
 		rs.rec = rec
 		return rs, nil
 	}
@@ -191,7 +203,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 			}
 		}
 	}
-	canonicalFiles(env, recordUser, rec)
+	canonicalFiles(env, recordUser, rec, nil)
 	rs.rec = rec
 	return rs, nil
 }

@@ -280,7 +280,7 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	records := &recordSet{env: env, aliases: aliases, clone: clone, byKind: map[string]*recordState{}}
+	records := &recordSet{env: env, aliases: aliases, clone: clone, reals: realsOf(targets), byKind: map[string]*recordState{}}
 	var basesWarning string
 	records.bases, basesWarning = readBases(env) // see bases.go
 	files, err := groupByFile(targets)
@@ -338,8 +338,9 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 type recordSet struct {
 	env       target.Env
 	aliases   *aliasPlan
-	clone     *cloneState // the clone's identity, for a plan of per-user files
-	bases     *baseStore  // the bases of hand edits (bases.go)
+	clone     *cloneState       // the clone's identity, for a plan of per-user files
+	reals     map[string]string // the targets' real paths, by path
+	bases     *baseStore        // the bases of hand edits (bases.go)
 	byKind    map[string]*recordState
 	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
 }
@@ -375,10 +376,10 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 		rec.Root = env.Root
 		rs.aliases.adoptInto(rec)
 	}
-	canonicalFiles(env, kind, rec) // see samefile.go
+	canonicalFiles(env, kind, rec, rs.reals) // see samefile.go
 	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw, bases: rs.bases}
 	if kind == recordUser {
-		if st.others, err = readOthers(env, path); err != nil { // see workspaces.go
+		if st.others, err = readOthers(env, path, rs.reals); err != nil { // see workspaces.go
 			return nil, err
 		}
 	}
@@ -640,7 +641,13 @@ func groupByFile(targets []*target.Target) ([]*fileGroup, error) {
 	var files []*fileGroup
 	for _, t := range targets {
 		real, resolved := t.Path, false
-		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
+		if t.Real != "" {
+			// Resolved by target.Build already; it is the file's own path
+			// only if the file exists.
+			if _, err := os.Stat(t.Real); err == nil {
+				real, resolved = t.Real, true
+			}
+		} else if r, err := filepath.EvalSymlinks(t.Path); err == nil {
 			real, resolved = r, true
 		} else if !fileio.IsMissing(err) {
 			return nil, &FileError{File: t.Display, Err: err}

@@ -32,12 +32,35 @@ func recordFile(env target.Env, kind, path, real string) string {
 	if kind == recordUser {
 		return filepath.ToSlash(real)
 	}
-	for _, root := range []string{env.Root, resolveRoot(env.Root).path} {
-		if r, err := filepath.Rel(root, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && r != "." {
-			return filepath.ToSlash(r)
-		}
+	if r, ok := relWithin(env.Root, real); ok {
+		return r
+	}
+	// A root that is itself reached through a link (a host program's
+	// env.Root; cmd resolves it).
+	if r, ok := relWithin(resolveRoot(env.Root).path, real); ok {
+		return r
 	}
 	return env.Display(path)
+}
+
+// relWithin is p relative to dir, slash-separated, when p is inside dir.
+func relWithin(dir, p string) (string, bool) {
+	r, err := filepath.Rel(dir, p)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// realsOf are the real paths of targets, by path (see canonicalFiles).
+func realsOf(targets []*target.Target) map[string]string {
+	out := make(map[string]string, len(targets))
+	for _, t := range targets {
+		if t.Real != "" {
+			out[t.Path] = t.Real
+		}
+	}
+	return out
 }
 
 // targetFile is recordFile for a target.
@@ -47,16 +70,17 @@ func targetFile(env target.Env, kind string, t *target.Target) string {
 
 // canonicalFiles renames the targets of rec, a record of kind, to the
 // names recordFile gives their files now; targets that name one file by
-// two paths become one (see mergeTarget). It reports whether it changed
-// anything.
-func canonicalFiles(env target.Env, kind string, rec *Record) bool {
+// two paths become one (see mergeTarget). reals, when not nil, are the
+// real paths of files already resolved, by path (a plan's targets). It
+// reports whether it changed anything.
+func canonicalFiles(env target.Env, kind string, rec *Record, reals map[string]string) bool {
 	changed := false
 	for _, t := range slices.Clone(rec.Targets) {
-		path := t.File
+		path := filepath.FromSlash(t.File)
 		if kind != recordUser {
-			path = filepath.Join(env.Root, filepath.FromSlash(t.File))
+			path = filepath.Join(env.Root, path)
 		}
-		file := recordFile(env, kind, filepath.FromSlash(path), "")
+		file := recordFile(env, kind, path, reals[path])
 		if file == t.File {
 			continue
 		}

@@ -68,7 +68,7 @@ var recordName = regexp.MustCompile(`^[0-9a-f]{16}\.json$`)
 // machine: every record in the state folder but own, and those of this
 // workspace under other paths (env.Aliases, or a root that is this one).
 // A record repo cannot read stops the run: its claims are not known.
-func readOthers(env target.Env, own string) (*otherClaims, error) {
+func readOthers(env target.Env, own string, reals map[string]string) (*otherClaims, error) {
 	oc := &otherClaims{byEntry: map[string][]*otherRecord{}}
 	skip := []string{own}
 	for _, alias := range env.Aliases {
@@ -100,7 +100,7 @@ func readOthers(env target.Env, own string) (*otherClaims, error) {
 		if rec.Root == "" || rec.Root == env.Root || slices.Contains(env.Aliases, rec.Root) || sameDir(rec.Root, env.Root) {
 			continue // this workspace's, under another path (planAliases)
 		}
-		canonicalFiles(env, recordUser, rec)
+		canonicalFiles(env, recordUser, rec, reals)
 		o := &otherRecord{path: path, root: rec.Root, rec: rec, raw: raw}
 		if _, err := os.Lstat(filepath.Join(rec.Root, ".repository")); errors.Is(err, fs.ErrNotExist) {
 			o.gone = true
