@@ -551,7 +551,7 @@ func TestWorkspacesShareUserFile(t *testing.T) {
 		trustAll(t, bin, roots[i], home)
 	}
 	var gaveUp, failed atomic.Int32
-	lost := 0
+	missing := 0
 	for r := 0; r < rounds; r++ {
 		if err := os.WriteFile(claude, []byte(initial), 0o600); err != nil {
 			t.Fatal(err)
@@ -583,10 +583,10 @@ func TestWorkspacesShareUserFile(t *testing.T) {
 		for i, root := range roots {
 			real, _ := filepath.EvalSymlinks(root)
 			if _, ok := doc.Projects[real].MCPServers[fmt.Sprintf("s%d", i)]; !ok {
-				lost++
+				missing++
 				t.Errorf("round %d: the entry of %s is missing", r, filepath.Base(root))
 			}
 		}
 	}
-	t.Logf("%d workspaces x %d rounds of local-scope syncs into one ~/.claude.json: %d failed (%d gave up after retries), %d entries lost", workspaces, rounds, failed.Load(), gaveUp.Load(), lost)
+	t.Logf("%d workspaces x %d rounds of local-scope syncs into one ~/.claude.json: %d failed (%d gave up after retries), %d entries missing after their round", workspaces, rounds, failed.Load(), gaveUp.Load(), missing)
 }
