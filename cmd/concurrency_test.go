@@ -528,3 +528,71 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestWorkspacesShareUserFile: eight workspaces sync their local scope at
+// once into one ~/.claude.json, twenty rounds (each starting from a file
+// without their entries, so that every run writes). No tool is running, so
+// no run may give up, and no workspace's entry may be lost: repo
+// serialises its runs on a per-user file (a lock per file, in the state
+// folder), which the workspace lock does not.
+func TestWorkspacesShareUserFile(t *testing.T) {
+	bin := buildRepo(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	claude := filepath.Join(home, ".claude.json")
+	const initial = "{\n  \"numStartups\": 1,\n  \"projects\": {}\n}\n"
+	const workspaces, rounds = 8, 20
+	roots := make([]string, workspaces)
+	for i := range roots {
+		roots[i] = filepath.Join(dir, fmt.Sprintf("ws%d", i))
+		ext := filepath.Join(roots[i], ".repository", "extensions", "e")
+		if err := os.MkdirAll(ext, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(ext, "extension.toml"), []byte("name = \"e\"\n[provides]\nmcp = \"mcp.json\"\n"), 0o644)
+		os.WriteFile(filepath.Join(ext, "mcp.json"), []byte(fmt.Sprintf(`{"mcpServers": {"s%d": {"command": "node", "args": ["<<root>>/s.js"]}}}`, i)), 0o644)
+		trustAll(t, bin, roots[i], home)
+	}
+	var gaveUp, failed atomic.Int32
+	missing := 0
+	for r := 0; r < rounds; r++ {
+		if err := os.WriteFile(claude, []byte(initial), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for i := range roots {
+			wg.Add(1)
+			go func(root string) {
+				defer wg.Done()
+				out, err := runRepo(bin, root, home, "sync", "--tool", "claude", "--scope", "local")
+				if err != nil {
+					failed.Add(1)
+					if bytes.Contains(out, []byte("gave up")) {
+						gaveUp.Add(1)
+					}
+					t.Errorf("round %d, %s: %v\n%s", r, filepath.Base(root), err, out)
+				}
+			}(roots[i])
+		}
+		wg.Wait()
+		var doc struct {
+			Projects map[string]struct {
+				MCPServers map[string]json.RawMessage `json:"mcpServers"`
+			} `json:"projects"`
+		}
+		if err := json.Unmarshal([]byte(readFile(t, claude)), &doc); err != nil {
+			t.Fatalf("round %d: ~/.claude.json: %v", r, err)
+		}
+		for i, root := range roots {
+			real, _ := filepath.EvalSymlinks(root)
+			if _, ok := doc.Projects[real].MCPServers[fmt.Sprintf("s%d", i)]; !ok {
+				missing++
+				t.Errorf("round %d: the entry of %s is missing", r, filepath.Base(root))
+			}
+		}
+	}
+	t.Logf("%d workspaces x %d rounds of local-scope syncs into one ~/.claude.json: %d failed (%d gave up after retries), %d entries missing after their round", workspaces, rounds, failed.Load(), gaveUp.Load(), missing)
+}

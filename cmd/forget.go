@@ -28,6 +28,10 @@ type ForgetOptions struct {
 	Output      string
 	Quiet       bool
 	Verbose     bool
+	// Workspace (--workspace ROOT) forgets what repo wrote for a workspace
+	// that is gone: the local- and user-scope entries its record holds,
+	// the record, and its trust store.
+	Workspace string
 }
 
 func newForgetCmd(f *Factory, runF func(*ForgetOptions) error) *cobra.Command {
@@ -45,11 +49,19 @@ A file that another tool listed in [mcp] tools (or detected) also writes
 this machine lacks that tool: forget both tools to remove them.
 
 A tool still listed in [mcp] tools, or detected in the workspace, is written
-again by the next repo sync.`,
+again by the next repo sync.
+
+--workspace ROOT is for a workspace that is gone (deleted, or moved before
+repo could recognise it): repo removes the local- and user-scope entries
+its record holds (those edited by hand, or that another workspace holds,
+stay), deletes the record, and deletes the workspace's trust store. It
+runs from anywhere; a folder that still holds a workspace is refused (run
+repo forget --all there).`,
 		Example: `  $ repo forget --tool amazonq
   $ repo forget --tool cursor,windsurf --dry-run    # the diff, nothing written
   $ repo forget --tool claude --scope local
-  $ repo forget --all                               # every tool, every scope`,
+  $ repo forget --all                               # every tool, every scope
+  $ repo forget --workspace ~/old/checkout          # a workspace that is gone`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if opts.Scope != "" {
@@ -59,6 +71,18 @@ again by the next repo sync.`,
 			}
 			if err := checkOutput(opts.Output); err != nil {
 				return err
+			}
+			if opts.Workspace != "" {
+				if opts.All || len(opts.Tools) > 0 || opts.Root != "" {
+					return usagef("--workspace forgets every tool of a workspace that is gone: leave out --tool, --all and --root")
+				}
+				if opts.Scope == "project" {
+					return usagef("--workspace forgets local- and user-scope entries; the project files went with the workspace")
+				}
+				if runF != nil {
+					return runF(opts)
+				}
+				return forgetWorkspaceRun(opts)
 			}
 			if !opts.All && len(splitIDs(opts.Tools)) == 0 {
 				return usagef("name the tools to forget with --tool ID (see repo tools), or pass --all")
@@ -78,6 +102,7 @@ again by the next repo sync.`,
 		"files in the workspace", "per-project entries in your home folder (Claude Code)", "your own config, every project"))
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print a unified diff of what forget would change")
 	addShowSecretsFlag(cmd, &opts.ShowSecrets)
+	fl.StringVar(&opts.Workspace, "workspace", "", "forget a workspace that is gone: the entries its record holds, the record and its trust store")
 	addRootFlag(cmd, &opts.Root)
 	addOutputFlag(cmd, &opts.Output)
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
@@ -267,7 +292,11 @@ func printForget(f *Factory, opts *ForgetOptions, res forgetResult) {
 			}
 		}
 	}
-	if len(res.Files) == 0 && len(res.Kept) == 0 {
+	switch {
+	case len(res.Files) > 0 || len(res.Kept) > 0:
+	case opts.Workspace != "":
+		fmt.Fprintf(errOut, "nothing to forget: the record of %s holds no entries in the %s scope\n", termtext.Safe(res.Root), scopeWords(res.Scopes))
+	default:
 		fmt.Fprintf(errOut, "nothing to forget: the ownership records hold no entries of %s in the %s scope\n", strings.Join(res.Tools, ", "), scopeWords(res.Scopes))
 	}
 }

@@ -133,6 +133,15 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			return err
 		}
 		defer unlock()
+		targets, _, err := writers.BuildTargets(nil, sel.profiles[:1], writers.Scope(opts.Scope), w.env)
+		if err != nil {
+			return err
+		}
+		unlockFiles, err := lockUserFiles(f, w.env, targets)
+		if err != nil {
+			return err
+		}
+		defer unlockFiles()
 	}
 	// As for sync: a tool that rewrites its file between the read and the
 	// write makes the whole import be planned again from the new file.
@@ -170,7 +179,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		if attempt == maxAttempts {
 			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
 		}
-		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+		time.Sleep(retryWait(attempt))
 	}
 	if !opts.DryRun && userScope(opts.Scope) {
 		// What the user had in their own local or user file, they trust:

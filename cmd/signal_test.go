@@ -80,12 +80,16 @@ func stateOf(t *testing.T, dirs ...string) map[string]string {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			switch {
 			case err != nil:
-			case d.IsDir() && d.Name() == "extensions":
+			case d.IsDir() && (d.Name() == "extensions" || d.Name() == ".clone"):
+				// (.repository/.clone: the clone's identity, repo's own
+				// state, written once the rest is.)
 				return filepath.SkipDir
-			case d.IsDir() && d.Name() == "trust" && filepath.Base(filepath.Dir(p)) == "repo":
-				// The trust store: what the user said yes to, and what the
-				// last project sync wrote; not one of the files a sync
-				// writes all or nothing.
+			case d.IsDir() && (d.Name() == "trust" || d.Name() == "bases" || d.Name() == "locks") && filepath.Base(filepath.Dir(p)) == "repo":
+				// repo's own state besides the records: the trust store
+				// (what the user said yes to, and what the last project
+				// sync wrote), the bases of hand edits and the per-file
+				// locks. None is one of the files a sync writes all or
+				// nothing.
 				return filepath.SkipDir
 			case d.IsDir():
 				out[p+"/"] = ""

@@ -51,6 +51,11 @@ type SyncOptions struct {
 	Hook bool
 	// ShowSecrets prints diffs whole: the user's credentials unredacted.
 	ShowSecrets bool
+
+	// Ours and Theirs (--ours, --theirs NAME) settle the fields of entry
+	// NAME that the user edited by hand and the extension changed since:
+	// the user's value, or the extension's.
+	Ours, Theirs []string
 }
 
 func newSyncCmd(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
@@ -95,7 +100,12 @@ a pull that adds a server it exits 1 until repo sync), the ownership
 records, the .gitignore block, and no per-clone file that git tracks.
 --check --committed judges only what a commit holds — the committed files,
 the committed record and the .gitignore block, not the per-clone files a
-CI checkout lacks — and accepts a committed entry written at another root.`,
+CI checkout lacks — and accepts a committed entry written at another root.
+
+A managed entry you edited by hand keeps your edits where the extension
+did not change the field since repo wrote it (such an entry is in sync for
+--check; -v lists the kept edits). A field you and the extension both
+changed stops the run (exit 2) until --ours or --theirs names the entry.`,
 		Example: `  $ repo sync
   $ repo sync --check              # exit 1 when a config is out of date (pre-commit)
   $ repo sync --check --committed  # only what the commit holds (CI)
@@ -130,6 +140,9 @@ CI checkout lacks — and accepts a committed entry written at another root.`,
 			if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
 				return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
 			}
+			if err := checkMergeFlags(c, opts); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -147,6 +160,8 @@ CI checkout lacks — and accepts a committed entry written at another root.`,
 	addOutputFlag(cmd, &opts.Output)
 	fl.BoolVar(&opts.Adopt, "adopt", false, "take over all your own entries that have the name of a managed server (see --adopt-name)")
 	fl.Var(&toolsValue{&opts.AdoptNames}, "adopt-name", "take over your own entry of this name only, or let a local-scope server take the place of yours of this name in another scope (repeatable or comma-separated)")
+	fl.Var(&toolsValue{&opts.Ours}, "ours", "for entry NAME edited by hand, keep your value of each field the extension changed too (repeatable or comma-separated)")
+	fl.Var(&toolsValue{&opts.Theirs}, "theirs", "for entry NAME edited by hand, take the extension's value of each field you changed too; your other edits stay")
 	fl.BoolVar(&opts.Portable, "portable", false, "write a tool's workspace variable instead of this clone's root where it has one (also [mcp] portable; the default in git; --portable=false: no)")
 	addShowSecretsFlag(cmd, &opts.ShowSecrets)
 	fl.BoolVar(&opts.Gitignore, "gitignore", false, "the files that hold this clone's paths are its own, listed in a block of .gitignore (also [mcp] gitignore; the default in git; --gitignore=false: no)")
@@ -196,7 +211,7 @@ func syncRun(opts *SyncOptions) error {
 	if writing && userScope(opts.Scope) {
 		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
 	}
-	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), AcceptRelocated: opts.Committed,
+	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), Ours: splitIDs(opts.Ours), Theirs: splitIDs(opts.Theirs), AcceptRelocated: opts.Committed,
 		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Committed, Ignore: work.ignore, Committed: committed}, writing, gate)
 	var untrusted *untrustedError
 	if errors.As(err, &untrusted) {
@@ -336,7 +351,7 @@ type syncWork struct {
 func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, error) {
 	var work syncWork
 	var err error
-	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
+	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, withLinkedReaders(w, sel.profiles, opts.Scope), writers.Scope(opts.Scope), w.env)
 	if err != nil {
 		return work, err
 	}
@@ -386,8 +401,9 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source, Committed: opts.Committed, Policy: &pol,
 		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: p.Shadows,
 		grouped: grouped}
+	res.KeptEdits = p.KeptEdits
 	for _, y := range p.Yours {
-		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension})
+		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension, Workspace: y.Workspace})
 	}
 	for _, p := range sel.profiles {
 		res.Tools = append(res.Tools, p.ID)
@@ -477,6 +493,13 @@ func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork
 // the run with nothing written (an *untrustedError keeps the plan open).
 func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool, gate func(*writers.Plan) error) (*writers.Plan, []*writers.FilePlan, error) {
 	var written []*writers.FilePlan
+	if writing {
+		unlock, err := lockUserFiles(f, env, targets)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer unlock()
+	}
 	for attempt := 1; ; attempt++ {
 		plan, err := writers.Build(env, targets, wopts)
 		if err == nil {
@@ -507,7 +530,7 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 		if attempt == maxAttempts {
 			return nil, nil, syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
 		}
-		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond) // let the tool finish its save
+		time.Sleep(retryWait(attempt)) // let the tool finish its save
 	}
 }
 
@@ -570,8 +593,11 @@ func wroteVerb(fr fileResult) string {
 	return "wrote"
 }
 
-// maxAttempts bounds re-planning when tools keep rewriting their files.
-const maxAttempts = 3
+// maxAttempts bounds re-planning when tools keep rewriting their files
+// (with retryWait between attempts: about 1.5 s in all). Other repo runs
+// never cause it: they wait for the locks of the workspace and of the
+// per-user files instead.
+const maxAttempts = 6
 
 // lockWorkspace serialises writing runs on one workspace.
 func lockWorkspace(f *Factory, w *workspace) (func(), error) {
@@ -579,11 +605,9 @@ func lockWorkspace(f *Factory, w *workspace) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout := 30 * time.Second
-	if v := f.Getenv("REPO_LOCK_TIMEOUT"); v != "" {
-		if timeout, err = time.ParseDuration(v); err != nil {
-			return nil, usagef("REPO_LOCK_TIMEOUT=%q: give a duration such as 30s", v)
-		}
+	timeout, err := lockTimeout(f)
+	if err != nil {
+		return nil, err
 	}
 	return writers.Lock(path, timeout, func() {
 		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", termtext.Safe(w.env.Display(path)))
@@ -625,6 +649,9 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	if !opts.Quiet && (!opts.Check || opts.Verbose) {
 		printYours(f, opts, res.Yours)
 		printTracked(f, res.Tracked)
+	}
+	if opts.Verbose {
+		printKeptEdits(f, res.KeptEdits)
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
@@ -706,6 +733,11 @@ func printYours(f *Factory, opts *SyncOptions, yours []yoursResult) {
 		fix := "repo sync --adopt-name " + shellquote.Join([]string{y.Entry})
 		if opts.Scope != toolprofiles.ScopeProject {
 			fix += " --scope " + opts.Scope
+		}
+		if y.Workspace != "" {
+			fmt.Fprintf(f.IO.ErrOut, "held %s (%s: %s): entry %q already is what extension %s declares, and repo wrote it for the workspace %s, which keeps it: an entry of a file every workspace shares has one owner ('%s' moves it here)\n",
+				termtext.Safe(y.Path), y.Scope, strings.Join(y.Tools, ", "), termtext.Safe(y.Entry), termtext.Safe(y.Extension), termtext.Safe(y.Workspace), termtext.Safe(fix))
+			continue
 		}
 		fmt.Fprintf(f.IO.ErrOut, "yours %s (%s: %s): entry %q already is what extension %s declares; repo leaves it to you: it is not in repo's record, so repo never rewrites or removes it ('%s' lets repo manage it)\n",
 			termtext.Safe(y.Path), y.Scope, strings.Join(y.Tools, ", "), termtext.Safe(y.Entry), termtext.Safe(y.Extension), termtext.Safe(fix))
@@ -812,6 +844,8 @@ func who(fr fileResult) string {
 		return "ownership record"
 	case string(plan.ScopeGitignore):
 		return "ignore block"
+	case scopeTrust:
+		return "repo's state"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
 }
@@ -841,6 +875,9 @@ func summary(changes []writers.Change) string {
 		if n := counts[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
 		}
+	}
+	if len(changes) == 1 && changes[0].Entry == "" && changes[0].Action == plan.ActionDelete {
+		return string(changes[0].Reason) // a record or store of repo's that goes, and why
 	}
 	if len(parts) == 0 || (len(changes) == 1 && changes[0].Entry == "") {
 		return "updated"
@@ -952,6 +989,9 @@ type syncResult struct {
 	// Shadows are the servers repo writes under the name of one of the
 	// user's in another scope of the same tool (plan.Shadow).
 	Shadows []plan.Shadow `json:"shadows,omitempty"`
+	// KeptEdits are the managed entries whose hand edits the run keeps
+	// (plan.KeptEdit).
+	KeptEdits []plan.KeptEdit `json:"kept_edits,omitempty"`
 	// Untrusted are the servers the user has not trusted that the run
 	// would write outside the workspace: the reason a sync wrote nothing
 	// (exit 3), or, with --check and --dry-run, would.
@@ -988,6 +1028,8 @@ type yoursResult struct {
 	Tools     []string `json:"tools"`
 	Entry     string   `json:"entry"`
 	Extension string   `json:"extension"`
+	// Workspace: the entry is another workspace's (plan.Yours.Workspace).
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // keptResult is a file and key whose entries a run leaves in place

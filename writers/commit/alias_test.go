@@ -88,11 +88,11 @@ func TestAliasRecordTakenOverOnce(t *testing.T) {
 	}
 	up.Close()
 
-	// Once the workspace has its own record, the old one is not read
-	// again: taking it over twice would claim entries that became the
-	// user's since. Here it would claim the local entry under the alias.
-	if _, err := os.Stat(oldRecord); err != nil {
-		t.Fatalf("the old record is gone: %v", err)
+	// The old record is deleted once taken over: it is not left behind,
+	// and never read again (taking it over twice would claim entries that
+	// became the user's since; here, the local entry under the alias).
+	if _, err := os.Stat(oldRecord); !os.IsNotExist(err) {
+		t.Fatalf("the old record is still there: %v", err)
 	}
 	// (The first run removed projects["<alias>"] as a whole: the old
 	// record says repo created it. The user writes it again.)

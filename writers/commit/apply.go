@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,7 +110,9 @@ func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 			configs = append(configs, f)
 		case f.Intent != nil:
 			intent, final := *f, *f
-			intent.After = f.Intent
+			// A record that goes (it owns nothing after the run) is
+			// written with its intent first all the same, and deleted last.
+			intent.After, intent.Delete = f.Intent, false
 			intents, intentOf = append(intents, &intent), append(intentOf, f)
 			if !bytes.Equal(f.Intent, f.After) {
 				final.Existed, final.Before = true, f.Intent
@@ -131,7 +135,7 @@ func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 	}
 	fileio.RemoveStale(all)
 	if len(files) == 0 {
-		return Applied{}, nil
+		return Applied{Warnings: writeState(p.State)}, nil
 	}
 	folders, err := makeFolders(files)
 	if err != nil {
@@ -221,7 +225,50 @@ func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 		}
 	}
 	res.Written = p.Stale()
+	res.Warnings = append(res.Warnings, writeState(p.State)...)
 	return res, nil
+}
+
+// writeState writes repo's own files of a plan (Plan.State), once the
+// rest is written: each staged and renamed into place, after the folders
+// it needs. They are what repo remembers for later runs, which do without
+// them (a run then knows less): a file that cannot be written is a
+// warning, not a failed run.
+func writeState(files []*plan.FilePlan) []string {
+	var warnings []string
+	for _, f := range files {
+		if !f.Changed() {
+			continue
+		}
+		if f.Delete {
+			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				warnings = append(warnings, fmt.Sprintf("%s: not deleted (%v)", f.Display, fileio.UnwrapPath(err)))
+			}
+			continue
+		}
+		err := os.MkdirAll(filepath.Dir(f.Path), 0o755)
+		if err == nil {
+			var staged *fileio.Staged
+			if staged, err = fileio.StageFile(f.Path, f.After, f.Mode); err == nil {
+				switch {
+				case staged.InPlace != nil:
+					// repo's own file, with attributes a new file would
+					// lose: written where it is.
+					err = os.WriteFile(f.Path, f.After, f.Mode)
+				default:
+					if err = os.Rename(staged.Name, f.Path); err != nil {
+						staged.Remove()
+					} else {
+						staged.Release()
+					}
+				}
+			}
+		}
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: not written (%v); repo keeps it to recognise this workspace later, and writes it on the next run", f.Display, fileio.UnwrapPath(err)))
+		}
+	}
+	return warnings
 }
 
 // takeToolLocks takes the locks of the tools reading f (toollock.go) and

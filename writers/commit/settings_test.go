@@ -267,7 +267,7 @@ func TestCodexApprovalTable(t *testing.T) {
 
 func TestReadRecordVersions(t *testing.T) {
 	dir := t.TempDir()
-	for v, ok := range map[int]bool{0: false, 1: true, 2: true, 3: true, 4: false} {
+	for v, ok := range map[int]bool{0: false, 1: true, 2: true, 3: true, 4: true, 5: false} {
 		path := filepath.Join(dir, "r.json")
 		if err := os.WriteFile(path, []byte(`{"version": `+string(rune('0'+v))+`, "targets": []}`), 0o644); err != nil {
 			t.Fatal(err)

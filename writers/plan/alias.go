@@ -24,6 +24,16 @@ type aliasPlan struct {
 	// exist yet, so the entries they name stay repo's. Only then: once the
 	// workspace has a record, it alone says what repo owns.
 	adopt []*RecordEntry
+	// retired are the records taken over: deleted by the plan, so that no
+	// record is left behind under a path the workspace no longer has (a
+	// move), and none claims what the workspace's own record now does.
+	retired []retiredRecord
+}
+
+// retiredRecord is a per-user record a plan takes over and deletes.
+type retiredRecord struct {
+	path, root string
+	raw        []byte
 }
 
 // planAliases reads the per-user records of env.Aliases when a target
@@ -42,14 +52,16 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	if err != nil {
 		return nil, nil, err
 	}
+	canonicalFiles(env, recordUser, own, nil)
 	ap := &aliasPlan{}
 	owned := own.Targets
 	if raw == nil {
 		for _, alias := range env.Aliases {
-			old, ok := aliasRecord(env, alias)
+			old, path, raw, ok := aliasRecord(env, alias)
 			if !ok {
 				continue
 			}
+			ap.retired = append(ap.retired, retiredRecord{path: path, root: alias, raw: raw})
 			for _, t := range old.Targets {
 				if !slices.ContainsFunc(ap.adopt, func(a *RecordEntry) bool { return a.File == t.File && slices.Equal(a.Key, t.Key) }) {
 					ap.adopt = append(ap.adopt, t)
@@ -65,7 +77,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 			continue
 		}
 		i := slices.IndexFunc(targets, func(t *target.Target) bool {
-			return t.Scope != toolprofiles.ScopeProject && filepath.ToSlash(t.Path) == rt.File
+			return t.Scope != toolprofiles.ScopeProject && targetFile(env, recordUser, t) == rt.File
 		})
 		if i < 0 {
 			continue // a file this run does not write: it is handled when one does
@@ -79,22 +91,24 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	return out, ap, nil
 }
 
-// aliasRecord is the per-user record an earlier repo kept under alias,
-// if there is a readable one that says it is alias's.
-func aliasRecord(env target.Env, alias string) (*Record, bool) {
+// aliasRecord is the per-user record kept under alias (by an earlier
+// repo, or before the workspace moved), with its path and bytes, if there
+// is a readable one that says it is alias's.
+func aliasRecord(env target.Env, alias string) (*Record, string, []byte, bool) {
 	aenv := env
 	aenv.Root = alias
 	path, err := UserRecordPath(aenv)
 	if err != nil {
-		return nil, false
+		return nil, "", nil, false
 	}
 	// A missing, damaged or foreign old record is left alone: without it
 	// the entries it names are the user's, and sync says how to adopt them.
 	rec, raw, err := ReadRecord(path, env.Display(path))
 	if err != nil || raw == nil || rec.Root != alias {
-		return nil, false
+		return nil, "", nil, false
 	}
-	return rec, true
+	canonicalFiles(env, recordUser, rec, nil)
+	return rec, path, raw, true
 }
 
 // keyAlias is the alias (of env.Aliases) that a key holds as a segment,

@@ -65,9 +65,13 @@ func ReadEntries(env target.Env, t *target.Target) ([]Entry, error) {
 // committed one or the clone's own) when its own has none.
 func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error) {
 	kind := recordKind(env, []*target.Target{t})
-	rs := &recordState{kind: kind}
+	rs := &recordState{kind: kind, env: env}
 	if kind == recordUser {
 		var err error
+		if env, _, err = recognise(env); err != nil { // a workspace moved here (identity.go)
+			return nil, err
+		}
+		rs.env = env
 		if rs.path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
@@ -82,6 +86,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 			}
 			aliases.adoptInto(rec)
 		}
+		canonicalFiles(env, kind, rec, realsOf([]*target.Target{t}))
 		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
 			return e.Entries, nil
 		}
@@ -96,6 +101,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 		own, other = other, own
 	}
 	for _, rec := range []*Record{own, other} {
+		canonicalFiles(env, kind, rec, realsOf([]*target.Target{t}))
 		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
 			return e.Entries, nil
 		}

@@ -48,6 +48,12 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 	placeOf := func(path string, key []string) place {
 		return place{rs.fileKey(&target.Target{Path: path, Display: env.Display(path)}), strings.Join(key, "\x00")}
 	}
+	// Only a key the record lists can hold repo's entries: the paths of
+	// the others need not be resolved (placeOf follows symbolic links).
+	recorded := map[string]bool{}
+	for _, t := range rs.rec.Targets {
+		recorded[strings.Join(t.Key, "\x00")] = true
+	}
 	stayingAt := map[place][]string{}
 	for _, p := range staying {
 		st := p.Scopes.Get(string(scope))
@@ -56,6 +62,9 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 		}
 		for _, t := range withFormer(st) {
 			key := target.ProfileKey(t, env)
+			if !recorded[strings.Join(key, "\x00")] {
+				continue
+			}
 			for _, path := range candidatePaths(t, env) {
 				pl := placeOf(path, key)
 				stayingAt[pl] = append(stayingAt[pl], p.ID)
@@ -73,6 +82,9 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 		sp := p.ForScope(string(scope))
 		for _, t := range withFormer(lt) {
 			key := target.ProfileKey(t, env)
+			if !recorded[strings.Join(key, "\x00")] {
+				continue
+			}
 			paths := candidatePaths(t, env)
 			if t.PerExtension() {
 				paths = recordedDropIns(rs, t, env)
@@ -280,7 +292,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 		// says which of them to look at; Build, which reads the records
 		// with git's word, decides what in them is repo's. That saves a
 		// run of git per sync.
-		rs := &recordState{kind: recordProject, path: ProjectRecordPath(env.Root)}
+		rs := &recordState{kind: recordProject, env: env, path: ProjectRecordPath(env.Root)}
 		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
@@ -295,11 +307,16 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 				rec.take(t)
 			}
 		}
+		canonicalFiles(env, recordProject, rec, nil)
 		rs.rec = rec
 		return rs, nil
 	}
-	rs := &recordState{kind: recordUser}
-	var err error
+	// A workspace moved here takes its old record (identity.go).
+	env, _, err := recognise(env)
+	if err != nil {
+		return nil, err
+	}
+	rs := &recordState{kind: recordUser, env: env}
 	if rs.path, err = UserRecordPath(env); err != nil {
 		return nil, err
 	}
@@ -309,7 +326,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	}
 	if raw == nil {
 		for _, alias := range env.Aliases {
-			if old, ok := aliasRecord(env, alias); ok {
+			if old, _, _, ok := aliasRecord(env, alias); ok {
 				for _, t := range old.Targets {
 					if rec.Find(t.File, t.Key) == nil {
 						rec.take(t)
@@ -318,6 +335,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 			}
 		}
 	}
+	canonicalFiles(env, recordUser, rec, nil)
 	rs.rec = rec
 	return rs, nil
 }

@@ -167,6 +167,15 @@ type Plan struct {
 	Tracked []TrackedFile
 	unmap   []func()       // the mappings of a ReadOnly plan
 	checks  []*shadowCheck // what Build looks for in other scopes
+
+	// KeptEdits are the managed entries whose hand edits the plan keeps
+	// (handedit.go).
+	KeptEdits []KeptEdit
+	// State are repo's own files that the plan keeps besides the tools'
+	// and the records: the clone's identity (identity.go) and the bases of
+	// hand edits (bases.go). Apply writes them once the rest is written.
+	// They are never out of date: Stale and --check do not look at them.
+	State []*FilePlan
 }
 
 // Yours is an entry of the user's own (not in this workspace's record)
@@ -179,6 +188,10 @@ type Yours struct {
 	Entry     string       // the entry's name
 	Extension string       // the extension declaring the server
 	Line      int          // of the entry; 0 when unknown
+	// Workspace, when set, is the root of the other workspace whose
+	// per-user record holds the entry (workspaces.go): it stays that
+	// workspace's.
+	Workspace string
 }
 
 // Close releases the files a ReadOnly plan mapped. After it, the Before
@@ -231,6 +244,11 @@ type Options struct {
 	// entries in such a file are checked for literal credentials: each
 	// is a warning naming the entry and the field, never the value.
 	Committed func(*target.Target) bool
+	// Ours and Theirs name entries whose hand edits collide with the
+	// extension's changes (handedit.go): for those in Ours the user's
+	// value of each such field is kept, for those in Theirs the
+	// extension's is taken.
+	Ours, Theirs []string
 	// ReadOnly promises that the plan is only looked at, never applied
 	// (--check): large files are then mapped instead of read, which for a
 	// 100 MB ~/.claude.json saves more time than checking it takes. Such a
@@ -283,11 +301,17 @@ func (e *FileError) Unwrap() error { return e.Err }
 // every broken file at once.
 func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error) {
 	p := &Plan{}
+	env, clone, err := recogniseFor(env, targets) // a moved workspace: see identity.go
+	if err != nil {
+		return nil, err
+	}
 	targets, aliases, err := planAliases(env, targets) // see alias.go
 	if err != nil {
 		return nil, err
 	}
-	records := &recordSet{env: env, aliases: aliases, byKind: map[string]*recordState{}}
+	records := &recordSet{env: env, aliases: aliases, clone: clone, reals: realsOf(targets), byKind: map[string]*recordState{}}
+	var basesWarning string
+	records.bases, basesWarning = readBases(env) // see bases.go
 	files, err := groupByFile(targets)
 	if err != nil {
 		return nil, err
@@ -329,11 +353,21 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 		return nil, errors.Join(errs...)
 	}
 	p.Warnings = append(records.warnings(), p.Warnings...)
+	if basesWarning != "" {
+		p.Warnings = append(p.Warnings, basesWarning)
+	}
 	if st, ok := records.byKind[recordProject]; ok {
 		records.workspace.restoreInactive(st)
 	}
+	if err := p.addWorkspaceState(env, records, opts); err != nil { // workspaces.go
+		p.Close()
+		return nil, err
+	}
 	if err := p.addRecords(env, records, opts); err != nil {
 		return nil, err
+	}
+	if !opts.ReadOnly {
+		p.State = append(p.State, records.keepBases()...)
 	}
 	return p, nil
 }
@@ -343,6 +377,9 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 type recordSet struct {
 	env       target.Env
 	aliases   *aliasPlan
+	clone     *cloneState       // the clone's identity, for a plan of per-user files
+	reals     map[string]string // the targets' real paths, by path
+	bases     *baseStore        // the bases of hand edits (bases.go)
 	byKind    map[string]*recordState
 	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
 }
@@ -378,7 +415,13 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 		rec.Root = env.Root
 		rs.aliases.adoptInto(rec)
 	}
-	st := &recordState{kind: kind, path: path, rec: rec, intent: rec.clone(), before: raw}
+	canonicalFiles(env, kind, rec, rs.reals) // see samefile.go
+	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw, bases: rs.bases}
+	if kind == recordUser {
+		if st.others, err = readOthers(env, path, rs.reals); err != nil { // see workspaces.go
+			return nil, err
+		}
+	}
 	rs.byKind[kind] = st
 	return st, nil
 }
@@ -471,12 +514,23 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 		if errors.Is(err, fileio.ErrFault) {
 			err = &FileError{File: files[i].targets[0].Display, Err: err}
 		}
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, joined.Unwrap()...) // each its own line
+			continue
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		p.Warnings = append(p.Warnings, r.out.warnings...)
 		p.Yours = append(p.Yours, r.out.yours...)
+		for _, d := range r.out.drops {
+			d.drop()
+		}
+		p.KeptEdits = append(p.KeptEdits, r.out.kept...)
+		for _, b := range r.out.bases {
+			states[i].bases.add(b.section, b.digest, b.text)
+		}
 		p.checks = append(p.checks, r.out.shadows...)
 		for _, put := range r.out.puts {
 			states[i].rec.Put(put.file, put.key, put.entries)
@@ -510,8 +564,14 @@ func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) erro
 		}
 		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
 			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser), PerClone: rs.kind == recordMachine}
+		// A per-user record that owns nothing goes: it is outside the
+		// workspace, and would outlive it.
+		fp.Delete = kind == recordUser && len(rs.rec.Targets) == 0
 		if fp.Changed() {
 			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
+			if fp.Delete {
+				fp.Changes[0] = Change{Action: ActionDelete, Reason: ReasonRecordEmpty}
+			}
 			// A record that changes with the files is written first, as
 			// its intent, so that no entry repo writes is ever on disk
 			// unrecorded: an entry a killed run left unrecorded would be
@@ -542,6 +602,9 @@ type planned struct {
 type fileOut struct {
 	warnings []string
 	yours    []Yours
+	drops    []claimDrop // claims taken from other workspaces' records
+	kept     []KeptEdit  // entries whose hand edits are kept
+	bases    []baseText  // the bases of entries written (bases.go)
 	shadows  []*shadowCheck
 	unmap    []func() // mappings of a ReadOnly plan
 	puts     []recordPut
@@ -610,6 +673,9 @@ func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
 
 type recordState struct {
 	kind   string
+	env    target.Env
+	others *otherClaims // of a per-user record: the other workspaces' (workspaces.go)
+	bases  *baseStore   // the bases of hand edits (bases.go)
 	path   string
 	rec    *Record // as it will be
 	intent *Record // as it is while the sync is applied
@@ -636,7 +702,13 @@ func groupByFile(targets []*target.Target) ([]*fileGroup, error) {
 	var files []*fileGroup
 	for _, t := range targets {
 		real, resolved := t.Path, false
-		if r, err := filepath.EvalSymlinks(t.Path); err == nil {
+		if t.Real != "" {
+			// Resolved by target.Build already; it is the file's own path
+			// only if the file exists.
+			if _, err := os.Stat(t.Real); err == nil {
+				real, resolved = t.Real, true
+			}
+		} else if r, err := filepath.EvalSymlinks(t.Path); err == nil {
 			real, resolved = r, true
 		} else if !fileio.IsMissing(err) {
 			return nil, &FileError{File: t.Display, Err: err}
@@ -854,13 +926,11 @@ func heldEntries(rs *recordState, group []*target.Target) int {
 	return n
 }
 
-// fileKey is how the record names a target's file: root-relative in the
-// project record, absolute in a per-user one.
+// fileKey is how the record names a target's file: by its real path,
+// root-relative in the project record, absolute in a per-user one (see
+// recordFile).
 func (rs *recordState) fileKey(t *target.Target) string {
-	if rs.kind == recordUser {
-		return filepath.ToSlash(t.Path)
-	}
-	return t.Display
+	return targetFile(rs.env, rs.kind, t)
 }
 
 // planTarget plans one target of a file: it compares the entries the file
@@ -885,17 +955,31 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 		tp.current[m.Key] = m
 	}
 	recFile := rs.fileKey(t)
+	tp.others, tp.recFile = rs.others, recFile
+	tp.bases, tp.section = rs.bases, basesWorkspace
+	if rs.kind == recordUser {
+		tp.section = basesUser
+	}
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
 		tp.owned = e.Entries
 		tp.created = e.Created.clone()
 	}
 	tp.movedHere(rs)
+	var conflicts []error // every entry whose hand edits collide, at once
 	for _, d := range t.Entries {
 		if err := tp.want(doc, d); err != nil {
+			if _, ok := err.(*EditConflictError); ok {
+				conflicts = append(conflicts, err)
+				continue
+			}
 			return nil, err
 		}
 	}
+	if len(conflicts) > 0 {
+		return nil, errors.Join(conflicts...)
+	}
 	tp.dropGone()
+	tp.noteBases()
 	if sc := tp.shadowCheck(); sc != nil {
 		out.shadows = append(out.shadows, sc)
 	}
@@ -961,6 +1045,12 @@ type targetPlan struct {
 	adds    []target.Desired // written together at the end, in one edit
 	gone    []string         // deleted together after the loop
 	added   []string         // names the plan adds or takes over (shadow.go)
+
+	recFile string       // the file, as the record names it
+	others  *otherClaims // the other workspaces' claims (per-user files: workspaces.go)
+	bases   *baseStore   // the bases of hand edits, and their section (bases.go)
+	section string
+	wanted  map[string]ordered.Object // what each server wants, for its base
 }
 
 func (tp *targetPlan) change(action Action, entry string, reason Reason) {
@@ -1008,6 +1098,10 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		want = keepUnwritten(want, cur.Value, t.Written)
 	}
 	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
+	if tp.wanted == nil {
+		tp.wanted = map[string]ordered.Object{}
+	}
+	tp.wanted[d.Name] = want
 	tp.intent[d.Name] = tp.next[d.Name]
 	if present && isOwned {
 		// Until the file is written it holds the values the old offers
@@ -1016,6 +1110,10 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		o := tp.intent[d.Name]
 		o.Defaults = rec.Defaults
 		tp.intent[d.Name] = o
+	}
+	// One owner per entry of a file workspaces share (workspaces.go).
+	if stop, err := tp.settleClaims(doc, d, want, cur, present, isOwned, rec); stop || err != nil {
+		return err
 	}
 	switch {
 	case !present:
@@ -1081,13 +1179,21 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		tp.set(d.Name, want)
 	default:
+		edited := !rec.owns(env, canon.Only(cur.Value, t.Judged()))
+		if edited {
+			// Hand edits survive where the extension did not change the
+			// field (handedit.go).
+			if done, err := tp.keepHandEdit(doc, d, want, cur, rec); done || err != nil {
+				return err
+			}
+		}
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		reason := ReasonStale
-		if rec.owns(env, canon.Only(cur.Value, t.Judged())) {
-			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
-		} else {
+		if edited {
 			reason = ReasonHandEdited
-			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back (keep your version under another name)", t.Display, d.Name))
+			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back, as it cannot merge the extension's change into your edit (what repo last wrote there is not known on this machine); keep your version under another name", t.Display, d.Name))
+		} else {
+			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
 		}
 		tp.change(ActionUpdate, d.Name, reason)
 		tp.set(d.Name, want)
@@ -1142,6 +1248,10 @@ func (tp *targetPlan) dropGone() {
 		cur, present := tp.current[name]
 		if !present {
 			continue // already gone: just forget it
+		}
+		if tp.heldElsewhere(name) {
+			tp.change(ActionForget, name, ReasonHeldElsewhere)
+			continue
 		}
 		if !tp.owned[name].owns(env, canon.Only(cur.Value, t.Judged())) {
 			tp.change(ActionForget, name, goneReason(t))
@@ -1329,20 +1439,7 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 
 // existingRealPath resolves the symlinks of the longest existing prefix of
 // p, so a path not created yet is judged by where its folder really is.
-func existingRealPath(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
+func existingRealPath(p string) string { return target.RealPath(p) }
 
 func within(dir, p string) bool {
 	r, err := filepath.Rel(dir, p)

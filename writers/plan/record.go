@@ -27,11 +27,11 @@ import (
 
 // recordVersion is the newest format version of ownership records. A
 // record is written with the lowest version that holds what it records
-// (Record.MinVersion): version 2 added Owned.Defaults and version 3
-// RecordEntry.Created, so a workspace whose extensions use no settings,
-// in files repo did not create, keeps a record that earlier releases of
-// repo read.
-const recordVersion = 3
+// (Record.MinVersion): version 2 added Owned.Defaults, version 3
+// RecordEntry.Created and version 4 Record.ID, so a workspace whose
+// extensions use no settings, in files repo did not create, keeps a
+// record that earlier releases of repo read.
+const recordVersion = 4
 
 // Record is repo's memory of the entries it wrote: per target, each name
 // with a digest of the value written — never the value, which can hold a
@@ -40,7 +40,11 @@ const recordVersion = 3
 type Record struct {
 	Version int `json:"version"`
 	// Root is set only in per-user records, which live outside the workspace.
-	Root    string         `json:"root,omitempty"`
+	Root string `json:"root,omitempty"`
+	// ID, in a per-user record, is the identity of the clone it was
+	// written for (identity.go): what recognises the workspace after it
+	// moved to another path.
+	ID      string         `json:"id,omitempty"`
 	Targets []*RecordEntry `json:"targets"`
 }
 
@@ -110,6 +114,9 @@ type Owned struct {
 
 // MinVersion is the lowest record format version that holds r.
 func (r *Record) MinVersion() int {
+	if r.ID != "" {
+		return 4
+	}
 	if slices.ContainsFunc(r.Targets, func(t *RecordEntry) bool { return t.Created != nil }) {
 		return 3
 	}
@@ -246,6 +253,10 @@ func parseRecord(data []byte) (*Record, bool) {
 		case "root":
 			r.Root, ok = recordString(v)
 			return ok
+		case "id":
+			// encoding/json leaves an empty one out: not the form Bytes writes.
+			r.ID, ok = recordString(v)
+			return ok && r.ID != ""
 		case "targets":
 			r.Targets = []*RecordEntry{}
 			return eachElement(v, func(t gjson.Result) bool {
@@ -402,7 +413,7 @@ func (r *Record) Find(file string, key []string) *RecordEntry {
 
 // clone is a copy of r that Put on either leaves the other as it is.
 func (r *Record) clone() *Record {
-	c := &Record{Version: r.Version, Root: r.Root, Targets: make([]*RecordEntry, len(r.Targets))}
+	c := &Record{Version: r.Version, Root: r.Root, ID: r.ID, Targets: make([]*RecordEntry, len(r.Targets))}
 	for i, t := range r.Targets {
 		c.Targets[i] = &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Created: t.Created.clone(), Entries: maps.Clone(t.Entries)}
 	}
@@ -468,6 +479,11 @@ func (r *Record) Bytes() []byte {
 	if r.Root != "" {
 		b = append(b, `  "root": `...)
 		b = ordered.AppendString(b, r.Root)
+		b = append(b, ",\n"...)
+	}
+	if r.ID != "" {
+		b = append(b, `  "id": `...)
+		b = ordered.AppendString(b, r.ID)
 		b = append(b, ",\n"...)
 	}
 	b = append(b, `  "targets": [`...)
@@ -676,6 +692,18 @@ func relocated(cur, want []byte, root string) bool {
 		return false
 	}
 	return strings.ReplaceAll(w, r, other) == c
+}
+
+// FileLockPath is the lock of a per-user file (a local- or user-scope
+// target, shared by every workspace on the machine), keyed by its real
+// path: in the per-user state folder, next to the workspace locks.
+func FileLockPath(env target.Env, real string) (string, error) {
+	dir, err := StateDir(env)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(dir, "locks", "file-"+hex.EncodeToString(sum[:8])+".lock"), nil
 }
 
 // LockPath is the lock file of a workspace: in the per-user state folder,

@@ -222,8 +222,22 @@ func TestRecordVersionOfCreated(t *testing.T) {
 	if !reflect.DeepEqual(back, r) {
 		t.Fatalf("read back %+v, want %+v", back.Targets[0], r.Targets[0])
 	}
-	if _, _, err := ReadRecord(writeTemp(t, []byte(`{"version": 4, "targets": []}`)), "record"); err == nil || !strings.Contains(err.Error(), "versions 1 to 3") {
-		t.Fatalf("version 4: %v", err)
+	if _, _, err := ReadRecord(writeTemp(t, []byte(`{"version": 5, "targets": []}`)), "record"); err == nil || !strings.Contains(err.Error(), "versions 1 to 4") {
+		t.Fatalf("version 5: %v", err)
+	}
+	// The clone's identity (a per-user record's ID) needs version 4, and
+	// reads back.
+	r.ID = "0123456789abcdef0123456789abcdef"
+	if v := r.MinVersion(); v != 4 {
+		t.Fatalf("a record with an ID: version %d, want 4", v)
+	}
+	r.Version = r.MinVersion()
+	if got, want := r.Bytes(), encodeRecord(r); !bytes.Equal(got, want) {
+		t.Errorf("Bytes\n%s\nencoding/json\n%s", got, want)
+	}
+	back, _, err = ReadRecord(writeTemp(t, r.Bytes()), "record")
+	if err != nil || back.ID != r.ID {
+		t.Fatalf("read back %+v: %v", back, err)
 	}
 }
 

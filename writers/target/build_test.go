@@ -79,3 +79,50 @@ key = ["mcpServers"]
 		t.Fatalf("the built-in profile: %v", err)
 	}
 }
+
+// Two profiles whose paths lead to one file through a symbolic link share
+// a target, which names the link; when they need different entries, the
+// error says the two paths are one file.
+func TestBuildOneFileUnderTwoNames(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "shared.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("shared.json", filepath.Join(home, "link.json")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	profile := func(id, path, entry string) *toolprofiles.Profile {
+		t.Helper()
+		p, err := toolprofiles.Decode([]byte(`id = "`+id+`"
+name = "`+id+`"
+mcp = true
+evidence = "unverified"
+sources = ["test"]
+[scopes.user]
+paths = ["`+path+`"]
+format = "json"
+key = ["mcpServers"]
+[entry]
+`+entry), id+".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := Env{Root: t.TempDir(), Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
+	servers := []extensions.Server{{Name: "s", Extension: "e", Spec: extensions.Spec{Transport: "stdio", Command: "node"}}}
+	a := profile("a", "~/shared.json", "")
+	b := profile("b", "~/link.json", "")
+	targets, _, err := Build(servers, []*toolprofiles.Profile{a, b}, toolprofiles.ScopeUser, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(targets) != 1 || len(targets[0].Tools) != 2 || len(targets[0].Links) != 1 || targets[0].Links[0] != "~/link.json" {
+		t.Fatalf("got %d targets: %+v", len(targets), targets[0])
+	}
+	typed := profile("b", "~/link.json", "type_field = \"type\"\nstdio_type = \"stdio\"\n")
+	_, _, err = Build(servers, []*toolprofiles.Profile{a, typed}, toolprofiles.ScopeUser, env)
+	if err == nil || !strings.Contains(err.Error(), "~/shared.json and ~/link.json are one file") {
+		t.Fatalf("err = %v", err)
+	}
+}

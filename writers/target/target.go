@@ -64,6 +64,14 @@ type Target struct {
 	// is the one chosen on this machine): what a .gitignore lists, so that
 	// it does not depend on which of them exists here.
 	Candidates []string
+	// Real is the file's path with its symbolic links resolved (RealPath),
+	// which identifies it: two tools whose paths lead to one file share a
+	// target. "" for a target Build did not make.
+	Real string
+	// Links are the other paths by which the target's tools reach the
+	// file (a link such as .cursor/mcp.json -> ../.mcp.json), as shown to
+	// people: named where the tools disagree on an entry.
+	Links []string
 	// Alias, when set, is the other path to the root (Env.Aliases) that Key
 	// holds: a target the planner made that only removes the entries repo
 	// wrote there.
@@ -238,12 +246,19 @@ func (g *grouping) targetFor(p *toolprofiles.Profile, t *toolprofiles.Target) (*
 		return nil, nil // no file for this scope on this OS
 	}
 	key := ProfileKey(t, g.env)
-	id := path + "\x00" + strings.Join(key, "\x00")
+	// A file is identified by what it is, not by the path that reached
+	// it: .cursor/mcp.json -> ../.mcp.json is Claude Code's file, and the
+	// two tools must agree on each entry of it.
+	real := RealPath(path)
+	id := real + "\x00" + strings.Join(key, "\x00")
 	grp, ok := g.byKey[id]
 	if !ok {
 		grp = &group{Target: New(g.env, g.scope, path, key, t), seen: map[string]produced{}}
+		grp.Real = real
 		g.byKey[id] = grp
 		g.order = append(g.order, id)
+	} else if path != grp.Path && !slices.Contains(grp.Links, g.env.Display(path)) {
+		grp.Links = append(grp.Links, g.env.Display(path))
 	}
 	if err := grp.AddTool(p, t, g.env); err != nil {
 		return nil, err
@@ -459,8 +474,33 @@ func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB stri
 		}
 		return string(ordered.JSON(o))
 	}
+	if len(tg.Links) > 0 {
+		// One file under two names: syncing the tools one at a time would
+		// write each one's entry over the other's.
+		return fmt.Errorf("%s and %s are one file (through a symbolic link), read by both %s and %s, and they need different entries for server %q:\n  %s: %s\n  %s: %s\nreplace the link with a file of its own, so that repo writes each tool its entry, or make the server expressible in both",
+			tg.Display, strings.Join(tg.Links, " and "), toolA, toolB, server, toolA, show(a), toolB, show(b))
+	}
 	return fmt.Errorf("%s is read by both %s and %s, and they need different entries for server %q:\n  %s: %s\n  %s: %s\nsync them one at a time with --tool, or make the server expressible in both",
 		tg.Display, toolA, toolB, server, toolA, show(a), toolB, show(b))
+}
+
+// RealPath is p with its symbolic links resolved: those of the file, or,
+// where it does not exist yet, of the longest part of p that does (so a
+// file not created yet is judged by where its folder really is). Two paths
+// with one real path are one file. Where nothing can be resolved, p.
+func RealPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // rootKey is the root as tools spell it in keys: Claude Code writes

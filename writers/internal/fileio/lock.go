@@ -17,6 +17,12 @@ var ErrLocked = errors.New("locked")
 // up after timeout. The lock is released by unlock, or by the OS when the
 // process ends, so a crashed run never leaves it held.
 func Lock(path string, timeout time.Duration, waiting func()) (unlock func(), err error) {
+	return LockOf(path, "this workspace", timeout, waiting)
+}
+
+// LockOf is Lock for a lock that guards what (as shown to people, for the
+// error of a lock held too long).
+func LockOf(path, what string, timeout time.Duration, waiting func()) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the lock folder: %w", UnwrapPath(err))
 	}
@@ -36,7 +42,7 @@ func Lock(path string, timeout time.Duration, waiting func()) (unlock func(), er
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("%w: another repo sync has been writing this workspace for more than %s (lock %s); try again when it is done, or raise REPO_LOCK_TIMEOUT", ErrLocked, timeout, path)
+			return nil, fmt.Errorf("%w: another repo sync has been writing %s for more than %s (lock %s); try again when it is done, or raise REPO_LOCK_TIMEOUT", ErrLocked, what, timeout, path)
 		}
 		if !told && waiting != nil {
 			waiting()

@@ -1,0 +1,50 @@
+package cmd
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/target"
+)
+
+// withLinkedReaders is profiles, the tools a run writes in scope, with the
+// other tools of the scope that read one of those files under another
+// name: a symbolic link such as .cursor/mcp.json -> ../.mcp.json makes
+// Cursor's file Claude Code's, whichever of the two a run names. Those
+// tools read what the run writes there, so they are written with it, and
+// target.Build makes them agree on each entry (or refuses, naming both).
+// Tools that read a file by the same name (Claude Code and Copilot CLI
+// share .mcp.json) are not added: the profiles say so, and a run for one
+// of them writes what both read.
+func withLinkedReaders(w *workspace, profiles []*toolprofiles.Profile, scope string) []*toolprofiles.Profile {
+	type place struct{ real, key string }
+	fileOf := func(p *toolprofiles.Profile) (path string, pl place, ok bool) {
+		t := p.Scopes.Get(scope)
+		if t == nil || !p.MCP {
+			return "", place{}, false
+		}
+		c, err := target.Choose(t, w.env)
+		if err != nil || c.Path == "" {
+			return "", place{}, false
+		}
+		return c.Path, place{target.RealPath(c.Path), strings.Join(target.ProfileKey(t, w.env), "\x00")}, true
+	}
+	written := map[place][]string{} // the paths the run's tools reach each file by
+	for _, p := range profiles {
+		if path, pl, ok := fileOf(p); ok {
+			written[pl] = append(written[pl], path)
+		}
+	}
+	out := profiles
+	for _, p := range w.profiles.ForScope(scope).All() {
+		if slices.ContainsFunc(profiles, func(s *toolprofiles.Profile) bool { return s.ID == p.ID }) {
+			continue
+		}
+		path, pl, ok := fileOf(p)
+		if paths := written[pl]; ok && len(paths) > 0 && !slices.Contains(paths, path) {
+			out = append(slices.Clip(out), p)
+		}
+	}
+	return out
+}
