@@ -47,6 +47,7 @@ const (
 
 // committed is one file of a run that is in place and can still be undone.
 type committed struct {
+	fs    fileio.FS // what the run writes through
 	f     *plan.FilePlan
 	kind  commitKind
 	aside string // the replaced inode's name until the run ends ("" if none)
@@ -59,7 +60,7 @@ type committed struct {
 
 // commitFile puts the staged file (fileio.StageFile) in place of f.Path. On an
 // error, the staged file is gone and f.Path is as it was.
-func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
+func commitFile(fsys fileio.FS, f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 	defer func() {
 		if err != nil {
 			s.Remove()
@@ -67,42 +68,25 @@ func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 			s.Release() // no longer at a staged name
 		}
 	}()
-	if f.Delete {
-		return deleteFile(f)
-	}
-	if s.InPlace != nil {
-		return writeInPlace(f, "", fmt.Sprintf("%s: written in place, not replaced atomically: %v", f.Display, s.InPlace))
-	}
-	staged := s.Name
-	if !f.Existed {
-		switch err := fileio.RenameNoReplace(staged, f.Path); {
-		case err == nil:
-			return &committed{f: f, kind: created}, nil
-		case errors.Is(err, fs.ErrExist):
-			return nil, ErrChanged
-		case !errors.Is(err, fileio.ErrUnsupported):
-			return nil, err
-		}
-		if _, err := os.Lstat(f.Path); err == nil {
-			return nil, ErrChanged
-		}
-		if err := os.Rename(staged, f.Path); err != nil {
-			return nil, err
-		}
-		return &committed{f: f, kind: created}, nil
-	}
-	if fileio.WritesInPlace {
-		return writeInPlace(f, staged, "")
+	switch {
+	case f.Delete:
+		return deleteFile(fsys, f)
+	case s.InPlace != nil:
+		return writeInPlace(fsys, f, "", fmt.Sprintf("%s: written in place, not replaced atomically: %v", f.Display, s.InPlace))
+	case !f.Existed:
+		return createFile(fsys, f, s.Name)
+	case fileio.WritesInPlace:
+		return writeInPlace(fsys, f, s.Name, "")
 	}
 	// The tool usually writes while repo plans, not in the microseconds of
 	// the swap: check first, so its update is not hidden even for the
 	// instant between a swap and the swap back.
-	if !fileio.FileEquals(f.Path, f.Before) {
+	if !fileio.FileEquals(fsys, f.Path, f.Before) {
 		return nil, ErrChanged
 	}
-	switch err := fileio.RenameExchange(staged, f.Path); {
+	switch err := fileio.RenameExchange(fsys, s.Name, f.Path); {
 	case err == nil:
-		c := &committed{f: f, kind: exchanged, aside: staged}
+		c := &committed{fs: fsys, f: f, kind: exchanged, aside: s.Name}
 		if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
 			// Another program wrote the file after repo read it: put its
 			// version back, unless it has written yet again over ours.
@@ -111,31 +95,57 @@ func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 		}
 		return c, nil
 	case fileio.RenameImpossible(err):
-		return writeInPlace(f, staged, renameWarning(f, err))
+		return writeInPlace(fsys, f, s.Name, renameWarning(f, err))
 	case !errors.Is(err, fileio.ErrUnsupported):
 		return nil, err
 	}
+	return replaceByLink(fsys, f, s.Name)
+}
+
+// createFile renames the staged file to f.Path, which must not exist.
+func createFile(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed, error) {
+	switch err := fileio.RenameNoReplace(fsys, staged, f.Path); {
+	case err == nil:
+		return &committed{fs: fsys, f: f, kind: created}, nil
+	case errors.Is(err, fs.ErrExist):
+		return nil, ErrChanged
+	case !errors.Is(err, fileio.ErrUnsupported):
+		return nil, err
+	}
+	if _, err := fsys.Lstat(f.Path); err == nil {
+		return nil, ErrChanged
+	}
+	if err := fsys.Rename(staged, f.Path); err != nil {
+		return nil, err
+	}
+	return &committed{fs: fsys, f: f, kind: created}, nil
+}
+
+// replaceByLink replaces f.Path by the staged file where the two cannot
+// be swapped: the replaced inode is kept by a hard link before the
+// rename, and the condition is a read just before it.
+func replaceByLink(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed, error) {
 	aside := ""
-	if tmp, err := fileio.CreateTemp(f.Path, 0o600); err == nil {
+	if tmp, err := fileio.CreateTemp(fsys, f.Path, 0o600); err == nil {
 		// A name for the hard link: reserve one, then link over it.
 		tmp.Close()
-		os.Remove(tmp.Name())
-		if os.Link(f.Path, tmp.Name()) == nil {
+		fsys.Remove(tmp.Name())
+		if fsys.Link(f.Path, tmp.Name()) == nil {
 			aside = tmp.Name()
 		}
 	}
-	c = &committed{f: f, kind: renamed, aside: aside}
-	if !fileio.FileEquals(f.Path, f.Before) {
+	c := &committed{fs: fsys, f: f, kind: renamed, aside: aside}
+	if !fileio.FileEquals(fsys, f.Path, f.Before) {
 		c.finish()
 		return nil, ErrChanged
 	}
 	if aside != "" {
 		c.watchAside()
 	}
-	if err := os.Rename(staged, f.Path); err != nil {
+	if err := fsys.Rename(staged, f.Path); err != nil {
 		c.finish()
 		if fileio.RenameImpossible(err) {
-			return writeInPlace(f, staged, renameWarning(f, err))
+			return writeInPlace(fsys, f, staged, renameWarning(f, err))
 		}
 		return nil, err
 	}
@@ -148,24 +158,24 @@ func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 // a rename cannot move it (a single-file bind mount, another file system,
 // and on Windows a file a tool holds open), the file stays, written in
 // place with f.After, with a warning.
-func deleteFile(f *plan.FilePlan) (*committed, error) {
-	if !fileio.FileEquals(f.Path, f.Before) {
+func deleteFile(fsys fileio.FS, f *plan.FilePlan) (*committed, error) {
+	if !fileio.FileEquals(fsys, f.Path, f.Before) {
 		return nil, ErrChanged
 	}
-	tmp, err := fileio.CreateTemp(f.Path, 0o600)
+	tmp, err := fileio.CreateTemp(fsys, f.Path, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	aside := tmp.Name()
 	tmp.Close()
 	// Over the reserved name: no moment where another file could take it.
-	if err := os.Rename(f.Path, aside); err != nil {
-		os.Remove(aside)
+	if err := fsys.Rename(f.Path, aside); err != nil {
+		fsys.Remove(aside)
 		switch {
 		case fileio.IsMissing(err):
 			return nil, ErrChanged
 		case fileio.RenameImpossible(err) || fileio.WritesInPlace:
-			c, werr := writeInPlace(f, "", "")
+			c, werr := writeInPlace(fsys, f, "", "")
 			if werr == nil {
 				c.warning = fmt.Sprintf("%s: left in place holding nothing, not deleted: it cannot be renamed (%v)", f.Display, fileio.UnwrapPath(err))
 			}
@@ -173,7 +183,7 @@ func deleteFile(f *plan.FilePlan) (*committed, error) {
 		}
 		return nil, err
 	}
-	c := &committed{f: f, kind: deleted, aside: aside}
+	c := &committed{fs: fsys, f: f, kind: deleted, aside: aside}
 	if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
 		// Another program replaced the file after repo read it: its
 		// version goes back.
@@ -188,11 +198,11 @@ func deleteFile(f *plan.FilePlan) (*committed, error) {
 // this run while it goes), notes its version, and reports whether it
 // could.
 func (c *committed) watchAside() bool {
-	f, fi, err := regfile.Open(c.aside)
+	f, fi, err := regfile.OpenIn(c.fs, c.aside)
 	if err != nil {
 		return false
 	}
-	fileio.HoldStaged(f)
+	fileio.HoldStaged(c.fs, f)
 	c.watch, c.ver = f, fileio.VersionOf(fi)
 	return true
 }
@@ -216,11 +226,11 @@ func (c *committed) writtenAside() bool {
 // a new file cannot keep what the old one has. It is not atomic — a crash
 // halfway leaves a mix — so the run warns (warning, "" on Windows, where
 // every file is written so).
-func writeInPlace(f *plan.FilePlan, staged string, warning string) (*committed, error) {
+func writeInPlace(fsys fileio.FS, f *plan.FilePlan, staged string, warning string) (*committed, error) {
 	if staged != "" {
-		os.Remove(staged)
+		fsys.Remove(staged)
 	}
-	file, err := regfile.OpenWrite(f.Path)
+	file, err := regfile.OpenWriteIn(fsys, f.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -228,13 +238,13 @@ func writeInPlace(f *plan.FilePlan, staged string, warning string) (*committed, 
 	if !fileio.ContentEquals(file, f.Before) {
 		return nil, ErrChanged
 	}
-	if err := overwrite(file, f.After); err != nil {
-		if overwrite(file, f.Before) != nil {
+	if err := overwrite(fsys, file, f.After); err != nil {
+		if overwrite(fsys, file, f.Before) != nil {
 			return nil, fmt.Errorf("%w; writing it in place failed halfway and its old content could not be put back either: restore it from a backup", err)
 		}
 		return nil, err
 	}
-	return &committed{f: f, kind: inPlace, warning: warning}, nil
+	return &committed{fs: fsys, f: f, kind: inPlace, warning: warning}, nil
 }
 
 // renameWarning is the warning of a file written in place because the
@@ -244,14 +254,14 @@ func renameWarning(f *plan.FilePlan, why error) string {
 }
 
 // overwrite makes file hold exactly data, durably.
-func overwrite(file *os.File, data []byte) error {
-	if _, err := file.WriteAt(data, 0); err != nil {
+func overwrite(fsys fileio.FS, file *os.File, data []byte) error {
+	if _, err := fsys.WriteAt(file, data, 0); err != nil {
 		return err
 	}
-	if err := file.Truncate(int64(len(data))); err != nil {
+	if err := fsys.Truncate(file, int64(len(data))); err != nil {
 		return err
 	}
-	if err := file.Sync(); err != nil {
+	if err := fsys.Sync(file); err != nil {
 		return err
 	}
 	if !fileio.ContentEquals(file, data) {
@@ -267,7 +277,7 @@ func (c *committed) undo() (restored bool) {
 	defer c.finish()
 	path := c.f.Path
 	if c.kind == deleted {
-		switch err := putBack(c.aside, path); {
+		switch err := putBack(c.fs, c.aside, path); {
 		case err == nil:
 			c.aside = ""
 		case errors.Is(err, fs.ErrExist):
@@ -281,57 +291,57 @@ func (c *committed) undo() (restored bool) {
 		}
 		return true
 	}
-	if !fileio.FileEquals(path, c.f.After) {
+	if !fileio.FileEquals(c.fs, path, c.f.After) {
 		// Someone else's version: not repo's to undo. A file repo created
 		// that then changed is kept, and is reported as written.
 		return c.kind != created
 	}
 	switch c.kind {
 	case created:
-		return os.Remove(path) == nil
+		return c.fs.Remove(path) == nil
 	case exchanged:
-		if fileio.RenameExchange(c.aside, path) == nil {
+		if fileio.RenameExchange(c.fs, c.aside, path) == nil {
 			return true // repo's version is now at aside, which finish removes
 		}
 	case renamed:
-		if c.aside != "" && os.Rename(c.aside, path) == nil {
+		if c.aside != "" && c.fs.Rename(c.aside, path) == nil {
 			c.aside = ""
 			return true
 		}
 	case inPlace:
-		file, err := regfile.OpenWrite(path)
+		file, err := regfile.OpenWriteIn(c.fs, path)
 		if err == nil {
 			defer file.Close()
-			return overwrite(file, c.f.Before) == nil
+			return overwrite(c.fs, file, c.f.Before) == nil
 		}
 	}
 	return false
 }
 
 // putBack renames aside to path unless path exists.
-func putBack(aside, path string) error {
-	err := fileio.RenameNoReplace(aside, path)
+func putBack(fsys fileio.FS, aside, path string) error {
+	err := fileio.RenameNoReplace(fsys, aside, path)
 	if !errors.Is(err, fileio.ErrUnsupported) {
 		return err
 	}
 	// A hard link is created only where no file is; then the aside name
 	// goes. Where there are no hard links, a rename after a look.
-	if err := os.Link(aside, path); err == nil {
-		return os.Remove(aside)
+	if err := fsys.Link(aside, path); err == nil {
+		return fsys.Remove(aside)
 	} else if errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	if _, err := os.Lstat(path); err == nil {
+	if _, err := fsys.Lstat(path); err == nil {
 		return fs.ErrExist
 	}
-	return os.Rename(aside, path)
+	return fsys.Rename(aside, path)
 }
 
 // finish ends c: the replaced inode is let go (its name first, then its
 // lock).
 func (c *committed) finish() {
 	if c.aside != "" {
-		os.Remove(c.aside)
+		c.fs.Remove(c.aside)
 		c.aside = ""
 	}
 	if c.watch != nil {
@@ -344,14 +354,14 @@ func (c *committed) finish() {
 // down, and returns the ones it created, so that a run that fails can
 // remove them again: an empty .vscode/ left behind would count as
 // evidence that the workspace uses VS Code.
-func makeFolders(files []*plan.FilePlan) (created []string, err error) {
+func makeFolders(fsys fileio.FS, files []*plan.FilePlan) (created []string, err error) {
 	for _, f := range files {
 		if f.Existed {
 			continue
 		}
 		var missing []string
 		for dir := filepath.Dir(f.Path); ; dir = filepath.Dir(dir) {
-			if _, err := os.Lstat(dir); err == nil {
+			if _, err := fsys.Lstat(dir); err == nil {
 				break
 			}
 			missing = append(missing, dir)
@@ -360,7 +370,7 @@ func makeFolders(files []*plan.FilePlan) (created []string, err error) {
 			}
 		}
 		for i := len(missing) - 1; i >= 0; i-- {
-			switch err := os.Mkdir(missing[i], 0o777); {
+			switch err := fsys.Mkdir(missing[i], 0o777); {
 			case err == nil:
 				created = append(created, missing[i])
 			case !errors.Is(err, fs.ErrExist):
@@ -373,18 +383,18 @@ func makeFolders(files []*plan.FilePlan) (created []string, err error) {
 
 // removeFolders removes the folders makeFolders created, deepest first,
 // if they are empty.
-func removeFolders(created []string) {
+func removeFolders(fsys fileio.FS, created []string) {
 	for i := len(created) - 1; i >= 0; i-- {
-		os.Remove(created[i])
+		fsys.Remove(created[i])
 	}
 }
 
 // removeEmptyFolders removes the folders repo created for a file it has
 // deleted (FilePlan.folders, outermost first), deepest first, each only
 // if it is still a folder (not a link someone put there) and empty.
-func removeEmptyFolders(folders []string) {
+func removeEmptyFolders(fsys fileio.FS, folders []string) {
 	for i := len(folders) - 1; i >= 0; i-- {
-		if fi, err := os.Lstat(folders[i]); err != nil || !fi.IsDir() || os.Remove(folders[i]) != nil {
+		if fi, err := fsys.Lstat(folders[i]); err != nil || !fi.IsDir() || fsys.Remove(folders[i]) != nil {
 			return
 		}
 	}
