@@ -189,7 +189,9 @@ func newRun(p *plan.Plan, in Interrupt, fsys fileio.FS) *run {
 func (r *run) prepare() error {
 	var err error
 	r.folders, err = makeFolders(r.fs, r.files)
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("%w; nothing was written", err)
+	} else {
 		r.staged, err = stageAll(r.fs, r.files, r.in.Stop)
 	}
 	if err == nil && closed(r.in.Stop) {
@@ -246,19 +248,20 @@ func (r *run) fail(err error) (Applied, error) {
 	for _, s := range r.staged[len(r.done):] {
 		s.Remove()
 	}
-	var kept []*plan.FilePlan
+	var kept []keptFile
 	for i := len(r.done) - 1; i >= 0; i-- {
 		c := r.done[i]
 		release, err := takeToolLocks(r.fs, c.f, &r.res, r.in.Abort)
 		if err != nil {
 			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%s: put back without its tool's lock: aborted while waiting for it", c.f.Display))
 		}
-		restored := c.undo()
+		why := c.undo()
 		release()
-		if !restored && !slices.Contains(kept, r.of[i]) {
-			kept = append(kept, r.of[i])
-		} else if restored {
+		switch {
+		case why == nil:
 			r.res.PutBack++
+		case !slices.ContainsFunc(kept, func(k keptFile) bool { return k.f == r.of[i] }):
+			kept = append(kept, keptFile{f: r.of[i], why: why})
 		}
 	}
 	slices.Reverse(kept)
@@ -266,7 +269,9 @@ func (r *run) fail(err error) (Applied, error) {
 		syncDirs(r.fs, r.files)
 	}
 	removeFolders(r.fs, r.folders)
-	r.res.Written = kept
+	for _, k := range kept {
+		r.res.Written = append(r.res.Written, k.f)
+	}
 	return r.res, failure(err, len(r.done), kept)
 }
 
@@ -295,20 +300,34 @@ func takeToolLocks(fsys fileio.FS, f *plan.FilePlan, res *Applied, stop <-chan s
 	return release, nil
 }
 
+// keptFile is a file a failed run could not put back, and why: another
+// program changed it since (errChangedSince), or putting it back failed.
+type keptFile struct {
+	f   *plan.FilePlan
+	why error
+}
+
 // failure words an error that stopped a commit: what was done about the
 // files committed before it.
-func failure(err error, committed int, kept []*plan.FilePlan) error {
+func failure(err error, committed int, kept []keptFile) error {
 	if len(kept) == 0 {
 		if committed == 0 {
 			return fmt.Errorf("%w; nothing was written", err)
 		}
 		return fmt.Errorf("%w; nothing was written (the %d file(s) already replaced were put back)", err, committed)
 	}
-	names := make([]string, len(kept))
-	for i, f := range kept {
-		names[i] = f.Display
+	var changed, parts []string
+	for _, k := range kept {
+		if errors.Is(k.why, errChangedSince) {
+			changed = append(changed, k.f.Display)
+		} else {
+			parts = append(parts, fmt.Sprintf("%s could not be put back (%v), so it holds repo's new version", k.f.Display, k.why))
+		}
 	}
-	return fmt.Errorf("%w; repo put back what it could, but another program changed %s since repo wrote it, so it holds repo's new version", err, strings.Join(names, ", "))
+	if len(changed) > 0 {
+		parts = slices.Insert(parts, 0, fmt.Sprintf("another program changed %s since repo wrote it, so it holds repo's new version", strings.Join(changed, ", ")))
+	}
+	return fmt.Errorf("%w; repo put back what it could, but %s", err, strings.Join(parts, "; "))
 }
 
 // stageParallel bounds how many files are staged at once.

@@ -58,14 +58,21 @@ type committed struct {
 	warning string
 }
 
-// commitFile puts the staged file (fileio.StageFile) in place of f.Path. On an
-// error, the staged file is gone and f.Path is as it was.
+// errChangedSince: undoing a commit found another program's version of
+// the file, which stays.
+var errChangedSince = errors.New("another program changed it since repo wrote it")
+
+// commitFile puts the staged file (fileio.StageFile) in place of f.Path.
+// On an error with no committed, the staged file is gone and f.Path is as
+// it was. On an error with one, f.Path holds repo's version, which the
+// committed undoes: the check after the swap found another program's
+// write, or could not be made.
 func commitFile(fsys fileio.FS, f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 	defer func() {
-		if err != nil {
+		if err != nil && c == nil {
 			s.Remove()
 		} else {
-			s.Release() // no longer at a staged name
+			s.Release() // no longer at a staged name, or holding the replaced file
 		}
 	}()
 	switch {
@@ -81,25 +88,35 @@ func commitFile(fsys fileio.FS, f *plan.FilePlan, s *fileio.Staged) (c *committe
 	// The tool usually writes while repo plans, not in the microseconds of
 	// the swap: check first, so its update is not hidden even for the
 	// instant between a swap and the swap back.
-	if !fileio.FileEquals(fsys, f.Path, f.Before) {
-		return nil, ErrChanged
+	if err := holds(fsys, f.Path, f.Before); err != nil {
+		return nil, err
 	}
 	switch err := fileio.RenameExchange(fsys, s.Name, f.Path); {
 	case err == nil:
 		c := &committed{fs: fsys, f: f, kind: exchanged, aside: s.Name}
-		if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
-			// Another program wrote the file after repo read it: put its
-			// version back, unless it has written yet again over ours.
-			c.undo()
-			return nil, ErrChanged
-		}
-		return c, nil
+		// Another program may have written the file after repo read it:
+		// the run puts its version back (unless it has written yet again
+		// over ours).
+		return c, c.checkAside()
 	case fileio.RenameImpossible(err):
 		return writeInPlace(fsys, f, s.Name, renameWarning(f, err))
 	case !errors.Is(err, fileio.ErrUnsupported):
 		return nil, err
 	}
 	return replaceByLink(fsys, f, s.Name)
+}
+
+// holds is nil if the file at path holds want, ErrChanged if it does not
+// (another program changed it, or removed it), or why it cannot be read.
+func holds(fsys fileio.FS, path string, want []byte) error {
+	eq, err := fileio.FileEquals(fsys, path, want)
+	switch {
+	case err != nil:
+		return err
+	case !eq:
+		return ErrChanged
+	}
+	return nil
 }
 
 // createFile renames the staged file to f.Path, which must not exist.
@@ -112,8 +129,11 @@ func createFile(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed, er
 	case !errors.Is(err, fileio.ErrUnsupported):
 		return nil, err
 	}
-	if _, err := fsys.Lstat(f.Path); err == nil {
+	switch _, err := fsys.Lstat(f.Path); {
+	case err == nil:
 		return nil, ErrChanged
+	case !fileio.IsMissing(err):
+		return nil, err
 	}
 	if err := fsys.Rename(staged, f.Path); err != nil {
 		return nil, err
@@ -135,12 +155,12 @@ func replaceByLink(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed,
 		}
 	}
 	c := &committed{fs: fsys, f: f, kind: renamed, aside: aside}
-	if !fileio.FileEquals(fsys, f.Path, f.Before) {
+	if err := holds(fsys, f.Path, f.Before); err != nil {
 		c.finish()
-		return nil, ErrChanged
+		return nil, err
 	}
 	if aside != "" {
-		c.watchAside()
+		_ = c.watchAside() // best effort: without it a write into it goes unseen
 	}
 	if err := fsys.Rename(staged, f.Path); err != nil {
 		c.finish()
@@ -148,6 +168,22 @@ func replaceByLink(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed,
 			return writeInPlace(fsys, f, staged, renameWarning(f, err))
 		}
 		return nil, err
+	}
+	if c.watch == nil {
+		return c, nil
+	}
+	// The rename unlinked the replaced inode from f.Path, which changed
+	// its change time: its version is taken again (else every file would
+	// look written into), then it is checked as a swapped-out one is.
+	if fi, err := c.watch.Stat(); err == nil {
+		c.ver = fileio.VersionOf(fi)
+	} else {
+		c.watch.Close() // unwatched, as where no hard link can be made
+		c.watch = nil
+		return c, nil
+	}
+	if !fileio.ContentEquals(c.watch, f.Before) {
+		return c, ErrChanged
 	}
 	return c, nil
 }
@@ -159,8 +195,8 @@ func replaceByLink(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed,
 // and on Windows a file a tool holds open), the file stays, written in
 // place with f.After, with a warning.
 func deleteFile(fsys fileio.FS, f *plan.FilePlan) (*committed, error) {
-	if !fileio.FileEquals(fsys, f.Path, f.Before) {
-		return nil, ErrChanged
+	if err := holds(fsys, f.Path, f.Before); err != nil {
+		return nil, err
 	}
 	tmp, err := fileio.CreateTemp(fsys, f.Path, 0o600)
 	if err != nil {
@@ -184,27 +220,35 @@ func deleteFile(fsys fileio.FS, f *plan.FilePlan) (*committed, error) {
 		return nil, err
 	}
 	c := &committed{fs: fsys, f: f, kind: deleted, aside: aside}
-	if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
-		// Another program replaced the file after repo read it: its
-		// version goes back.
-		c.undo()
-		return nil, ErrChanged
+	// Another program may have replaced the file after repo read it: the
+	// run puts its version back.
+	return c, c.checkAside()
+}
+
+// checkAside opens the inode c replaced (watchAside) and checks that it
+// is the one repo planned from: ErrChanged if another program wrote it
+// after repo read it.
+func (c *committed) checkAside() error {
+	if err := c.watchAside(); err != nil {
+		return err
 	}
-	return c, nil
+	if !fileio.ContentEquals(c.watch, c.f.Before) {
+		return ErrChanged
+	}
+	return nil
 }
 
 // watchAside opens the replaced inode kept at c.aside, locks it as a
 // staged file is locked (a later run's fileio.RemoveStale leaves it to
-// this run while it goes), notes its version, and reports whether it
-// could.
-func (c *committed) watchAside() bool {
+// this run while it goes), and notes its version.
+func (c *committed) watchAside() error {
 	f, fi, err := regfile.OpenIn(c.fs, c.aside)
 	if err != nil {
-		return false
+		return err
 	}
 	fileio.HoldStaged(c.fs, f)
 	c.watch, c.ver = f, fileio.VersionOf(fi)
-	return true
+	return nil
 }
 
 // writtenAside reports whether the replaced inode was written since it
@@ -270,52 +314,77 @@ func overwrite(fsys fileio.FS, file *os.File, data []byte) error {
 	return nil
 }
 
-// undo puts back what c replaced, if f.Path still holds what repo wrote
-// (else another program has written it since, and its version stays), and
-// reports whether f.Path no longer holds repo's version. It ends c.
-func (c *committed) undo() (restored bool) {
+// undo puts back what c replaced, if f.Path still holds what repo wrote,
+// and ends c. It returns nil when f.Path no longer holds repo's version:
+// put back, or another program's version, which stays; else why it
+// holds it still: errChangedSince for a file repo created that another
+// program then changed (not repo's to remove), or the error that kept it
+// from putting the file back.
+func (c *committed) undo() error {
 	defer c.finish()
-	path := c.f.Path
 	if c.kind == deleted {
-		switch err := putBack(c.fs, c.aside, path); {
-		case err == nil:
-			c.aside = ""
-		case errors.Is(err, fs.ErrExist):
-			// A file appeared where repo deleted one: another program's,
-			// which stays.
-		default:
-			// The file is not back: the aside copy is not repo's to
-			// remove (a later run's fileio.RemoveStale does, past its age).
-			c.aside = ""
-			return false
-		}
-		return true
+		return c.undoDelete()
 	}
-	if !fileio.FileEquals(c.fs, path, c.f.After) {
-		// Someone else's version: not repo's to undo. A file repo created
-		// that then changed is kept, and is reported as written.
-		return c.kind != created
+	path := c.f.Path
+	switch eq, err := fileio.FileEquals(c.fs, path, c.f.After); {
+	case err != nil:
+		return fmt.Errorf("reading it: %w", fileio.UnwrapPath(err))
+	case !eq && c.kind == created:
+		return errChangedSince
+	case !eq:
+		return nil // someone else's version: not repo's to undo
 	}
 	switch c.kind {
 	case created:
-		return c.fs.Remove(path) == nil
+		if err := c.fs.Remove(path); err != nil {
+			return fmt.Errorf("removing it: %w", fileio.UnwrapPath(err))
+		}
 	case exchanged:
-		if fileio.RenameExchange(c.fs, c.aside, path) == nil {
-			return true // repo's version is now at aside, which finish removes
+		if err := fileio.RenameExchange(c.fs, c.aside, path); err != nil {
+			return fmt.Errorf("swapping it back: %w", fileio.UnwrapPath(err))
 		}
+		// repo's version is now at aside, which finish removes
 	case renamed:
-		if c.aside != "" && c.fs.Rename(c.aside, path) == nil {
-			c.aside = ""
-			return true
+		if c.aside == "" {
+			return errors.New("its old version could not be kept: no hard link to it could be made")
 		}
+		if err := c.fs.Rename(c.aside, path); err != nil {
+			return fmt.Errorf("renaming its old version back: %w", fileio.UnwrapPath(err))
+		}
+		c.aside = ""
 	case inPlace:
-		file, err := regfile.OpenWriteIn(c.fs, path)
-		if err == nil {
-			defer file.Close()
-			return overwrite(c.fs, file, c.f.Before) == nil
-		}
+		return c.undoInPlace()
 	}
-	return false
+	return nil
+}
+
+// undoDelete renames the deleted file back, unless a file has appeared
+// at its name: another program's, which stays.
+func (c *committed) undoDelete() error {
+	switch err := putBack(c.fs, c.aside, c.f.Path); {
+	case err == nil:
+		c.aside = ""
+	case errors.Is(err, fs.ErrExist):
+	default:
+		// The file is not back: the aside copy is not repo's to
+		// remove (a later run's fileio.RemoveStale does, past its age).
+		c.aside = ""
+		return fmt.Errorf("renaming it back: %w", fileio.UnwrapPath(err))
+	}
+	return nil
+}
+
+// undoInPlace writes f.Before back over the file c wrote in place.
+func (c *committed) undoInPlace() error {
+	file, err := regfile.OpenWriteIn(c.fs, c.f.Path)
+	if err == nil {
+		defer file.Close()
+		err = overwrite(c.fs, file, c.f.Before)
+	}
+	if err != nil {
+		return fmt.Errorf("writing its old content back: %w", fileio.UnwrapPath(err))
+	}
+	return nil
 }
 
 // putBack renames aside to path unless path exists.
@@ -327,7 +396,8 @@ func putBack(fsys fileio.FS, aside, path string) error {
 	// A hard link is created only where no file is; then the aside name
 	// goes. Where there are no hard links, a rename after a look.
 	if err := fsys.Link(aside, path); err == nil {
-		return fsys.Remove(aside)
+		fsys.Remove(aside) // else finish tries again
+		return nil
 	} else if errors.Is(err, fs.ErrExist) {
 		return err
 	}

@@ -107,7 +107,8 @@ func (s *Staged) Remove() {
 // the ACL its folder gives new files, as any program's new file does.
 func StageFile(fsys FS, path string, data []byte, newPerm fs.FileMode) (*Staged, error) {
 	var old *oldFile
-	if fi, err := fsys.Stat(path); err == nil {
+	switch fi, err := fsys.Stat(path); {
+	case err == nil:
 		m := fi.Mode() & keptModeBits
 		old = &oldFile{mode: m}
 		old.uid, old.gid = Owner(fi)
@@ -115,6 +116,9 @@ func StageFile(fsys FS, path string, data []byte, newPerm fs.FileMode) (*Staged,
 			return &Staged{InPlace: fmt.Errorf("its extended attributes cannot be read (%w)", UnwrapPath(err)), fs: fsys}, nil
 		}
 		newPerm = 0o600 // until the chmod: never readable by more than the file was
+	case !IsMissing(err):
+		// Not a new file: one whose owner and mode cannot be known.
+		return nil, err
 	}
 	tmp, err := CreateTemp(fsys, path, newPerm)
 	if err != nil {
@@ -225,16 +229,21 @@ func carryOver(fsys FS, f *os.File, old *oldFile) error {
 }
 
 // FileEquals reports whether the file at path is a regular file holding
-// exactly want. With the read-back, three such compares run per written
-// file; a large file (a ~/.claude.json can be 100 MB) is mapped and
-// compared in place, a small one read into a buffer of its size.
-func FileEquals(fsys FS, path string, want []byte) bool {
+// exactly want: a missing file, or one that is not a regular file, does
+// not; a file that cannot be opened is an error. With the read-back,
+// three such compares run per written file; a large file (a
+// ~/.claude.json can be 100 MB) is mapped and compared in place, a small
+// one read into a buffer of its size.
+func FileEquals(fsys FS, path string, want []byte) (bool, error) {
 	f, _, err := regfile.OpenIn(fsys, path)
-	if err != nil {
-		return false
+	switch {
+	case IsMissing(err) || regfile.IsNotRegular(err):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
 	defer f.Close()
-	return ContentEquals(f, want)
+	return ContentEquals(f, want), nil
 }
 
 // ContentEquals is FileEquals for a file already open: it reads f from

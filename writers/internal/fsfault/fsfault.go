@@ -71,6 +71,10 @@ type Rule struct {
 	// Err, if not nil, is returned instead of making the call. An errno
 	// (syscall.Errno) is wrapped as the os package wraps the call's own.
 	Err error
+	// Skip, without Err, has the call succeed without making it: an
+	// fsync, for a test that makes hundreds of runs and is not about
+	// durability. A rule with an Err still fails it.
+	Skip bool
 	// Before runs before the call; After after it, if it succeeded.
 	Before, After func()
 
@@ -141,14 +145,15 @@ func FileOf(path string) string {
 // do makes the call op on paths through call, under the rules.
 func (f *FS) do(op Op, paths []string, call func() error) error {
 	c := Call{Op: op, Paths: paths, File: FileOf(paths[0])}
-	fault, before, after := f.match(op, paths)
+	fault, skip, before, after := f.match(op, paths)
 	for _, fn := range before {
 		fn()
 	}
 	var err error
-	if fault != nil {
+	switch {
+	case fault != nil:
 		err = wrap(op, paths, fault)
-	} else {
+	case !skip:
 		err = call()
 	}
 	c.Err = err
@@ -159,7 +164,7 @@ func (f *FS) do(op Op, paths []string, call func() error) error {
 		return err
 	}
 	if isCommit(op, paths) {
-		_, _, commit := f.match(Commit, paths)
+		_, _, _, commit := f.match(Commit, paths)
 		after = append(after, commit...)
 	}
 	for _, fn := range after {
@@ -169,8 +174,9 @@ func (f *FS) do(op Op, paths []string, call func() error) error {
 }
 
 // match counts the call op on paths for every rule it matches and
-// returns what they say: the first fault, and the functions to run.
-func (f *FS) match(op Op, paths []string) (fault error, before, after []func()) {
+// returns what they say: the first fault, whether to skip the call, and
+// the functions to run.
+func (f *FS) match(op Op, paths []string) (fault error, skip bool, before, after []func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.rules {
@@ -184,6 +190,7 @@ func (f *FS) match(op Op, paths []string) (fault error, before, after []func()) 
 		if fault == nil {
 			fault = r.Err
 		}
+		skip = skip || r.Skip
 		if r.Before != nil {
 			before = append(before, r.Before)
 		}
@@ -191,7 +198,7 @@ func (f *FS) match(op Op, paths []string) (fault error, before, after []func()) 
 			after = append(after, r.After)
 		}
 	}
-	return fault, before, after
+	return fault, skip, before, after
 }
 
 func matchesFile(file string, paths []string) bool {
