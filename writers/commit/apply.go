@@ -59,7 +59,8 @@ func closed(c <-chan struct{}) bool {
 type Applied struct {
 	// Written are the files that hold repo's new version: every changed
 	// file of the plan, or, after a failure, those repo could not put
-	// back (another program changed them since).
+	// back (another program changed them since, or putting them back
+	// failed: the error says which, and why).
 	Written []*plan.FilePlan
 	// Warnings are files written in a way the user should know about.
 	Warnings []string
@@ -92,7 +93,9 @@ type Applied struct {
 // again), a file cannot be replaced (immutable, no space) — every file
 // already committed is put back and the folders it created are removed,
 // so the run leaves the files as it found them; a file that another
-// program changed since is left as it is and reported in Written.
+// program changed since is left as it is, and one that cannot be put
+// back (an I/O error) as repo wrote it, both reported in Written and
+// named in the error.
 func Apply(p *plan.Plan) (Applied, error) { return ApplyInterruptible(p, Interrupt{}) }
 
 // ApplyInterruptible is Apply, which the host may stop (see Interrupt). A
