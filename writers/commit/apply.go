@@ -151,6 +151,7 @@ type run struct {
 	// files are committed in order: records' intents, tool configs,
 	// records. of[i] is the file of the plan that files[i] writes.
 	files, of  []*plan.FilePlan
+	intents    int              // files[:intents] are records' intents
 	stale      []*plan.FilePlan // the plan's files that change
 	finishFrom int              // from here on, a stop finishes the run (Interrupt.Stop)
 	folders    []string         // the folders it created (makeFolders)
@@ -183,6 +184,7 @@ func newRun(p *plan.Plan, in Interrupt, fsys fileio.FS) *run {
 		fs: fsys, in: in, stale: stale,
 		files:      slices.Concat(intents, configs, records),
 		of:         slices.Concat(intentOf, configs, recordOf),
+		intents:    len(intents),
 		finishFrom: max(len(intents)+len(configs), 1),
 	}
 }
@@ -264,7 +266,7 @@ func (r *run) fail(err error) (Applied, error) {
 		case why == nil:
 			r.res.PutBack++
 		case !slices.ContainsFunc(kept, func(k keptFile) bool { return k.f == r.of[i] }):
-			kept = append(kept, keptFile{f: r.of[i], why: why})
+			kept = append(kept, keptFile{f: r.of[i], why: why, intent: i < r.intents})
 		}
 	}
 	slices.Reverse(kept)
@@ -305,9 +307,11 @@ func takeToolLocks(fsys fileio.FS, f *plan.FilePlan, res *Applied, stop <-chan s
 
 // keptFile is a file a failed run could not put back, and why: another
 // program changed it since (errChangedSince), or putting it back failed.
+// intent: it is a record, left holding its intent (FilePlan.Intent).
 type keptFile struct {
-	f   *plan.FilePlan
-	why error
+	f      *plan.FilePlan
+	why    error
+	intent bool
 }
 
 // failure words an error that stopped a commit: what was done about the
@@ -324,7 +328,11 @@ func failure(err error, committed int, kept []keptFile) error {
 		if errors.Is(k.why, errChangedSince) {
 			changed = append(changed, k.f.Display)
 		} else {
-			parts = append(parts, fmt.Sprintf("%s could not be put back (%v), so it holds repo's new version", k.f.Display, k.why))
+			holds := "repo's new version"
+			if k.intent {
+				holds = "every entry repo had or was about to write (the next run reads it so)"
+			}
+			parts = append(parts, fmt.Sprintf("%s could not be put back (%v), so it holds %s", k.f.Display, k.why, holds))
 		}
 	}
 	if len(changed) > 0 {

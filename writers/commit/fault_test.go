@@ -101,124 +101,208 @@ func noRenameat2() *fsfault.FS {
 		Fail(fsfault.RenameNoReplace, "", 0, fileio.ErrUnsupported)
 }
 
+// writtenInPlace is a file system where no file can be renamed over or
+// aside (a bind mount, every file on another file system than its
+// folder): every existing file is written in place.
+func writtenInPlace() *fsfault.FS {
+	return fsfault.New().
+		Fail(fsfault.Exchange, "", 0, syscall.EBUSY).
+		Fail(fsfault.Rename, "", 0, syscall.EBUSY)
+}
+
+// fileSystems are the ways a run commits: renameat2, a rename after a
+// hard link, a write in place. lastFails makes the run's last commit —
+// the ownership record — fail in each, once every other file is
+// committed.
+var fileSystems = []struct {
+	name      string
+	fs        func() *fsfault.FS
+	lastFails func(record string) fsfault.Rule
+}{
+	{"renameat2", fsfault.New, func(rec string) fsfault.Rule {
+		return fsfault.Rule{Op: fsfault.Exchange, File: rec, Nth: 2, Err: syscall.EPERM}
+	}},
+	{"without renameat2", noRenameat2, func(rec string) fsfault.Rule {
+		return fsfault.Rule{Op: fsfault.Rename, File: rec, Nth: 2, Err: syscall.EPERM}
+	}},
+	{"in place", writtenInPlace, func(rec string) fsfault.Rule {
+		// Its staged intent and record, then the intent in place.
+		return fsfault.Rule{Op: fsfault.WriteAt, File: rec, Nth: 4, Err: syscall.EPERM}
+	}},
+}
+
 // A failure of any one call of a run — each in turn, with EIO — leaves
 // every file as it was or every file written, and the run says which:
 // nil and every file new, or an error and every file as it was but those
-// it names as written (none, with one failure, but a file another program
-// would have changed), the folders it created gone, nothing staged left
-// but where the failed call was the removal of one. It holds with
-// renameat2 and without it (the hard-link fallback), at project scope
-// (updates, a new file in a new folder, a deletion, the record's intent)
-// and at user scope (under Claude Code's and Copilot's locks).
+// it names as written, the folders it created gone, nothing staged left
+// but where the failed call was the removal of one. It holds however the
+// files are committed (renameat2, a hard link and a rename, in place), at
+// project scope (updates, a new file in a new folder, a deletion, the
+// record's intent) and at user scope (under Claude Code's and Copilot's
+// locks).
 func TestFailureAtEveryCallIsAllOrNothing(t *testing.T) {
-	for _, sc := range []struct {
-		name  string
-		run   func(*testing.T) scenario
-		base  func() *fsfault.FS
-		calls int // fewer calls than this: the run is not the one meant
-	}{
-		{"project", projectRun, fsfault.New, 80},
-		{"project without renameat2", projectRun, noRenameat2, 80},
-		{"user", userRun, fsfault.New, 30},
-		{"user without renameat2", userRun, noRenameat2, 30},
-	} {
-		// Hundreds of runs: their fsyncs are skipped (each fails in turn
-		// all the same).
-		base := func() *fsfault.FS { return sc.base().Add(fsfault.Rule{Op: fsfault.Sync, Skip: true}) }
-		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel() // each in its own folder; most of their time is the disk's
-			s := sc.run(t)
-			before := snapshotWithModes(t, s.root)
-			p := s.planIt()
-			rec := base()
-			if _, err := apply(p, Interrupt{}, rec); err != nil {
-				t.Fatal(err)
-			}
-			want := snapshotWithModes(t, s.root)
-			calls := rec.Calls()
-			if len(calls) < sc.calls {
-				t.Fatalf("the run made %d calls, want at least %d", len(calls), sc.calls)
-			}
-			seen := map[string]int{}
-			for i, c := range calls {
-				key := string(c.Op) + " " + c.File
-				seen[key]++
-				if testing.Short() && i%4 != 0 {
-					continue
-				}
-				restoreTree(t, s.root, before)
-				fsys := base().Fail(c.Op, c.File, seen[key], syscall.EIO)
-				applied, err := apply(s.planIt(), Interrupt{}, fsys)
-				checkAllOrNothing(t, c, seen[key], s.root, before, want, applied, err)
-			}
+	for _, sys := range fileSystems {
+		for _, sc := range []struct {
+			name string
+			run  func(*testing.T) scenario
+		}{{"project", projectRun}, {"user", userRun}} {
+			t.Run(sc.name+", "+sys.name, func(t *testing.T) {
+				t.Parallel() // each in its own folder; most of their time is the disk's
+				sweep(t, sc.run(t), sys.fs, nil)
+			})
+		}
+	}
+}
+
+// When the run's last commit fails and every file is being put back, a
+// failure of any one call of the putting back — each in turn — leaves
+// every file it could put back as it was, and names each other one, with
+// why, as written.
+func TestFailureWhilePuttingBackIsReported(t *testing.T) {
+	for _, sys := range fileSystems {
+		t.Run(sys.name, func(t *testing.T) {
+			t.Parallel()
+			s := projectRun(t)
+			sweep(t, s, sys.fs, []fsfault.Rule{sys.lastFails(plan.ProjectRecordPath(s.root))})
 		})
 	}
 }
 
+// sweep fails, in turn, each call of the run s plans, in the file system
+// base with the rules first: every call, or with rules that fail the run,
+// every call after the first failure (its putting back). It checks each
+// run with checkAllOrNothing. Hundreds of runs: their fsyncs are skipped
+// (each fails in turn all the same).
+func sweep(t *testing.T, s scenario, base func() *fsfault.FS, first []fsfault.Rule) {
+	fsys := func() *fsfault.FS {
+		f := base()
+		for _, r := range first {
+			f.Add(r)
+		}
+		return f.Add(fsfault.Rule{Op: fsfault.Sync, Skip: true})
+	}
+	before := snapshotWithModes(t, s.root)
+	clean := base().Add(fsfault.Rule{Op: fsfault.Sync, Skip: true})
+	if _, err := apply(s.planIt(), Interrupt{}, clean); err != nil {
+		t.Fatal(err)
+	}
+	want := snapshotWithModes(t, s.root)
+	restoreTree(t, s.root, before)
+	rec := fsys()
+	_, err := apply(s.planIt(), Interrupt{}, rec)
+	calls, from := rec.Calls(), 0
+	if first != nil {
+		from = slices.IndexFunc(calls, func(c fsfault.Call) bool { return c.Err != nil && errors.Is(c.Err, first[0].Err) })
+		if err == nil || from < 0 {
+			t.Fatalf("the run did not fail as meant: %v", err)
+		}
+		from++
+	}
+	if len(calls)-from < 20 {
+		t.Fatalf("%d calls to fail: the run is not the one meant", len(calls)-from)
+	}
+	seen := map[string]int{}
+	for i, c := range calls {
+		key := string(c.Op) + " " + c.File
+		seen[key]++
+		if i < from || testing.Short() && i%4 != 0 {
+			continue
+		}
+		restoreTree(t, s.root, before)
+		applied, err := apply(s.planIt(), Interrupt{}, fsys().Fail(c.Op, c.File, seen[key], syscall.EIO))
+		if first != nil && err == nil {
+			t.Errorf("%s #%d failed: the run succeeded", key, seen[key])
+		}
+		checkAllOrNothing(t, c, seen[key], s.root, before, want, applied, err)
+	}
+}
+
 // checkAllOrNothing checks the files under root after a run that failed
-// the nth call like c: as they were (before) or all new (want), as the
-// run says.
+// the nth call like c: all new (want) if the run says so, else as they
+// were (before) but those it names as written, which are new.
 func checkAllOrNothing(t *testing.T, c fsfault.Call, nth int, root string, before, want map[string]treeEntry, applied Applied, err error) {
 	t.Helper()
 	at := string(c.Op) + " " + c.File + " #" + strconv.Itoa(nth)
 	got := snapshotWithModes(t, root)
-	_, staged := fileio.StagedOf(c.Paths[0])
-	switch {
-	case c.Op == fsfault.Remove && staged:
-		// What the failed removal was to remove stays: a staged copy, or
-		// a replaced file (a later run removes them), and so does the
-		// folder it is in.
-		for _, p := range stagedIn(got) {
-			delete(got, p)
-		}
-		for p := range got {
-			if _, ok := want[p]; !ok && strings.HasSuffix(p, string(filepath.Separator)) && !slices.ContainsFunc(slices.Collect(maps.Keys(got)), func(q string) bool { return q != p && strings.HasPrefix(q, p) }) {
-				delete(got, p)
+	expect := maps.Clone(want)
+	var loose []string // what may be left as it is
+	if err != nil {
+		expect = expectAfterFailure(t, at, before, want, applied, err)
+		for _, f := range applied.Written {
+			if strings.Contains(err.Error(), f.Display+" could not be put back (writing its old content back") {
+				loose = append(loose, f.Path) // half put back, as the error says
+			}
+			if _, ok := want[f.Path]; !ok { // deleted, and not renamed back: its staged name stays
+				loose = append(loose, stagedOf(got, f.Path)...)
 			}
 		}
+	}
+	switch _, staged := fileio.StagedOf(c.Paths[0]); {
+	case c.Op == fsfault.Remove && staged:
+		// What the failed removal was to remove stays, for a later run: a
+		// staged copy, or a replaced file.
+		loose = append(loose, stagedOf(got, c.File)...)
 	case c.Op == fsfault.Remove || c.Op == fsfault.Lstat:
-		// A tool's lock folder, or the emptied folder of a file repo
-		// deleted, which it removes only once it has seen it is a folder.
-		dir := c.Paths[0] + string(filepath.Separator)
-		if _, ok := want[dir]; !ok {
+		// A tool's lock folder, a folder repo created, the emptied
+		// folder of a file repo deleted (removed once seen to be one).
+		loose = append(loose, c.Paths[0], c.Paths[0]+string(filepath.Separator))
+	}
+	for _, p := range loose {
+		delete(got, p)
+		delete(expect, p)
+		// And the folder it was in, if nothing else is there now.
+		dir := filepath.Dir(strings.TrimSuffix(p, string(filepath.Separator))) + string(filepath.Separator)
+		if _, ok := expect[dir]; !ok && !slices.ContainsFunc(slices.Collect(maps.Keys(got)), func(q string) bool { return q != dir && strings.HasPrefix(q, dir) }) {
 			delete(got, dir)
 		}
 	}
 	if leftovers := stagedIn(got); len(leftovers) > 0 {
-		t.Errorf("%s failed: staged files left: %q", at, leftovers)
-	}
-	if err == nil {
-		if d := diffEntries(want, got); d != "" {
-			t.Errorf("%s failed, the run says it wrote every file, but:\n%s", at, d)
-		}
-		return
-	}
-	written := map[string]bool{}
-	for _, f := range applied.Written {
-		written[f.Path] = true
-		if !strings.Contains(err.Error(), f.Display) {
-			t.Errorf("%s failed: %s is reported written but the error does not name it: %v", at, f.Display, err)
-		}
-	}
-	if len(written) == 0 && !strings.Contains(err.Error(), "nothing was written") {
-		t.Errorf("%s failed: nothing reported written, and the error does not say so: %v", at, err)
-	}
-	expect := before
-	if len(written) > 0 {
-		expect = map[string]treeEntry{}
-		for p, e := range before {
-			expect[p] = e
-		}
-		for p := range written {
-			delete(expect, p)
-			if e, ok := want[p]; ok {
-				expect[p] = e
-			}
-		}
+		t.Errorf("%s failed (%v): staged files left: %q", at, err, leftovers)
 	}
 	if d := diffEntries(expect, got); d != "" {
 		t.Errorf("%s failed (%v); the files are not as the run says:\n%s", at, err, d)
 	}
+}
+
+// expectAfterFailure is what a run that failed with err leaves: the
+// files as they were (before), but those it reports written, as they are
+// when written (want, with the folders of a new one); and the error says
+// which.
+func expectAfterFailure(t *testing.T, at string, before, want map[string]treeEntry, applied Applied, err error) map[string]treeEntry {
+	t.Helper()
+	if len(applied.Written) == 0 && !strings.Contains(err.Error(), "nothing was written") {
+		t.Errorf("%s failed: nothing reported written, and the error does not say so: %v", at, err)
+	}
+	expect := maps.Clone(before)
+	for _, f := range applied.Written {
+		if !strings.Contains(err.Error(), f.Display) {
+			t.Errorf("%s failed: %s is reported written but the error does not name it: %v", at, f.Display, err)
+		}
+		delete(expect, f.Path)
+		if strings.Contains(err.Error(), f.Display+" could not be put back") && strings.Contains(err.Error(), "so it holds every entry repo had or was about to write") {
+			// A record left holding its intent.
+			expect[f.Path] = treeEntry{data: string(f.Intent), mode: before[f.Path].mode}
+		} else if e, ok := want[f.Path]; ok {
+			expect[f.Path] = e
+			for dir := filepath.Dir(f.Path); len(dir) > 1; dir = filepath.Dir(dir) {
+				if e, ok := want[dir+string(filepath.Separator)]; ok {
+					expect[dir+string(filepath.Separator)] = e
+				}
+			}
+		}
+	}
+	return expect
+}
+
+// stagedOf are the staged names of the file at path in a snapshot.
+func stagedOf(snap map[string]treeEntry, path string) []string {
+	var out []string
+	for _, p := range stagedIn(snap) {
+		if file, _ := fileio.StagedOf(p); file == path {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // A file that cannot be replaced in the middle of a run (immutable:
@@ -453,27 +537,34 @@ func snapshotWithModes(t *testing.T, root string) map[string]treeEntry {
 	return out
 }
 
-// restoreTree makes root hold exactly snap.
+// restoreTree makes root hold exactly snap, rewriting only what differs.
 func restoreTree(t *testing.T, root string, snap map[string]treeEntry) {
 	t.Helper()
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
+	cur := snapshotWithModes(t, root)
+	var extra []string
+	for p := range cur {
+		if _, ok := snap[p]; !ok {
+			extra = append(extra, p)
+		}
 	}
-	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
+	slices.Sort(extra)
+	slices.Reverse(extra) // what is in a folder before the folder
+	for _, p := range extra {
+		if err := os.RemoveAll(p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	paths := make([]string, 0, len(snap))
-	for p := range snap {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths) // a folder before what is in it
+	paths := slices.Sorted(maps.Keys(snap)) // a folder before what is in it
 	for _, p := range paths {
 		e := snap[p]
+		if c, ok := cur[p]; ok && c == e {
+			continue
+		}
+		var err error
 		if dir, ok := strings.CutSuffix(p, string(filepath.Separator)); ok {
-			err = os.Mkdir(dir, e.mode.Perm())
+			if err = os.Mkdir(dir, e.mode.Perm()); errors.Is(err, fs.ErrExist) {
+				err = os.Chmod(dir, e.mode.Perm())
+			}
 		} else if err = os.WriteFile(p, []byte(e.data), e.mode.Perm()); err == nil {
 			err = os.Chmod(p, e.mode.Perm())
 		}
@@ -533,16 +624,27 @@ func TestWriteIntoReplacedFileWithoutRenameat2IsPutBack(t *testing.T) {
 	}
 	defer tool.Close()
 	saved := claudeJSON(3)
-	fsys := noRenameat2().Before(fsfault.Sync, env.Home, 1, func() {
+	toolSaves := func() {
 		tool.Truncate(0)
 		tool.WriteAt([]byte(saved), 0)
-	})
-	applied, err := apply(p, Interrupt{}, fsys)
+	}
+	// Once the file is replaced: before the folders' fsync.
+	applied, err := apply(p, Interrupt{}, noRenameat2().Before(fsfault.Sync, env.Home, 1, toolSaves))
 	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "wrote into it while repo was replacing it") || len(applied.Written) != 0 {
 		t.Fatalf("err = %v (%d written), want ErrChanged for a write into the replaced file", err, len(applied.Written))
 	}
 	if got := read(t, path); got != saved {
 		t.Fatalf("the tool's save was not put back:\n%s", got)
+	}
+	// Between repo's check and its rename: found once the file is renamed.
+	write(t, path, claudeJSON(2))
+	p, err = planScope(t, env, []extensions.Server{server}, toolprofiles.ScopeLocal, "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied, err = apply(p, Interrupt{}, noRenameat2().Before(fsfault.Rename, path, 1, toolSaves))
+	if !errors.Is(err, ErrChanged) || len(applied.Written) != 0 || read(t, path) != saved {
+		t.Fatalf("err = %v (%d written), want ErrChanged and the tool's save put back", err, len(applied.Written))
 	}
 	p, err = planScope(t, env, []extensions.Server{server}, toolprofiles.ScopeLocal, "claude")
 	if err != nil {
@@ -555,4 +657,52 @@ func TestWriteIntoReplacedFileWithoutRenameat2IsPutBack(t *testing.T) {
 		t.Fatalf("%d projects after the next sync, want the tool's 3 and the workspace", n)
 	}
 	assertNoStaged(t, env.Home)
+}
+
+// A tool that creates, removes or rewrites a file at the moment repo
+// commits it keeps what it did, and the run stops with ErrChanged (to be
+// planned again) or, when it was already stopping, leaves the tool's file:
+// a file that appears where repo creates one, a file repo deletes that
+// disappears first, a file that appears where repo deleted one while repo
+// puts it back. With renameat2 and without it.
+func TestToolRacingACommitKeepsItsFile(t *testing.T) {
+	mine := "{\"mcpServers\": {\"mine\": {\"command\": \"x\"}}}\n"
+	for _, sys := range fileSystems[:2] {
+		for _, c := range []struct {
+			name, file string
+			at         fsfault.Op
+			tool       func(path string)
+			changed    bool   // the run stops with ErrChanged
+			holds      string // what the file holds after ("" gone)
+		}{
+			{"appears where repo creates one", ".cursor/mcp.json", fsfault.RenameNoReplace, func(p string) { write(t, p, mine) }, true, mine},
+			{"disappears before repo deletes it", ".amazonq/mcp.json", fsfault.Rename, func(p string) { os.Remove(p) }, true, ""},
+			{"appears where repo deleted one", ".amazonq/mcp.json", fsfault.RenameNoReplace, func(p string) { write(t, p, mine) }, false, mine},
+		} {
+			s := projectRun(t)
+			before := snapshotWithModes(t, s.root)
+			path := filepath.Join(s.root, filepath.FromSlash(c.file))
+			fsys := sys.fs().Before(c.at, path, 1, func() { c.tool(path) })
+			if !c.changed { // the record fails last: the run puts the deletion back
+				fsys.Add(sys.lastFails(plan.ProjectRecordPath(s.root)))
+			}
+			applied, err := apply(s.planIt(), Interrupt{}, fsys)
+			name := sys.name + ": " + c.name
+			if err == nil || errors.Is(err, ErrChanged) != c.changed || !strings.Contains(err.Error(), "nothing was written") || len(applied.Written) != 0 {
+				t.Errorf("%s: err = %v, %d written", name, err, len(applied.Written))
+			}
+			got := snapshotWithModes(t, s.root)
+			if e, ok := got[path]; (c.holds == "") == ok || e.data != c.holds {
+				t.Errorf("%s: %s holds %q (exists %v), want %q", name, c.file, e.data, ok, c.holds)
+			}
+			delete(got, path)
+			delete(before, path)
+			delete(got, filepath.Dir(path)+string(filepath.Separator))
+			delete(before, filepath.Dir(path)+string(filepath.Separator))
+			if d := diffEntries(before, got); d != "" {
+				t.Errorf("%s: the other files are not as they were:\n%s", name, d)
+			}
+			assertNoStaged(t, s.root)
+		}
+	}
 }
