@@ -328,6 +328,7 @@ func TestReplaceFailsMidRunPutsBack(t *testing.T) {
 		if d := diffEntries(before, snapshotWithModes(t, s.root)); d != "" {
 			t.Errorf("the files are not as they were:\n%s", d)
 		}
+		assertNoStaged(t, s.root)
 	}
 }
 
@@ -350,6 +351,7 @@ func TestNoSpaceWhileStagingWritesNothing(t *testing.T) {
 		if d := diffEntries(before, snapshotWithModes(t, s.root)); d != "" {
 			t.Errorf("%s: files changed:\n%s", op, d)
 		}
+		assertNoStaged(t, s.root)
 	}
 }
 
