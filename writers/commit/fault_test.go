@@ -205,7 +205,11 @@ func sweep(t *testing.T, s scenario, base func() *fsfault.FS, first []fsfault.Ru
 	for i, c := range calls {
 		key := string(c.Op) + " " + c.File
 		seen[key]++
-		if i < from || testing.Short() && i%4 != 0 {
+		every := sweepEvery
+		if testing.Short() {
+			every = 4
+		}
+		if i < from || i%every != 0 {
 			continue
 		}
 		restoreTree(t, s.root, before)
