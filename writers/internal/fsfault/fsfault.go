@@ -145,15 +145,15 @@ func FileOf(path string) string {
 // do makes the call op on paths through call, under the rules.
 func (f *FS) do(op Op, paths []string, call func() error) error {
 	c := Call{Op: op, Paths: paths, File: FileOf(paths[0])}
-	fault, skip, before, after := f.match(op, paths)
-	for _, fn := range before {
+	v := f.match(op, paths)
+	for _, fn := range v.before {
 		fn()
 	}
 	var err error
 	switch {
-	case fault != nil:
-		err = wrap(op, paths, fault)
-	case !skip:
+	case v.fault != nil:
+		err = wrap(op, paths, v.fault)
+	case !v.skip:
 		err = call()
 	}
 	c.Err = err
@@ -163,9 +163,9 @@ func (f *FS) do(op Op, paths []string, call func() error) error {
 	if err != nil {
 		return err
 	}
+	after := v.after
 	if isCommit(op, paths) {
-		_, _, _, commit := f.match(Commit, paths)
-		after = append(after, commit...)
+		after = append(after, f.match(Commit, paths).after...)
 	}
 	for _, fn := range after {
 		fn()
@@ -173,10 +173,17 @@ func (f *FS) do(op Op, paths []string, call func() error) error {
 	return nil
 }
 
+// verdict is what the rules say of a call: the first fault, whether to
+// skip the call, and the functions to run.
+type verdict struct {
+	fault         error
+	skip          bool
+	before, after []func()
+}
+
 // match counts the call op on paths for every rule it matches and
-// returns what they say: the first fault, whether to skip the call, and
-// the functions to run.
-func (f *FS) match(op Op, paths []string) (fault error, skip bool, before, after []func()) {
+// returns what they say.
+func (f *FS) match(op Op, paths []string) (v verdict) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.rules {
@@ -187,18 +194,18 @@ func (f *FS) match(op Op, paths []string) (fault error, skip bool, before, after
 		if r.Nth != 0 && r.seen != r.Nth {
 			continue
 		}
-		if fault == nil {
-			fault = r.Err
+		if v.fault == nil {
+			v.fault = r.Err
 		}
-		skip = skip || r.Skip
+		v.skip = v.skip || r.Skip
 		if r.Before != nil {
-			before = append(before, r.Before)
+			v.before = append(v.before, r.Before)
 		}
 		if r.After != nil {
-			after = append(after, r.After)
+			v.after = append(v.after, r.After)
 		}
 	}
-	return fault, skip, before, after
+	return v
 }
 
 func matchesFile(file string, paths []string) bool {
