@@ -574,7 +574,8 @@ func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targ
 
 // syncFailed reports a run that stopped with an error. Apply puts back
 // what it replaced before it stops, so nothing was written; a file it
-// could not put back (another program changed it since) is named with a
+// could not put back (another program changed it since, or putting it
+// back failed) is named with a
 // "wrote" line, so the report never says less than what happened.
 func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
 	for _, fp := range written {

@@ -53,20 +53,40 @@ func Check(fi fs.FileInfo) error {
 	return &NotRegularError{Mode: fi.Mode()}
 }
 
+// Opener is what Open and OpenWrite need of a file system. os is the
+// default; writers/internal/fileio's FS is one, so that a commit's opens go
+// through its seam (and a test can fail them).
+type Opener interface {
+	Stat(path string) (fs.FileInfo, error)
+	OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error)
+}
+
+// osOpener is Opener by the os package.
+type osOpener struct{}
+
+func (osOpener) Stat(path string) (fs.FileInfo, error) { return os.Stat(path) }
+
+func (osOpener) OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag, perm)
+}
+
 // Open opens path for reading if it is a regular file, following symbolic
 // links, and returns it with its FileInfo (from the open file, so it
 // describes what is read). The type is checked before the open, so a device
 // is never opened, and again after it, on the open file: path may have been
 // replaced in between.
-func Open(path string) (*os.File, fs.FileInfo, error) {
-	fi, err := os.Stat(path)
+func Open(path string) (*os.File, fs.FileInfo, error) { return OpenIn(osOpener{}, path) }
+
+// OpenIn is Open through o.
+func OpenIn(o Opener, path string) (*os.File, fs.FileInfo, error) {
+	fi, err := o.Stat(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := Check(fi); err != nil {
 		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	f, err := o.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,8 +102,11 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 
 // OpenWrite opens path for reading and writing in place if it is a
 // regular file, without blocking on anything else (see Open).
-func OpenWrite(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|openFlags, 0)
+func OpenWrite(path string) (*os.File, error) { return OpenWriteIn(osOpener{}, path) }
+
+// OpenWriteIn is OpenWrite through o.
+func OpenWriteIn(o Opener, path string) (*os.File, error) {
+	f, err := o.OpenFile(path, os.O_RDWR|openFlags, 0)
 	if err != nil {
 		return nil, err
 	}

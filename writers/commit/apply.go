@@ -61,7 +61,8 @@ func closed(c <-chan struct{}) bool {
 type Applied struct {
 	// Written are the files that hold repo's new version: every changed
 	// file of the plan, or, after a failure, those repo could not put
-	// back (another program changed them since).
+	// back (another program changed them since, or putting them back
+	// failed: the error says which, and why).
 	Written []*plan.FilePlan
 	// Warnings are files written in a way the user should know about.
 	Warnings []string
@@ -94,17 +95,79 @@ type Applied struct {
 // again), a file cannot be replaced (immutable, no space) — every file
 // already committed is put back and the folders it created are removed,
 // so the run leaves the files as it found them; a file that another
-// program changed since is left as it is and reported in Written.
+// program changed since is left as it is, and one that cannot be put
+// back (an I/O error) as repo wrote it, both reported in Written and
+// named in the error.
 func Apply(p *plan.Plan) (Applied, error) { return ApplyInterruptible(p, Interrupt{}) }
 
 // ApplyInterruptible is Apply, which the host may stop (see Interrupt). A
 // nil error means every file is written, whether or not Stop was closed
 // meanwhile; ErrInterrupted means none is.
 func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
+	return apply(p, in, fileio.OS{})
+}
+
+// apply is ApplyInterruptible through the file system fsys: fileio.OS,
+// or in tests one that fails a chosen call (writers/internal/fsfault).
+func apply(p *plan.Plan, in Interrupt, fsys fileio.FS) (Applied, error) {
+	if closed(in.Stop) {
+		return Applied{}, fmt.Errorf("%w; nothing was written", ErrInterrupted)
+	}
+	r := newRun(p, in, fsys)
+	all := make([]string, len(p.Files))
+	for i, f := range p.Files {
+		all[i] = f.Path
+	}
+	fileio.RemoveStale(fsys, all)
+	if len(r.files) == 0 {
+		return Applied{Warnings: writeState(fsys, p.State)}, nil
+	}
+	if err := r.prepare(); err != nil {
+		return Applied{}, err
+	}
+	if err := r.commitAll(); err != nil {
+		return r.fail(err)
+	}
+	if !closed(in.Abort) {
+		syncDirs(fsys, r.files)
+	}
+	for _, c := range r.done {
+		if c.writtenAside() {
+			return r.fail(fmt.Errorf("%s: another program wrote into it while repo was replacing it: %w", c.f.Display, ErrChanged))
+		}
+	}
+	for _, c := range r.done {
+		c.finish()
+		if c.kind == deleted {
+			removeEmptyFolders(fsys, c.f.CreatedFolders())
+		}
+	}
+	r.res.Written = r.stale
+	r.res.Warnings = append(r.res.Warnings, writeState(fsys, p.State)...)
+	return r.res, nil
+}
+
+// run is one Apply under way.
+type run struct {
+	fs fileio.FS
+	in Interrupt
 	// files are committed in order: records' intents, tool configs,
 	// records. of[i] is the file of the plan that files[i] writes.
+	files, of  []*plan.FilePlan
+	intents    int              // files[:intents] are records' intents
+	stale      []*plan.FilePlan // the plan's files that change
+	finishFrom int              // from here on, a stop finishes the run (Interrupt.Stop)
+	folders    []string         // the folders it created (makeFolders)
+	staged     []*fileio.Staged // files[i]'s new version (stageAll)
+	done       []*committed     // the files committed so far
+	res        Applied
+}
+
+// newRun orders the files of p that change for their commit.
+func newRun(p *plan.Plan, in Interrupt, fsys fileio.FS) *run {
 	var intents, configs, records, intentOf, recordOf []*plan.FilePlan
-	for _, f := range p.Stale() {
+	stale := p.Stale()
+	for _, f := range stale {
 		switch {
 		case f.Scope != plan.ScopeRecord:
 			configs = append(configs, f)
@@ -122,111 +185,104 @@ func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 			records, recordOf = append(records, f), append(recordOf, f)
 		}
 	}
-	files := slices.Concat(intents, configs, records)
-	of := slices.Concat(intentOf, configs, recordOf)
-	// Past the last tool config, a stop finishes the run (Interrupt.Stop).
-	finishFrom := max(len(intents)+len(configs), 1)
-	all := make([]string, len(p.Files))
-	for i, f := range p.Files {
-		all[i] = f.Path
+	return &run{
+		fs: fsys, in: in, stale: stale,
+		files:      slices.Concat(intents, configs, records),
+		of:         slices.Concat(intentOf, configs, recordOf),
+		intents:    len(intents),
+		finishFrom: max(len(intents)+len(configs), 1),
 	}
-	if closed(in.Stop) {
-		return Applied{}, fmt.Errorf("%w; nothing was written", ErrInterrupted)
-	}
-	fileio.RemoveStale(all)
-	if len(files) == 0 {
-		return Applied{Warnings: writeState(p.State)}, nil
-	}
-	folders, err := makeFolders(files)
+}
+
+// prepare creates the folders of the new files and stages every file. On
+// an error (or a stop) nothing is left of either.
+func (r *run) prepare() error {
+	var err error
+	r.folders, err = makeFolders(r.fs, r.files)
 	if err != nil {
-		removeFolders(folders)
-		return Applied{}, err
+		err = fmt.Errorf("%w; nothing was written", err)
+	} else {
+		r.staged, err = stageAll(r.fs, r.files, r.in.Stop)
 	}
-	staged, err := stageAll(files, in.Stop)
-	if err == nil && closed(in.Stop) {
-		for _, s := range staged {
+	if err == nil && closed(r.in.Stop) {
+		for _, s := range r.staged {
 			s.Remove()
 		}
 		err = fmt.Errorf("%w; nothing was written", ErrInterrupted)
 	}
 	if err != nil {
-		removeFolders(folders)
-		return Applied{}, err
+		removeFolders(r.fs, r.folders)
 	}
-	var res Applied
-	done := make([]*committed, 0, len(files))
-	fail := func(err error) (Applied, error) {
-		for _, s := range staged[len(done):] {
-			s.Remove()
-		}
-		var kept []*plan.FilePlan
-		for i := len(done) - 1; i >= 0; i-- {
-			release, err := takeToolLocks(done[i].f, &res, in.Abort)
-			if err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: put back without its tool's lock: aborted while waiting for it", done[i].f.Display))
-			}
-			restored := done[i].undo()
-			release()
-			if !restored && !slices.Contains(kept, of[i]) {
-				kept = append(kept, of[i])
-			} else if restored {
-				res.PutBack++
-			}
-		}
-		slices.Reverse(kept)
-		if !closed(in.Abort) {
-			syncDirs(files)
-		}
-		removeFolders(folders)
-		res.Written = kept
-		return res, failure(err, len(done), kept)
-	}
-	for i, f := range files {
+	return err
+}
+
+// commitAll commits the files one by one, each under its tools' locks,
+// until one fails or the host stops the run.
+func (r *run) commitAll() error {
+	for i, f := range r.files {
 		var stop <-chan struct{}
-		if i < finishFrom {
-			stop = in.Stop
+		if i < r.finishFrom {
+			stop = r.in.Stop
 		}
 		if closed(stop) {
-			return fail(ErrInterrupted)
+			return ErrInterrupted
 		}
-		release, err := takeToolLocks(f, &res, stop)
+		release, err := takeToolLocks(r.fs, f, &r.res, stop)
 		if err != nil {
 			release()
-			return fail(ErrInterrupted)
+			return ErrInterrupted
 		}
-		c, err := commitFile(f, staged[i])
+		c, err := commitFile(r.fs, f, r.staged[i])
 		release()
+		if c != nil {
+			r.done = append(r.done, c)
+		}
 		switch {
 		case errors.Is(err, ErrChanged):
-			return fail(fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged))
+			return fmt.Errorf("%s: another program wrote it while repo was planning: %w", f.Display, ErrChanged)
 		case err != nil:
-			return fail(fmt.Errorf("%s: cannot write: %w", f.Display, fileio.UnwrapPath(err)))
+			return fmt.Errorf("%s: cannot write: %w", f.Display, fileio.UnwrapPath(err))
 		}
-		done = append(done, c)
 		if c.warning != "" {
-			res.Warnings = append(res.Warnings, c.warning)
-		}
-		if testHookCommitted != nil {
-			testHookCommitted(len(done))
+			r.res.Warnings = append(r.res.Warnings, c.warning)
 		}
 	}
-	if !closed(in.Abort) {
-		syncDirs(files)
+	return nil
+}
+
+// fail ends a run that cannot commit every file: it removes what is still
+// staged, puts back every file committed, last first, and removes the
+// folders it created. A file it cannot put back is reported (Written,
+// and in the error, with why).
+func (r *run) fail(err error) (Applied, error) {
+	for _, s := range r.staged[len(r.done):] {
+		s.Remove()
 	}
-	for _, c := range done {
-		if c.writtenAside() {
-			return fail(fmt.Errorf("%s: another program wrote into it while repo was replacing it: %w", c.f.Display, ErrChanged))
+	var kept []keptFile
+	for i := len(r.done) - 1; i >= 0; i-- {
+		c := r.done[i]
+		release, err := takeToolLocks(r.fs, c.f, &r.res, r.in.Abort)
+		if err != nil {
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%s: put back without its tool's lock: aborted while waiting for it", c.f.Display))
+		}
+		why := c.undo()
+		release()
+		switch {
+		case why == nil:
+			r.res.PutBack++
+		case !slices.ContainsFunc(kept, func(k keptFile) bool { return k.f == r.of[i] }):
+			kept = append(kept, keptFile{f: r.of[i], why: why, intent: i < r.intents})
 		}
 	}
-	for _, c := range done {
-		c.finish()
-		if c.kind == deleted {
-			removeEmptyFolders(c.f.CreatedFolders())
-		}
+	slices.Reverse(kept)
+	if !closed(r.in.Abort) {
+		syncDirs(r.fs, r.files)
 	}
-	res.Written = p.Stale()
-	res.Warnings = append(res.Warnings, writeState(p.State)...)
-	return res, nil
+	removeFolders(r.fs, r.folders)
+	for _, k := range kept {
+		r.res.Written = append(r.res.Written, k.f)
+	}
+	return r.res, failure(err, len(r.done), kept)
 }
 
 // writeState writes repo's own files of a plan (Plan.State), once the
@@ -234,14 +290,14 @@ func ApplyInterruptible(p *plan.Plan, in Interrupt) (Applied, error) {
 // it needs. They are what repo remembers for later runs, which do without
 // them (a run then knows less): a file that cannot be written is a
 // warning, not a failed run.
-func writeState(files []*plan.FilePlan) []string {
+func writeState(fsys fileio.FS, files []*plan.FilePlan) []string {
 	var warnings []string
 	for _, f := range files {
 		if !f.Changed() {
 			continue
 		}
 		if f.Delete {
-			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := fsys.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				warnings = append(warnings, fmt.Sprintf("%s: not deleted (%v)", f.Display, fileio.UnwrapPath(err)))
 			}
 			continue
@@ -249,14 +305,14 @@ func writeState(files []*plan.FilePlan) []string {
 		err := os.MkdirAll(filepath.Dir(f.Path), 0o755)
 		if err == nil {
 			var staged *fileio.Staged
-			if staged, err = fileio.StageFile(f.Path, f.After, f.Mode); err == nil {
+			if staged, err = fileio.StageFile(fsys, f.Path, f.After, f.Mode); err == nil {
 				switch {
 				case staged.InPlace != nil:
 					// repo's own file, with attributes a new file would
 					// lose: written where it is.
 					err = os.WriteFile(f.Path, f.After, f.Mode)
 				default:
-					if err = os.Rename(staged.Name, f.Path); err != nil {
+					if err = fsys.Rename(staged.Name, f.Path); err != nil {
 						staged.Remove()
 					} else {
 						staged.Release()
@@ -276,7 +332,7 @@ func writeState(files []*plan.FilePlan) []string {
 // time is noted in res's warnings, and the file is written without it.
 // When stop closes during a wait, it returns ErrInterrupted with what it
 // took so far to release.
-func takeToolLocks(f *plan.FilePlan, res *Applied, stop <-chan struct{}) (release func(), err error) {
+func takeToolLocks(fsys fileio.FS, f *plan.FilePlan, res *Applied, stop <-chan struct{}) (release func(), err error) {
 	var releases []func()
 	release = func() {
 		for i := len(releases) - 1; i >= 0; i-- {
@@ -284,7 +340,7 @@ func takeToolLocks(f *plan.FilePlan, res *Applied, stop <-chan struct{}) (releas
 		}
 	}
 	for _, l := range f.ToolLocks() {
-		r, err := l.Take(stop)
+		r, err := l.Take(fsys, stop)
 		releases = append(releases, r)
 		switch {
 		case errors.Is(err, fileio.ErrLockWaitStopped):
@@ -296,25 +352,40 @@ func takeToolLocks(f *plan.FilePlan, res *Applied, stop <-chan struct{}) (releas
 	return release, nil
 }
 
-// testHookCommitted, when set by a test, is called after each commit with
-// the number of files committed: it plays a crash (runtime.Goexit) or a
-// tool writing at that moment.
-var testHookCommitted func(committed int)
+// keptFile is a file a failed run could not put back, and why: another
+// program changed it since (errChangedSince), or putting it back failed.
+// intent: it is a record, left holding its intent (FilePlan.Intent).
+type keptFile struct {
+	f      *plan.FilePlan
+	why    error
+	intent bool
+}
 
 // failure words an error that stopped a commit: what was done about the
 // files committed before it.
-func failure(err error, committed int, kept []*plan.FilePlan) error {
+func failure(err error, committed int, kept []keptFile) error {
 	if len(kept) == 0 {
 		if committed == 0 {
 			return fmt.Errorf("%w; nothing was written", err)
 		}
 		return fmt.Errorf("%w; nothing was written (the %d file(s) already replaced were put back)", err, committed)
 	}
-	names := make([]string, len(kept))
-	for i, f := range kept {
-		names[i] = f.Display
+	var changed, parts []string
+	for _, k := range kept {
+		if errors.Is(k.why, errChangedSince) {
+			changed = append(changed, k.f.Display)
+		} else {
+			holds := "repo's new version"
+			if k.intent {
+				holds = "every entry repo had or was about to write (the next run reads it so)"
+			}
+			parts = append(parts, fmt.Sprintf("%s could not be put back (%v), so it holds %s", k.f.Display, k.why, holds))
+		}
 	}
-	return fmt.Errorf("%w; repo put back what it could, but another program changed %s since repo wrote it, so it holds repo's new version", err, strings.Join(names, ", "))
+	if len(changed) > 0 {
+		parts = slices.Insert(parts, 0, fmt.Sprintf("another program changed %s since repo wrote it, so it holds repo's new version", strings.Join(changed, ", ")))
+	}
+	return fmt.Errorf("%w; repo put back what it could, but %s", err, strings.Join(parts, "; "))
 }
 
 // stageParallel bounds how many files are staged at once.
@@ -324,7 +395,7 @@ const stageParallel = 8
 // to delete has nothing to stage (nil). On an error nothing is left
 // staged. When stop closes, the files not yet begun are not staged, and
 // it returns ErrInterrupted.
-func stageAll(files []*plan.FilePlan, stop <-chan struct{}) ([]*fileio.Staged, error) {
+func stageAll(fsys fileio.FS, files []*plan.FilePlan, stop <-chan struct{}) ([]*fileio.Staged, error) {
 	staged := make([]*fileio.Staged, len(files))
 	errs := make([]error, len(files))
 	par.Each(len(files), stageParallel, func(i int) {
@@ -332,7 +403,7 @@ func stageAll(files []*plan.FilePlan, stop <-chan struct{}) ([]*fileio.Staged, e
 		case closed(stop):
 			errs[i] = ErrInterrupted
 		case !files[i].Delete:
-			staged[i], errs[i] = fileio.StageFile(files[i].Path, files[i].After, files[i].Mode)
+			staged[i], errs[i] = fileio.StageFile(fsys, files[i].Path, files[i].After, files[i].Mode)
 		}
 	})
 	for i, f := range files {
@@ -352,7 +423,7 @@ func stageAll(files []*plan.FilePlan, stop <-chan struct{}) ([]*fileio.Staged, e
 // syncDirs fsyncs each folder of the files once, all at once. A folder
 // that cannot be fsynced leaves the renames in it to the file system's
 // own timing: the files are whole either way, only maybe not yet durable.
-func syncDirs(files []*plan.FilePlan) {
+func syncDirs(fsys fileio.FS, files []*plan.FilePlan) {
 	seen := map[string]bool{}
 	var dirs []string
 	for _, f := range files {
@@ -361,5 +432,5 @@ func syncDirs(files []*plan.FilePlan) {
 			dirs = append(dirs, dir)
 		}
 	}
-	par.Each(len(dirs), len(dirs), func(i int) { _ = fileio.SyncDir(dirs[i]) })
+	par.Each(len(dirs), len(dirs), func(i int) { _ = fileio.SyncDir(fsys, dirs[i]) })
 }

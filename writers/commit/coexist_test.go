@@ -17,6 +17,7 @@ import (
 	"github.com/repo-manager/repo/internal/bigmem"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/fsfault"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -273,6 +274,9 @@ func TestMappedFileChangedWhilePlanned(t *testing.T) {
 // before it lets it go, puts it back, and stops with ErrChanged, so the
 // run is planned again from the tool's save.
 func TestWriteIntoReplacedFileIsPutBack(t *testing.T) {
+	if fileio.WritesInPlace {
+		t.Skip("files are written in place here: there is no replaced file to write into")
+	}
 	env := testEnv(t)
 	path := filepath.Join(env.Home, ".claude.json")
 	write(t, path, claudeJSON(2))
@@ -286,14 +290,13 @@ func TestWriteIntoReplacedFileIsPutBack(t *testing.T) {
 	}
 	defer tool.Close()
 	saved := claudeJSON(3)
-	testHookCommitted = func(n int) {
-		if n == 2 { // the record's intent, then the config are swapped
-			tool.Truncate(0)
-			tool.WriteAt([]byte(saved), 0)
-		}
-	}
-	defer func() { testHookCommitted = nil }()
-	applied, err := Apply(p)
+	// Once the record's intent and the config are swapped, and checked:
+	// before the folders' fsync.
+	fsys := fsfault.New().Before(fsfault.Sync, env.Home, 1, func() {
+		tool.Truncate(0)
+		tool.WriteAt([]byte(saved), 0)
+	})
+	applied, err := apply(p, Interrupt{}, fsys)
 	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "wrote into it while repo was replacing it") {
 		t.Fatalf("err = %v, want ErrChanged for a write into the replaced file", err)
 	}
@@ -303,7 +306,6 @@ func TestWriteIntoReplacedFileIsPutBack(t *testing.T) {
 	if got := read(t, path); got != saved {
 		t.Fatalf("the tool's save was not put back:\n%s", got)
 	}
-	testHookCommitted = nil
 	syncScope(t, env, []extensions.Server{server}, toolprofiles.ScopeLocal, "claude")
 	if n, _ := projectsIn(t, path); n != 4 {
 		t.Fatalf("%d projects after the next sync, want the tool's 3 and the workspace", n)
@@ -410,17 +412,12 @@ func TestRunKilledWhileAdding(t *testing.T) {
 // commits, as SIGKILL would: no file is put back.
 func killAfter(t *testing.T, p *plan.Plan, n int) {
 	t.Helper()
-	testHookCommitted = func(done int) {
-		if done == n {
-			runtime.Goexit()
-		}
-	}
-	defer func() { testHookCommitted = nil }()
+	fsys := fsfault.New().After(fsfault.Commit, "", n, runtime.Goexit)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		Apply(p)
+		apply(p, Interrupt{}, fsys)
 		t.Error("Apply was not stopped")
 	}()
 	wg.Wait()

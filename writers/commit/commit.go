@@ -47,6 +47,7 @@ const (
 
 // committed is one file of a run that is in place and can still be undone.
 type committed struct {
+	fs    fileio.FS // what the run writes through
 	f     *plan.FilePlan
 	kind  commitKind
 	aside string // the replaced inode's name until the run ends ("" if none)
@@ -57,87 +58,132 @@ type committed struct {
 	warning string
 }
 
-// commitFile puts the staged file (fileio.StageFile) in place of f.Path. On an
-// error, the staged file is gone and f.Path is as it was.
-func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
+// errChangedSince: undoing a commit found another program's version of
+// the file, which stays.
+var errChangedSince = errors.New("another program changed it since repo wrote it")
+
+// commitFile puts the staged file (fileio.StageFile) in place of f.Path.
+// On an error with no committed, the staged file is gone and f.Path is as
+// it was. On an error with one, f.Path holds repo's version, which the
+// committed undoes: the check after the swap found another program's
+// write, or could not be made.
+func commitFile(fsys fileio.FS, f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 	defer func() {
-		if err != nil {
+		if err != nil && c == nil {
 			s.Remove()
 		} else {
-			s.Release() // no longer at a staged name
+			s.Release() // no longer at a staged name, or holding the replaced file
 		}
 	}()
-	if f.Delete {
-		return deleteFile(f)
-	}
-	if s.InPlace != nil {
-		return writeInPlace(f, "", fmt.Sprintf("%s: written in place, not replaced atomically: %v", f.Display, s.InPlace))
-	}
-	staged := s.Name
-	if !f.Existed {
-		switch err := fileio.RenameNoReplace(staged, f.Path); {
-		case err == nil:
-			return &committed{f: f, kind: created}, nil
-		case errors.Is(err, fs.ErrExist):
-			return nil, ErrChanged
-		case !errors.Is(err, fileio.ErrUnsupported):
-			return nil, err
-		}
-		if _, err := os.Lstat(f.Path); err == nil {
-			return nil, ErrChanged
-		}
-		if err := os.Rename(staged, f.Path); err != nil {
-			return nil, err
-		}
-		return &committed{f: f, kind: created}, nil
-	}
-	if fileio.WritesInPlace {
-		return writeInPlace(f, staged, "")
+	switch {
+	case f.Delete:
+		return deleteFile(fsys, f)
+	case s.InPlace != nil:
+		return writeInPlace(fsys, f, "", fmt.Sprintf("%s: written in place, not replaced atomically: %v", f.Display, s.InPlace))
+	case !f.Existed:
+		return createFile(fsys, f, s.Name)
+	case fileio.WritesInPlace:
+		return writeInPlace(fsys, f, s.Name, "")
 	}
 	// The tool usually writes while repo plans, not in the microseconds of
 	// the swap: check first, so its update is not hidden even for the
 	// instant between a swap and the swap back.
-	if !fileio.FileEquals(f.Path, f.Before) {
-		return nil, ErrChanged
+	if err := holds(fsys, f.Path, f.Before); err != nil {
+		return nil, err
 	}
-	switch err := fileio.RenameExchange(staged, f.Path); {
+	switch err := fileio.RenameExchange(fsys, s.Name, f.Path); {
 	case err == nil:
-		c := &committed{f: f, kind: exchanged, aside: staged}
-		if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
-			// Another program wrote the file after repo read it: put its
-			// version back, unless it has written yet again over ours.
-			c.undo()
-			return nil, ErrChanged
-		}
-		return c, nil
+		c := &committed{fs: fsys, f: f, kind: exchanged, aside: s.Name}
+		// Another program may have written the file after repo read it:
+		// the run puts its version back (unless it has written yet again
+		// over ours).
+		return c, c.checkAside()
 	case fileio.RenameImpossible(err):
-		return writeInPlace(f, staged, renameWarning(f, err))
+		return writeInPlace(fsys, f, s.Name, renameWarning(f, err))
 	case !errors.Is(err, fileio.ErrUnsupported):
 		return nil, err
 	}
+	return replaceByLink(fsys, f, s.Name)
+}
+
+// holds is nil if the file at path holds want, ErrChanged if it does not
+// (another program changed it, or removed it), or why it cannot be read.
+func holds(fsys fileio.FS, path string, want []byte) error {
+	eq, err := fileio.FileEquals(fsys, path, want)
+	switch {
+	case err != nil:
+		return err
+	case !eq:
+		return ErrChanged
+	}
+	return nil
+}
+
+// createFile renames the staged file to f.Path, which must not exist.
+func createFile(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed, error) {
+	switch err := fileio.RenameNoReplace(fsys, staged, f.Path); {
+	case err == nil:
+		return &committed{fs: fsys, f: f, kind: created}, nil
+	case errors.Is(err, fs.ErrExist):
+		return nil, ErrChanged
+	case !errors.Is(err, fileio.ErrUnsupported):
+		return nil, err
+	}
+	switch _, err := fsys.Lstat(f.Path); {
+	case err == nil:
+		return nil, ErrChanged
+	case !fileio.IsMissing(err):
+		return nil, err
+	}
+	if err := fsys.Rename(staged, f.Path); err != nil {
+		return nil, err
+	}
+	return &committed{fs: fsys, f: f, kind: created}, nil
+}
+
+// replaceByLink replaces f.Path by the staged file where the two cannot
+// be swapped: the replaced inode is kept by a hard link before the
+// rename, and the condition is a read just before it.
+func replaceByLink(fsys fileio.FS, f *plan.FilePlan, staged string) (*committed, error) {
 	aside := ""
-	if tmp, err := fileio.CreateTemp(f.Path, 0o600); err == nil {
+	if tmp, err := fileio.CreateTemp(fsys, f.Path, 0o600); err == nil {
 		// A name for the hard link: reserve one, then link over it.
 		tmp.Close()
-		os.Remove(tmp.Name())
-		if os.Link(f.Path, tmp.Name()) == nil {
+		fsys.Remove(tmp.Name())
+		if fsys.Link(f.Path, tmp.Name()) == nil {
 			aside = tmp.Name()
 		}
 	}
-	c = &committed{f: f, kind: renamed, aside: aside}
-	if !fileio.FileEquals(f.Path, f.Before) {
+	c := &committed{fs: fsys, f: f, kind: renamed, aside: aside}
+	if err := holds(fsys, f.Path, f.Before); err != nil {
 		c.finish()
-		return nil, ErrChanged
+		return nil, err
 	}
 	if aside != "" {
-		c.watchAside()
+		_ = c.watchAside() // best effort: without it a write into it goes unseen
 	}
-	if err := os.Rename(staged, f.Path); err != nil {
+	if err := fsys.Rename(staged, f.Path); err != nil {
 		c.finish()
 		if fileio.RenameImpossible(err) {
-			return writeInPlace(f, staged, renameWarning(f, err))
+			return writeInPlace(fsys, f, staged, renameWarning(f, err))
 		}
 		return nil, err
+	}
+	if c.watch == nil {
+		return c, nil
+	}
+	// The rename unlinked the replaced inode from f.Path, which changed
+	// its change time: its version is taken again (else every file would
+	// look written into), then it is checked as a swapped-out one is.
+	if fi, err := c.watch.Stat(); err == nil {
+		c.ver = fileio.VersionOf(fi)
+	} else {
+		c.watch.Close() // unwatched, as where no hard link can be made
+		c.watch = nil
+		return c, nil
+	}
+	if !fileio.ContentEquals(c.watch, f.Before) {
+		return c, ErrChanged
 	}
 	return c, nil
 }
@@ -148,24 +194,24 @@ func commitFile(f *plan.FilePlan, s *fileio.Staged) (c *committed, err error) {
 // a rename cannot move it (a single-file bind mount, another file system,
 // and on Windows a file a tool holds open), the file stays, written in
 // place with f.After, with a warning.
-func deleteFile(f *plan.FilePlan) (*committed, error) {
-	if !fileio.FileEquals(f.Path, f.Before) {
-		return nil, ErrChanged
+func deleteFile(fsys fileio.FS, f *plan.FilePlan) (*committed, error) {
+	if err := holds(fsys, f.Path, f.Before); err != nil {
+		return nil, err
 	}
-	tmp, err := fileio.CreateTemp(f.Path, 0o600)
+	tmp, err := fileio.CreateTemp(fsys, f.Path, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	aside := tmp.Name()
 	tmp.Close()
 	// Over the reserved name: no moment where another file could take it.
-	if err := os.Rename(f.Path, aside); err != nil {
-		os.Remove(aside)
+	if err := fsys.Rename(f.Path, aside); err != nil {
+		fsys.Remove(aside)
 		switch {
 		case fileio.IsMissing(err):
 			return nil, ErrChanged
 		case fileio.RenameImpossible(err) || fileio.WritesInPlace:
-			c, werr := writeInPlace(f, "", "")
+			c, werr := writeInPlace(fsys, f, "", "")
 			if werr == nil {
 				c.warning = fmt.Sprintf("%s: left in place holding nothing, not deleted: it cannot be renamed (%v)", f.Display, fileio.UnwrapPath(err))
 			}
@@ -173,28 +219,36 @@ func deleteFile(f *plan.FilePlan) (*committed, error) {
 		}
 		return nil, err
 	}
-	c := &committed{f: f, kind: deleted, aside: aside}
-	if !c.watchAside() || !fileio.ContentEquals(c.watch, f.Before) {
-		// Another program replaced the file after repo read it: its
-		// version goes back.
-		c.undo()
-		return nil, ErrChanged
+	c := &committed{fs: fsys, f: f, kind: deleted, aside: aside}
+	// Another program may have replaced the file after repo read it: the
+	// run puts its version back.
+	return c, c.checkAside()
+}
+
+// checkAside opens the inode c replaced (watchAside) and checks that it
+// is the one repo planned from: ErrChanged if another program wrote it
+// after repo read it.
+func (c *committed) checkAside() error {
+	if err := c.watchAside(); err != nil {
+		return err
 	}
-	return c, nil
+	if !fileio.ContentEquals(c.watch, c.f.Before) {
+		return ErrChanged
+	}
+	return nil
 }
 
 // watchAside opens the replaced inode kept at c.aside, locks it as a
 // staged file is locked (a later run's fileio.RemoveStale leaves it to
-// this run while it goes), notes its version, and reports whether it
-// could.
-func (c *committed) watchAside() bool {
-	f, fi, err := regfile.Open(c.aside)
+// this run while it goes), and notes its version.
+func (c *committed) watchAside() error {
+	f, fi, err := regfile.OpenIn(c.fs, c.aside)
 	if err != nil {
-		return false
+		return err
 	}
-	fileio.HoldStaged(f)
+	fileio.HoldStaged(c.fs, f)
 	c.watch, c.ver = f, fileio.VersionOf(fi)
-	return true
+	return nil
 }
 
 // writtenAside reports whether the replaced inode was written since it
@@ -216,11 +270,11 @@ func (c *committed) writtenAside() bool {
 // a new file cannot keep what the old one has. It is not atomic — a crash
 // halfway leaves a mix — so the run warns (warning, "" on Windows, where
 // every file is written so).
-func writeInPlace(f *plan.FilePlan, staged string, warning string) (*committed, error) {
+func writeInPlace(fsys fileio.FS, f *plan.FilePlan, staged string, warning string) (*committed, error) {
 	if staged != "" {
-		os.Remove(staged)
+		fsys.Remove(staged)
 	}
-	file, err := regfile.OpenWrite(f.Path)
+	file, err := regfile.OpenWriteIn(fsys, f.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -228,13 +282,13 @@ func writeInPlace(f *plan.FilePlan, staged string, warning string) (*committed, 
 	if !fileio.ContentEquals(file, f.Before) {
 		return nil, ErrChanged
 	}
-	if err := overwrite(file, f.After); err != nil {
-		if overwrite(file, f.Before) != nil {
+	if err := overwrite(fsys, file, f.After); err != nil {
+		if overwrite(fsys, file, f.Before) != nil {
 			return nil, fmt.Errorf("%w; writing it in place failed halfway and its old content could not be put back either: restore it from a backup", err)
 		}
 		return nil, err
 	}
-	return &committed{f: f, kind: inPlace, warning: warning}, nil
+	return &committed{fs: fsys, f: f, kind: inPlace, warning: warning}, nil
 }
 
 // renameWarning is the warning of a file written in place because the
@@ -244,14 +298,14 @@ func renameWarning(f *plan.FilePlan, why error) string {
 }
 
 // overwrite makes file hold exactly data, durably.
-func overwrite(file *os.File, data []byte) error {
-	if _, err := file.WriteAt(data, 0); err != nil {
+func overwrite(fsys fileio.FS, file *os.File, data []byte) error {
+	if _, err := fsys.WriteAt(file, data, 0); err != nil {
 		return err
 	}
-	if err := file.Truncate(int64(len(data))); err != nil {
+	if err := fsys.Truncate(file, int64(len(data))); err != nil {
 		return err
 	}
-	if err := file.Sync(); err != nil {
+	if err := fsys.Sync(file); err != nil {
 		return err
 	}
 	if !fileio.ContentEquals(file, data) {
@@ -260,78 +314,104 @@ func overwrite(file *os.File, data []byte) error {
 	return nil
 }
 
-// undo puts back what c replaced, if f.Path still holds what repo wrote
-// (else another program has written it since, and its version stays), and
-// reports whether f.Path no longer holds repo's version. It ends c.
-func (c *committed) undo() (restored bool) {
+// undo puts back what c replaced, if f.Path still holds what repo wrote,
+// and ends c. It returns nil when f.Path no longer holds repo's version:
+// put back, or another program's version, which stays; else why it
+// holds it still: errChangedSince for a file repo created that another
+// program then changed (not repo's to remove), or the error that kept it
+// from putting the file back.
+func (c *committed) undo() error {
 	defer c.finish()
-	path := c.f.Path
 	if c.kind == deleted {
-		switch err := putBack(c.aside, path); {
-		case err == nil:
-			c.aside = ""
-		case errors.Is(err, fs.ErrExist):
-			// A file appeared where repo deleted one: another program's,
-			// which stays.
-		default:
-			// The file is not back: the aside copy is not repo's to
-			// remove (a later run's fileio.RemoveStale does, past its age).
-			c.aside = ""
-			return false
-		}
-		return true
+		return c.undoDelete()
 	}
-	if !fileio.FileEquals(path, c.f.After) {
-		// Someone else's version: not repo's to undo. A file repo created
-		// that then changed is kept, and is reported as written.
-		return c.kind != created
+	path := c.f.Path
+	switch eq, err := fileio.FileEquals(c.fs, path, c.f.After); {
+	case err != nil:
+		return fmt.Errorf("reading it: %w", fileio.UnwrapPath(err))
+	case !eq && c.kind == created:
+		return errChangedSince
+	case !eq:
+		return nil // someone else's version: not repo's to undo
 	}
 	switch c.kind {
 	case created:
-		return os.Remove(path) == nil
+		if err := c.fs.Remove(path); err != nil {
+			return fmt.Errorf("removing it: %w", fileio.UnwrapPath(err))
+		}
 	case exchanged:
-		if fileio.RenameExchange(c.aside, path) == nil {
-			return true // repo's version is now at aside, which finish removes
+		if err := fileio.RenameExchange(c.fs, c.aside, path); err != nil {
+			return fmt.Errorf("swapping it back: %w", fileio.UnwrapPath(err))
 		}
+		// repo's version is now at aside, which finish removes
 	case renamed:
-		if c.aside != "" && os.Rename(c.aside, path) == nil {
-			c.aside = ""
-			return true
+		if c.aside == "" {
+			return errors.New("its old version could not be kept: no hard link to it could be made")
 		}
+		if err := c.fs.Rename(c.aside, path); err != nil {
+			return fmt.Errorf("renaming its old version back: %w", fileio.UnwrapPath(err))
+		}
+		c.aside = ""
 	case inPlace:
-		file, err := regfile.OpenWrite(path)
-		if err == nil {
-			defer file.Close()
-			return overwrite(file, c.f.Before) == nil
-		}
+		return c.undoInPlace()
 	}
-	return false
+	return nil
+}
+
+// undoDelete renames the deleted file back, unless a file has appeared
+// at its name: another program's, which stays.
+func (c *committed) undoDelete() error {
+	switch err := putBack(c.fs, c.aside, c.f.Path); {
+	case err == nil:
+		c.aside = ""
+	case errors.Is(err, fs.ErrExist):
+	default:
+		// The file is not back: the aside copy is not repo's to
+		// remove (a later run's fileio.RemoveStale does, past its age).
+		c.aside = ""
+		return fmt.Errorf("renaming it back: %w", fileio.UnwrapPath(err))
+	}
+	return nil
+}
+
+// undoInPlace writes f.Before back over the file c wrote in place.
+func (c *committed) undoInPlace() error {
+	file, err := regfile.OpenWriteIn(c.fs, c.f.Path)
+	if err == nil {
+		defer file.Close()
+		err = overwrite(c.fs, file, c.f.Before)
+	}
+	if err != nil {
+		return fmt.Errorf("writing its old content back: %w", fileio.UnwrapPath(err))
+	}
+	return nil
 }
 
 // putBack renames aside to path unless path exists.
-func putBack(aside, path string) error {
-	err := fileio.RenameNoReplace(aside, path)
+func putBack(fsys fileio.FS, aside, path string) error {
+	err := fileio.RenameNoReplace(fsys, aside, path)
 	if !errors.Is(err, fileio.ErrUnsupported) {
 		return err
 	}
 	// A hard link is created only where no file is; then the aside name
 	// goes. Where there are no hard links, a rename after a look.
-	if err := os.Link(aside, path); err == nil {
-		return os.Remove(aside)
+	if err := fsys.Link(aside, path); err == nil {
+		fsys.Remove(aside) // else finish tries again
+		return nil
 	} else if errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	if _, err := os.Lstat(path); err == nil {
+	if _, err := fsys.Lstat(path); err == nil {
 		return fs.ErrExist
 	}
-	return os.Rename(aside, path)
+	return fsys.Rename(aside, path)
 }
 
 // finish ends c: the replaced inode is let go (its name first, then its
 // lock).
 func (c *committed) finish() {
 	if c.aside != "" {
-		os.Remove(c.aside)
+		c.fs.Remove(c.aside)
 		c.aside = ""
 	}
 	if c.watch != nil {
@@ -344,14 +424,14 @@ func (c *committed) finish() {
 // down, and returns the ones it created, so that a run that fails can
 // remove them again: an empty .vscode/ left behind would count as
 // evidence that the workspace uses VS Code.
-func makeFolders(files []*plan.FilePlan) (created []string, err error) {
+func makeFolders(fsys fileio.FS, files []*plan.FilePlan) (created []string, err error) {
 	for _, f := range files {
 		if f.Existed {
 			continue
 		}
 		var missing []string
 		for dir := filepath.Dir(f.Path); ; dir = filepath.Dir(dir) {
-			if _, err := os.Lstat(dir); err == nil {
+			if _, err := fsys.Lstat(dir); err == nil {
 				break
 			}
 			missing = append(missing, dir)
@@ -360,7 +440,7 @@ func makeFolders(files []*plan.FilePlan) (created []string, err error) {
 			}
 		}
 		for i := len(missing) - 1; i >= 0; i-- {
-			switch err := os.Mkdir(missing[i], 0o777); {
+			switch err := fsys.Mkdir(missing[i], 0o777); {
 			case err == nil:
 				created = append(created, missing[i])
 			case !errors.Is(err, fs.ErrExist):
@@ -373,18 +453,18 @@ func makeFolders(files []*plan.FilePlan) (created []string, err error) {
 
 // removeFolders removes the folders makeFolders created, deepest first,
 // if they are empty.
-func removeFolders(created []string) {
+func removeFolders(fsys fileio.FS, created []string) {
 	for i := len(created) - 1; i >= 0; i-- {
-		os.Remove(created[i])
+		fsys.Remove(created[i])
 	}
 }
 
 // removeEmptyFolders removes the folders repo created for a file it has
 // deleted (FilePlan.folders, outermost first), deepest first, each only
 // if it is still a folder (not a link someone put there) and empty.
-func removeEmptyFolders(folders []string) {
+func removeEmptyFolders(fsys fileio.FS, folders []string) {
 	for i := len(folders) - 1; i >= 0; i-- {
-		if fi, err := os.Lstat(folders[i]); err != nil || !fi.IsDir() || os.Remove(folders[i]) != nil {
+		if fi, err := fsys.Lstat(folders[i]); err != nil || !fi.IsDir() || fsys.Remove(folders[i]) != nil {
 			return
 		}
 	}

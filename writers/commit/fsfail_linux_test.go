@@ -19,7 +19,9 @@ import (
 // These tests play the file systems users have: immutable files, a full
 // disk, a single-file bind mount (how ~/.claude.json reaches a dev
 // container), device files behind links. Each needs root (CI runs as
-// root) or a tool, and says why when it skips.
+// root) or a tool, and says why when it skips. They show the kernel does
+// what fault_test.go models through the seam, where the same failures
+// run as any user.
 
 func needRoot(t *testing.T) {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/fsfault"
 	"github.com/repo-manager/repo/writers/plan"
 )
 
@@ -45,16 +47,13 @@ func TestStopAtEveryCommitIsAllOrNothing(t *testing.T) {
 		root, p, _ := setup(t)
 		before := snapshotTree(t, root)
 		stop := make(chan struct{})
+		fsys := fsfault.New()
 		if stopAt == 0 {
 			close(stop)
+		} else {
+			fsys.After(fsfault.Commit, "", stopAt, func() { close(stop) })
 		}
-		testHookCommitted = func(n int) {
-			if n == stopAt {
-				close(stop)
-			}
-		}
-		applied, err := ApplyInterruptible(p, Interrupt{Stop: stop})
-		testHookCommitted = nil
+		applied, err := apply(p, Interrupt{Stop: stop}, fsys)
 		assertNoStaged(t, root)
 		after := snapshotTree(t, root)
 		if stopAt < finishFrom {
@@ -126,34 +125,23 @@ func TestStopCutsToolLockWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Apply's order: records' intents, then the configs.
-	at, intents := -1, 0
 	var configs []string
 	for _, f := range p.Stale() {
-		switch {
-		case f.Scope == plan.ScopeRecord && f.Intent != nil:
-			intents++
-		case f.Scope != plan.ScopeRecord:
+		if f.Scope != plan.ScopeRecord {
 			configs = append(configs, f.Path)
 		}
 	}
-	for i, c := range configs {
-		if c == path && i < len(configs)-1 {
-			at = intents + i + 1
-		}
-	}
-	if at < 0 {
+	if i := slices.Index(configs, path); i < 0 || i == len(configs)-1 {
 		t.Fatalf("~/.claude.json is not committed before another config: %q", configs)
 	}
 	stop, abort := make(chan struct{}), make(chan struct{})
-	testHookCommitted = func(n int) {
-		if n == at {
-			os.Mkdir(lock, 0o700)
-			close(stop)
-			close(abort)
-		}
-	}
-	defer func() { testHookCommitted = nil }()
-	applied, err := ApplyInterruptible(p, Interrupt{Stop: stop, Abort: abort})
+	// Once repo has replaced ~/.claude.json and let go of the tool's lock.
+	fsys := fsfault.New().After(fsfault.Remove, lock, 1, func() {
+		os.Mkdir(lock, 0o700)
+		close(stop)
+		close(abort)
+	})
+	applied, err := apply(p, Interrupt{Stop: stop, Abort: abort}, fsys)
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("err = %v, want ErrInterrupted", err)
 	}

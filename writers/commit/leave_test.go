@@ -18,6 +18,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/fsfault"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -296,13 +297,9 @@ func TestDeletedFilePutBackWhenRunFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testHookCommitted = func(n int) {
-		if n == 2 { // the record's intent, then the deletion: a tool saves cursor's file
-			write(t, cursor, "{\"mcpServers\": {}}\n")
-		}
-	}
-	defer func() { testHookCommitted = nil }()
-	applied, err := Apply(p)
+	// The record's intent, then the deletion: a tool saves cursor's file.
+	fsys := fsfault.New().After(fsfault.Commit, "", 2, func() { write(t, cursor, "{\"mcpServers\": {}}\n") })
+	applied, err := apply(p, Interrupt{}, fsys)
 	if !errors.Is(err, ErrChanged) || len(applied.Written) != 0 {
 		t.Fatalf("err = %v (written %d), want ErrChanged", err, len(applied.Written))
 	}
@@ -331,6 +328,9 @@ func TestDeleteOfChangedFileRefused(t *testing.T) {
 // A tool that had the file open before repo deleted it and writes into it
 // after (an in-place save) has its write kept: the run is undone.
 func TestWriteIntoDeletedFileIsPutBack(t *testing.T) {
+	if fileio.WritesInPlace {
+		t.Skip("files are written in place here: nothing is renamed aside to write into")
+	}
 	env := testEnv(t)
 	mustSync(t, env, []extensions.Server{server}, "amazonq")
 	path := filepath.Join(env.Root, ".amazonq", "mcp.json")
@@ -341,14 +341,12 @@ func TestWriteIntoDeletedFileIsPutBack(t *testing.T) {
 	}
 	defer tool.Close()
 	saved := "{\"mcpServers\": {\"tool\": {\"command\": \"y\"}}}\n"
-	testHookCommitted = func(n int) {
-		if n == 2 { // the intent, then the deletion
-			tool.Truncate(0)
-			tool.WriteAt([]byte(saved), 0)
-		}
-	}
-	defer func() { testHookCommitted = nil }()
-	if _, err := Apply(p); !errors.Is(err, ErrChanged) {
+	// Once the file is deleted, and checked: before the folders' fsync.
+	fsys := fsfault.New().Before(fsfault.Sync, filepath.Dir(path), 1, func() {
+		tool.Truncate(0)
+		tool.WriteAt([]byte(saved), 0)
+	})
+	if _, err := apply(p, Interrupt{}, fsys); !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
 	if got := read(t, path); got != saved {

@@ -10,6 +10,12 @@
 // each OS's differences (fs_*.go, ctime_*.go, version_*.go). faults.go
 // reports a mapped file's fault as ErrUnsteady.
 //
+// What a commit does to the file system goes through FS (seam.go): OS in
+// every run, and in tests writers/internal/fsfault, which fails the call
+// a test names (a full disk at the third write, a rename that cannot
+// cross a mount) or runs a function at it (a tool saving at that
+// moment).
+//
 // The big-file machinery itself — mapping, halves, huge pages, the fault
 // guard — is internal/bigmem, with the benchmark that justifies each
 // piece (BenchmarkBigFile).

@@ -3,13 +3,21 @@ package fileio
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"syscall"
 )
 
+// UnwrapPath is the system's error without the paths it names, which
+// repo's messages name by the user's own names (FilePlan.Display) and
+// never by a staged copy's.
 func UnwrapPath(err error) error {
 	var perr *fs.PathError
 	if errors.As(err, &perr) {
 		return perr.Err
+	}
+	var lerr *os.LinkError
+	if errors.As(err, &lerr) {
+		return lerr.Err
 	}
 	return err
 }

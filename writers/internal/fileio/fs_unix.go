@@ -39,13 +39,13 @@ func ProcessAlive(pid int) bool {
 // SyncDir asks the file system to make the renames into dir durable. It
 // is best effort for its callers: a folder that cannot be fsynced leaves
 // them to the file system's own timing (see commit.syncDirs).
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
+func SyncDir(fsys FS, dir string) error {
+	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	return d.Sync()
+	return fsys.Sync(d)
 }
 
 // LinkCount is the number of hard links to the file.

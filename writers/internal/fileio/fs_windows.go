@@ -51,7 +51,8 @@ func processStart(pid int) (time.Time, bool) {
 	return time.Unix(0, created.Nanoseconds()), true
 }
 
-func SyncDir(string) error { return nil }
+// SyncDir: a folder cannot be fsynced on Windows.
+func SyncDir(FS, string) error { return nil }
 
 // LinkCount: hard links are rare on Windows and not counted here.
 func LinkCount(os.FileInfo) uint64 { return 1 }

@@ -23,12 +23,15 @@ func TestMappedFileTruncated(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !FileEquals(path, data) {
+	if eq, err := FileEquals(OS{}, path, data); !eq || err != nil {
 		t.Fatal("fileEquals: a mapped file differs from the bytes written to it")
 	}
 	changed := bytes.Clone(data)
 	changed[len(changed)-1] ^= 1
-	if FileEquals(path, changed) || FileEquals(path, data[:len(data)-1]) {
+	if eq, _ := FileEquals(OS{}, path, changed); eq {
+		t.Fatal("fileEquals: equal to different bytes")
+	}
+	if eq, _ := FileEquals(OS{}, path, data[:len(data)-1]); eq {
 		t.Fatal("fileEquals: equal to different bytes")
 	}
 	f, err := os.Open(path)
@@ -71,12 +74,12 @@ func TestFileEqualsWindows(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !FileEquals(path, data) {
+	if eq, err := FileEquals(OS{}, path, data); !eq || err != nil {
 		t.Fatal("a file differs from the bytes written to it")
 	}
 	for _, at := range []int{0, compareWindow - 1, compareWindow, 2 * compareWindow, len(data) - 1} {
 		data[at] ^= 1
-		if FileEquals(path, data) {
+		if eq, _ := FileEquals(OS{}, path, data); eq {
 			t.Fatalf("a difference at %d was missed", at)
 		}
 		data[at] ^= 1

@@ -2,5 +2,18 @@
 
 package fileio
 
-func RenameExchange(a, b string) error      { return ErrUnsupported }
-func RenameNoReplace(from, to string) error { return ErrUnsupported }
+import (
+	"errors"
+	"io/fs"
+)
+
+func exchange(a, b string) error            { return ErrUnsupported }
+func renameNoReplace(from, to string) error { return ErrUnsupported }
+
+// renameErr: a destination that exists is fs.ErrExist, as on Linux.
+func renameErr(err error) error {
+	if errors.Is(err, fs.ErrExist) {
+		return fs.ErrExist
+	}
+	return err
+}

@@ -31,12 +31,22 @@ func TempPrefix(path string) string {
 	return "." + filepath.Base(path) + ".repo-" + strconv.Itoa(os.Getpid()) + "-"
 }
 
+// StagedOf is the file a staged name (TempPrefix) was staged for, and
+// whether name is one.
+func StagedOf(name string) (path string, ok bool) {
+	m := stagedName.FindStringSubmatch(filepath.Base(name))
+	if m == nil {
+		return "", false
+	}
+	return filepath.Join(filepath.Dir(name), m[1]), true
+}
+
 // CreateTemp creates a new file next to path for staging. perm is
 // subject to the umask, as for any new file.
-func CreateTemp(path string, perm fs.FileMode) (*os.File, error) {
+func CreateTemp(fsys FS, path string, perm fs.FileMode) (*os.File, error) {
 	prefix := filepath.Join(filepath.Dir(path), TempPrefix(path))
 	for range 100 {
-		f, err := os.OpenFile(prefix+strconv.FormatUint(uint64(rand.Uint32()), 10), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		f, err := fsys.OpenFile(prefix+strconv.FormatUint(uint64(rand.Uint32()), 10), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
@@ -65,6 +75,7 @@ type Staged struct {
 	// at once, without an age or a process id that another namespace may
 	// not see. Nil where staged files are not locked.
 	hold *os.File
+	fs   FS // what it was staged in
 }
 
 // Release lets go of the staged file's lock: when its name no longer
@@ -82,7 +93,7 @@ func (s *Staged) Remove() {
 		return
 	}
 	if s.Name != "" {
-		os.Remove(s.Name)
+		s.fs.Remove(s.Name)
 	}
 	s.Release()
 }
@@ -94,30 +105,34 @@ func (s *Staged) Remove() {
 // one of these cannot be given to a new file, nothing is staged and the
 // Staged says why (InPlace). A new file gets newPerm less the umask, and
 // the ACL its folder gives new files, as any program's new file does.
-func StageFile(path string, data []byte, newPerm fs.FileMode) (*Staged, error) {
+func StageFile(fsys FS, path string, data []byte, newPerm fs.FileMode) (*Staged, error) {
 	var old *oldFile
-	if fi, err := os.Stat(path); err == nil {
+	switch fi, err := fsys.Stat(path); {
+	case err == nil:
 		m := fi.Mode() & keptModeBits
 		old = &oldFile{mode: m}
 		old.uid, old.gid = Owner(fi)
-		if old.xattrs, err = xattrsOf(path); err != nil {
-			return &Staged{InPlace: fmt.Errorf("its extended attributes cannot be read (%w)", UnwrapPath(err))}, nil
+		if old.xattrs, err = xattrsOf(fsys, path); err != nil {
+			return &Staged{InPlace: fmt.Errorf("its extended attributes cannot be read (%w)", UnwrapPath(err)), fs: fsys}, nil
 		}
 		newPerm = 0o600 // until the chmod: never readable by more than the file was
+	case !IsMissing(err):
+		// Not a new file: one whose owner and mode cannot be known.
+		return nil, err
 	}
-	tmp, err := CreateTemp(path, newPerm)
+	tmp, err := CreateTemp(fsys, path, newPerm)
 	if err != nil {
 		return nil, err
 	}
-	s := &Staged{Name: tmp.Name()}
+	s := &Staged{Name: tmp.Name(), fs: fsys}
 	if lockStaged {
 		// At once: the name is unlocked only from its creation to here
 		// (RemoveStale minds that moment, see there).
-		if ok, err := TryLock(tmp); ok && err == nil {
+		if ok, err := fsys.TryLock(tmp); ok && err == nil {
 			s.hold = tmp
 		}
 	}
-	err = writeSynced(tmp, data, old)
+	err = writeSynced(fsys, tmp, data, old)
 	if s.hold == nil || err != nil {
 		tmp.Close()
 		s.hold = nil
@@ -125,10 +140,10 @@ func StageFile(path string, data []byte, newPerm fs.FileMode) (*Staged, error) {
 	var carry *carryError
 	switch {
 	case errors.As(err, &carry):
-		os.Remove(s.Name)
-		return &Staged{InPlace: carry.err}, nil
+		fsys.Remove(s.Name)
+		return &Staged{InPlace: carry.err, fs: fsys}, nil
 	case err != nil:
-		os.Remove(s.Name)
+		fsys.Remove(s.Name)
 		return nil, err
 	}
 	return s, nil
@@ -158,15 +173,15 @@ func (e *carryError) Error() string { return e.err.Error() }
 // and reads it back. For a large file the read-back runs while the fsync
 // waits for the disk: both must succeed, and neither depends on the
 // other. It does not close f.
-func writeSynced(f *os.File, data []byte, old *oldFile) error {
-	if _, err := f.Write(data); err != nil {
+func writeSynced(fsys FS, f *os.File, data []byte, old *oldFile) error {
+	if _, err := fsys.WriteAt(f, data, 0); err != nil {
 		return err
 	}
 	if old != nil {
-		if err := carryOver(f, old); err != nil {
+		if err := carryOver(fsys, f, old); err != nil {
 			return &carryError{err}
 		}
-		if err := f.Chmod(old.mode); err != nil {
+		if err := fsys.Chmod(f, old.mode); err != nil {
 			return err
 		}
 	}
@@ -182,7 +197,7 @@ func writeSynced(f *os.File, data []byte, old *oldFile) error {
 		back = make(chan error, 1)
 		go func() { back <- readBack() }()
 	}
-	err := f.Sync()
+	err := fsys.Sync(f)
 	if back != nil {
 		err = errors.Join(err, <-back)
 	} else if err == nil {
@@ -193,7 +208,7 @@ func writeSynced(f *os.File, data []byte, old *oldFile) error {
 
 // carryOver gives the new file f the owner, group and extended
 // attributes of old.
-func carryOver(f *os.File, old *oldFile) error {
+func carryOver(fsys FS, f *os.File, old *oldFile) error {
 	if old.uid >= 0 {
 		fi, err := f.Stat()
 		if err != nil {
@@ -202,28 +217,33 @@ func carryOver(f *os.File, old *oldFile) error {
 		// A new file is ours, with our group or its folder's: a chown
 		// only where that is not the old file's.
 		if uid, gid := Owner(fi); uid != old.uid || gid != old.gid {
-			if err := f.Chown(old.uid, old.gid); err != nil {
+			if err := fsys.Chown(f, old.uid, old.gid); err != nil {
 				return fmt.Errorf("its owner and group (%d:%d) cannot be given to a new file (%w)", old.uid, old.gid, UnwrapPath(err))
 			}
 		}
 	}
-	if err := setXattrs(f, old.xattrs); err != nil {
+	if err := setXattrs(fsys, f, old.xattrs); err != nil {
 		return fmt.Errorf("its extended attributes cannot be given to a new file (%w)", err)
 	}
 	return nil
 }
 
 // FileEquals reports whether the file at path is a regular file holding
-// exactly want. With the read-back, three such compares run per written
-// file; a large file (a ~/.claude.json can be 100 MB) is mapped and
-// compared in place, a small one read into a buffer of its size.
-func FileEquals(path string, want []byte) bool {
-	f, _, err := regfile.Open(path)
-	if err != nil {
-		return false
+// exactly want: a missing file, or one that is not a regular file, does
+// not; a file that cannot be opened is an error. With the read-back,
+// three such compares run per written file; a large file (a
+// ~/.claude.json can be 100 MB) is mapped and compared in place, a small
+// one read into a buffer of its size.
+func FileEquals(fsys FS, path string, want []byte) (bool, error) {
+	f, _, err := regfile.OpenIn(fsys, path)
+	switch {
+	case IsMissing(err) || regfile.IsNotRegular(err):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
 	defer f.Close()
-	return ContentEquals(f, want)
+	return ContentEquals(f, want), nil
 }
 
 // ContentEquals is FileEquals for a file already open: it reads f from
@@ -325,7 +345,7 @@ const StagedPattern = ".*.repo-[0-9]*"
 // file system without locks) only its process tells: there a process id
 // that this system cannot see (a dev container's, the host's) counts as
 // ended only past StaleDeadAfter, except on Windows.
-func RemoveStale(paths []string) {
+func RemoveStale(fsys FS, paths []string) {
 	byDir := map[string]map[string]bool{}
 	for _, p := range paths {
 		dir := filepath.Dir(p)
@@ -336,7 +356,7 @@ func RemoveStale(paths []string) {
 	}
 	now := time.Now()
 	for dir, bases := range byDir {
-		entries, err := os.ReadDir(dir)
+		entries, err := fsys.ReadDir(dir)
 		if err != nil {
 			continue
 		}
@@ -348,15 +368,15 @@ func RemoveStale(paths []string) {
 			if m == nil || !bases[m[1]] {
 				continue
 			}
-			removeIfEnded(filepath.Join(dir, e.Name()), m[2], now)
+			removeIfEnded(fsys, filepath.Join(dir, e.Name()), m[2], now)
 		}
 	}
 }
 
 // removeIfEnded removes the staged file at path if the run that made it
 // has ended (see RemoveStale); pid is the process id in its name.
-func removeIfEnded(path, pid string, now time.Time) {
-	fi, err := os.Lstat(path)
+func removeIfEnded(fsys FS, path, pid string, now time.Time) {
+	fi, err := fsys.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
@@ -372,12 +392,12 @@ func removeIfEnded(path, pid string, now time.Time) {
 	// lets this user remove).
 	var f *os.File
 	if lockStaged {
-		f, _, _ = regfile.Open(path)
+		f, _, _ = regfile.OpenIn(fsys, path)
 	}
 	if f != nil {
 		defer f.Close()
 	}
-	switch free, err := tryLockFile(f); {
+	switch free, err := tryLockFile(fsys, f); {
 	case err == nil && !free:
 		return // its run is going
 	case err == nil:
@@ -389,16 +409,16 @@ func removeIfEnded(path, pid string, now time.Time) {
 		ended = ended || (id != 0 && age > StaleDeadAfter && processGone(id, changed))
 	}
 	if ended {
-		os.Remove(path)
+		fsys.Remove(path)
 	}
 }
 
 // tryLockFile is TryLock for a file that may not have been opened (nil).
-func tryLockFile(f *os.File) (bool, error) {
+func tryLockFile(fsys FS, f *os.File) (bool, error) {
 	if f == nil {
 		return false, ErrUnsupported
 	}
-	return TryLock(f)
+	return fsys.TryLock(f)
 }
 
 // processGone reports whether the process that changed a file at changed,
@@ -416,8 +436,8 @@ func processGone(pid int, changed time.Time) bool {
 // (a replaced file kept aside), as StageFile locks what it stages: until
 // f is closed, RemoveStale leaves it alone. Best effort: where it cannot
 // be locked, the name's process id and age tell.
-func HoldStaged(f *os.File) {
+func HoldStaged(fsys FS, f *os.File) {
 	if lockStaged {
-		_, _ = TryLock(f)
+		_, _ = fsys.TryLock(f)
 	}
 }

@@ -54,7 +54,8 @@ var ErrLockWaitStopped = errors.New("stopped waiting for the tool's lock")
 // without it). A lock that does not apply — a flock file the tool has not
 // created, a folder that does not exist yet — is no lock at all. When stop
 // closes while it waits, it gives up at once with ErrLockWaitStopped.
-func (l *ToolLock) Take(stop <-chan struct{}) (release func(), err error) {
+// fsys is the file system the commit goes through.
+func (l *ToolLock) Take(fsys FS, stop <-chan struct{}) (release func(), err error) {
 	noop := func() {}
 	deadline := time.Now().Add(toolLockWait)
 	pause := func() bool {
@@ -68,14 +69,14 @@ func (l *ToolLock) Take(stop <-chan struct{}) (release func(), err error) {
 	switch l.kind {
 	case toolprofiles.LockMkdir:
 		for {
-			err := os.Mkdir(l.path, 0o700)
+			err := fsys.Mkdir(l.path, 0o700)
 			switch {
 			case err == nil:
-				return func() { os.Remove(l.path) }, nil
+				return func() { fsys.Remove(l.path) }, nil
 			case !errors.Is(err, fs.ErrExist):
 				return noop, nil // no folder to lock in: nobody saves there either
 			}
-			if fi, err := os.Stat(l.path); err == nil && time.Since(fi.ModTime()) > staleMkdirLock {
+			if fi, err := fsys.Stat(l.path); err == nil && time.Since(fi.ModTime()) > staleMkdirLock {
 				return noop, fmt.Errorf("%s is %s old: left by a tool that stopped", l.path, time.Since(fi.ModTime()).Round(time.Second))
 			}
 			if time.Now().After(deadline) {
@@ -89,12 +90,12 @@ func (l *ToolLock) Take(stop <-chan struct{}) (release func(), err error) {
 		if runtime.GOOS == "windows" {
 			return noop, nil // not observed there: the tool's own locking is unknown
 		}
-		f, err := os.OpenFile(l.path, os.O_RDWR, 0) // never created: see toolprofiles.LockFlock
+		f, err := fsys.OpenFile(l.path, os.O_RDWR, 0) // never created: see toolprofiles.LockFlock
 		if err != nil {
 			return noop, nil
 		}
 		for {
-			ok, err := TryLock(f)
+			ok, err := fsys.TryLock(f)
 			switch {
 			case err != nil:
 				f.Close()

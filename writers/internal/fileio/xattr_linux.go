@@ -34,14 +34,14 @@ const aclAccess = "system.posix_acl_access"
 // xattrsOf reads the extended attributes of the file at path that this
 // process may see (a process that is not privileged sees no trusted.*
 // ones). A file system without them has none.
-func xattrsOf(path string) ([]xattr, error) {
-	names, err := listXattrs(func(buf []byte) (int, error) { return unix.Listxattr(path, buf) })
+func xattrsOf(fsys FS, path string) ([]xattr, error) {
+	names, err := listXattrs(func(buf []byte) (int, error) { return fsys.Listxattr(path, buf) })
 	if err != nil || len(names) == 0 {
 		return nil, err
 	}
 	out := make([]xattr, 0, len(names))
 	for _, name := range names {
-		v, err := getXattr(func(buf []byte) (int, error) { return unix.Getxattr(path, name, buf) })
+		v, err := getXattr(func(buf []byte) (int, error) { return fsys.Getxattr(path, name, buf) })
 		switch {
 		case errors.Is(err, unix.ENODATA):
 			continue // removed meanwhile
@@ -57,25 +57,24 @@ func xattrsOf(path string) ([]xattr, error) {
 // holds with another value are set, and an ACL it got from its folder's
 // default ACL that the old file did not have is removed. A label the
 // policy gave it is left as it is where the old file had none.
-func setXattrs(f *os.File, want []xattr) error {
-	fd := int(f.Fd())
-	have, err := listXattrs(func(buf []byte) (int, error) { return unix.Flistxattr(fd, buf) })
+func setXattrs(fsys FS, f *os.File, want []xattr) error {
+	have, err := listXattrs(func(buf []byte) (int, error) { return fsys.Flistxattr(f, buf) })
 	if err != nil {
 		return err
 	}
 	for _, w := range want {
 		if slices.Contains(have, w.name) {
-			cur, err := getXattr(func(buf []byte) (int, error) { return unix.Fgetxattr(fd, w.name, buf) })
+			cur, err := getXattr(func(buf []byte) (int, error) { return fsys.Fgetxattr(f, w.name, buf) })
 			if err == nil && bytes.Equal(cur, w.value) {
 				continue
 			}
 		}
-		if err := unix.Fsetxattr(fd, w.name, w.value, 0); err != nil {
+		if err := fsys.Fsetxattr(f, w.name, w.value); err != nil {
 			return fmt.Errorf("%s: %w", w.name, err)
 		}
 	}
 	if slices.Contains(have, aclAccess) && !slices.ContainsFunc(want, func(w xattr) bool { return w.name == aclAccess }) {
-		if err := unix.Fremovexattr(fd, aclAccess); err != nil {
+		if err := fsys.Fremovexattr(f, aclAccess); err != nil {
 			return fmt.Errorf("%s: %w", aclAccess, err)
 		}
 	}
@@ -125,3 +124,17 @@ func getXattr(get func([]byte) (int, error)) ([]byte, error) {
 	}
 	return nil, unix.ERANGE
 }
+
+// The system's calls, for OS.
+func listxattr(path string, dest []byte) (int, error) { return unix.Listxattr(path, dest) }
+func getxattr(path, name string, dest []byte) (int, error) {
+	return unix.Getxattr(path, name, dest)
+}
+func flistxattr(f *os.File, dest []byte) (int, error) { return unix.Flistxattr(int(f.Fd()), dest) }
+func fgetxattr(f *os.File, name string, dest []byte) (int, error) {
+	return unix.Fgetxattr(int(f.Fd()), name, dest)
+}
+func fsetxattr(f *os.File, name string, value []byte) error {
+	return unix.Fsetxattr(int(f.Fd()), name, value, 0)
+}
+func fremovexattr(f *os.File, name string) error { return unix.Fremovexattr(int(f.Fd()), name) }
