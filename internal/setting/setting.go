@@ -11,6 +11,11 @@
 // toolprofiles.Settings, trust.Settings), the docs' tables and the JSON
 // schemas; a test fails when one of them is stale. It imports nothing of
 // repo, so that every package can read it.
+//
+// A remote server's authentication (oauth, headersHelper) is not a row:
+// it is part of what the server connects with (extensions.Auth), nested,
+// with its own profile format ([entry.remote.auth], by part) and its place
+// in trust's digest beside the URL and headers.
 package setting
 
 // Kind is the JSON value a setting takes; the code that handles settings
