@@ -63,8 +63,9 @@ bench:
 stress:
 	REPO_STRESS=1 $(GO) test ./cmd/ -run 'TestConcurrentSyncs|TestToolRewritesWhileSyncing|TestInPlaceWriterStress|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge|TestSignalledSyncsAreAllOrNothing' -count=$(or $(COUNT),5) -v
 
-# Regenerates the compiled-in profiles (toolprofiles/builtin_gen.go) and docs/supported-tools.md from
-# toolprofiles/profiles/*.toml (tests fail when either is stale).
+# Regenerates, from the settings table (internal/setting), the structs that hold settings, the docs'
+# settings tables and the schemas' settings; then the compiled-in profiles (toolprofiles/builtin_gen.go)
+# and docs/supported-tools.md from toolprofiles/profiles/*.toml (tests fail when any is stale).
 generate:
 	$(GO) generate ./...
 

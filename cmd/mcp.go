@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
 )
@@ -124,31 +125,31 @@ func mcpListRun(opts *MCPListOptions) error {
 	return nil
 }
 
-// settingsText is a server's settings in one cell: "off", the tool lists
-// and the timeouts; "-" for none.
+// settingsText is a server's settings in one cell, in the settings
+// table's order: a boolean as its words ("off") or name=true, a tool list
+// as name=a,b, a timeout as name=30s; "-" for none.
 func settingsText(s extensions.Settings) string {
 	var parts []string
-	if s.Enabled != nil {
-		if *s.Enabled {
-			parts = append(parts, "on")
-		} else {
-			parts = append(parts, "off")
+	for _, r := range setting.Table {
+		if !s.Given(r.Name) {
+			continue
 		}
-	}
-	lists := []struct {
-		name  string
-		value []string
-	}{{"includeTools", s.IncludeTools}, {"excludeTools", s.ExcludeTools}, {"autoApprove", s.AutoApprove}}
-	for _, l := range lists {
-		if l.value != nil {
-			parts = append(parts, l.name+"="+termtext.Safe(strings.Join(l.value, ",")))
+		switch r.Kind {
+		case setting.Bool:
+			v := *s.Bool(r.Name)
+			switch {
+			case v && r.On != "":
+				parts = append(parts, r.On)
+			case !v && r.Off != "":
+				parts = append(parts, r.Off)
+			default:
+				parts = append(parts, fmt.Sprintf("%s=%t", r.Name, v))
+			}
+		case setting.Tools:
+			parts = append(parts, r.Name+"="+termtext.Safe(strings.Join(s.Tools(r.Name), ",")))
+		case setting.Seconds:
+			parts = append(parts, fmt.Sprintf("%s=%ds", r.Name, s.Seconds(r.Name)))
 		}
-	}
-	if s.StartupTimeout != 0 {
-		parts = append(parts, fmt.Sprintf("startupTimeout=%ds", s.StartupTimeout))
-	}
-	if s.ToolTimeout != 0 {
-		parts = append(parts, fmt.Sprintf("toolTimeout=%ds", s.ToolTimeout))
 	}
 	if len(parts) == 0 {
 		return "-"
@@ -156,23 +157,24 @@ func settingsText(s extensions.Settings) string {
 	return strings.Join(parts, " ")
 }
 
-// settingsJSON is a server's settings as the MCP file spells them, or nil
-// for none.
+// settingsJSON is a server's settings as the MCP file spells them, in the
+// settings table's order, or nil for none (docs/schema/mcp-list.v1.json).
 func settingsJSON(s extensions.Settings) ordered.Object {
 	var o ordered.Object
-	if s.Enabled != nil {
-		o = append(o, ordered.Member{Key: "enabled", Value: *s.Enabled})
-	}
-	for _, m := range []ordered.Member{{Key: "includeTools", Value: s.IncludeTools}, {Key: "excludeTools", Value: s.ExcludeTools}, {Key: "autoApprove", Value: s.AutoApprove}} {
-		if m.Value.([]string) != nil {
-			o = append(o, m)
+	for _, r := range setting.Table {
+		if !s.Given(r.Name) {
+			continue
 		}
-	}
-	if s.StartupTimeout != 0 {
-		o = append(o, ordered.Member{Key: "startupTimeout", Value: s.StartupTimeout})
-	}
-	if s.ToolTimeout != 0 {
-		o = append(o, ordered.Member{Key: "toolTimeout", Value: s.ToolTimeout})
+		var v any
+		switch r.Kind {
+		case setting.Bool:
+			v = *s.Bool(r.Name)
+		case setting.Tools:
+			v = s.Tools(r.Name)
+		case setting.Seconds:
+			v = s.Seconds(r.Name)
+		}
+		o = append(o, ordered.Member{Key: r.Name, Value: v})
 	}
 	return o
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/internal/termtext"
 )
 
@@ -21,7 +22,7 @@ type Declaration struct {
 	Settings Settings
 }
 
-var knownFields = "command, args, env, cwd, type, url, headers, " + strings.Join(authFields, ", ") + ", " + strings.Join(settingFields, ", ")
+var knownFields = "command, args, env, cwd, type, url, headers, " + strings.Join(authFields, ", ") + ", " + strings.Join(setting.Names(), ", ")
 
 // parseMCPFile reads the mcpServers map of an MCP file, keeping the order in
 // which the author wrote servers, env and headers (it is kept in output).

@@ -7,84 +7,74 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/internal/termtext"
 )
 
-// Settings are how an author wants a server run, beyond what it runs: the
-// tool-neutral members of an MCP file's entry that each tool gets in its
-// own field where it has one (toolprofiles.Settings). A nil or zero field
-// was not given.
-type Settings struct {
-	// Enabled false keeps the server declared but off: written disabled
-	// where the tool has a toggle, not written where it has none.
-	Enabled *bool
-	// IncludeTools, when given, are the only tools of the server a tool
-	// offers; ExcludeTools are never offered.
-	IncludeTools []string
-	ExcludeTools []string
-	// AutoApprove are tools the tool may call without asking each time.
-	AutoApprove []string
-	// StartupTimeout is how long, in seconds, a tool waits for the server
-	// to start (initialize and list its tools); ToolTimeout how long it
-	// waits for one tool call. 0: not given.
-	StartupTimeout int64
-	ToolTimeout    int64
-}
-
 // MaxTimeout caps a timeout, in seconds (24 hours): a larger value is far
 // more likely milliseconds written by mistake than a wish.
-const MaxTimeout = 86400
+const MaxTimeout = setting.MaxSeconds
+
+// Settings (settings_gen.go) has a field per row of the settings table,
+// and accessors by name (Bool, Tools, Seconds) for the code that handles
+// every setting of a kind alike.
+
+// Given reports whether the author gave the setting name.
+func (s *Settings) Given(name string) bool {
+	r, _ := setting.Lookup(name)
+	switch r.Kind {
+	case setting.Bool:
+		return s.Bool(name) != nil
+	case setting.Tools:
+		return s.Tools(name) != nil
+	case setting.Seconds:
+		return s.Seconds(name) != 0
+	}
+	return false
+}
 
 // IsZero reports whether no setting was given.
 func (s *Settings) IsZero() bool {
-	return s.Enabled == nil && s.IncludeTools == nil && s.ExcludeTools == nil && s.AutoApprove == nil &&
-		s.StartupTimeout == 0 && s.ToolTimeout == 0
+	for _, r := range setting.Table {
+		if s.Given(r.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // Off reports whether the author switched the server off.
 func (s *Settings) Off() bool { return s.Enabled != nil && !*s.Enabled }
 
-// settingFields are the members of an entry that parseSetting reads.
-var settingFields = []string{"enabled", "includeTools", "excludeTools", "autoApprove", "startupTimeout", "toolTimeout"}
-
-// parseSetting reads member field of a server entry into s; ok is false
-// when field is not a setting.
+// parseSetting reads member field of a server entry into s, as the
+// settings table says its kind is spelled; ok is false when field is not a
+// setting.
 func parseSetting(s *Settings, server, field string, f gjson.Result, fail failFunc) (ok bool, err error) {
-	switch field {
-	case "enabled":
+	r, ok := setting.Lookup(field)
+	if !ok {
+		return false, nil
+	}
+	switch r.Kind {
+	case setting.Bool:
 		if f.Type != gjson.True && f.Type != gjson.False {
 			return true, fail(f.Index, server, field, "must be true or false, not "+kind(f))
 		}
-		v := f.Bool()
-		s.Enabled = &v
-	case "includeTools", "excludeTools", "autoApprove":
+		s.setBool(field, f.Bool())
+	case setting.Tools:
 		list, err := toolNames(f, server, field, fail)
 		if err != nil {
 			return true, err
 		}
-		if field == "includeTools" && len(list) == 0 {
-			return true, fail(f.Index, server, field, "an empty list offers no tool at all; to turn the server off, write \"enabled\": false")
+		if r.Empty != "" && len(list) == 0 {
+			return true, fail(f.Index, server, field, r.Empty)
 		}
-		switch field {
-		case "includeTools":
-			s.IncludeTools = list
-		case "excludeTools":
-			s.ExcludeTools = list
-		default:
-			s.AutoApprove = list
-		}
-	case "startupTimeout", "toolTimeout":
+		s.setTools(field, list)
+	case setting.Seconds:
 		n, err := seconds(f, server, field, fail)
 		if err != nil {
 			return true, err
 		}
-		if field == "startupTimeout" {
-			s.StartupTimeout = n
-		} else {
-			s.ToolTimeout = n
-		}
-	default:
-		return false, nil
+		s.setSeconds(field, n)
 	}
 	return true, nil
 }

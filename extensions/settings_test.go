@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/repo-manager/repo/internal/setting"
 )
 
 func TestSettingsDecode(t *testing.T) {
@@ -63,7 +65,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"timeout negative", `"toolTimeout": -5`, []string{`give 1 to 86400 seconds`}},
 		{"timeout in ms", `"toolTimeout": 600000`, []string{`field toolTimeout: 600000: give 1 to 86400 seconds (is it in milliseconds? the unit is seconds)`}},
 		{"timeout twice", `"toolTimeout": 5, "toolTimeout": 6`, []string{`field toolTimeout: appears twice`}},
-		{"misspelt", `"autoapprove": ["a"]`, []string{`field autoapprove: unknown field (known: command, args, env, cwd, type, url, headers, oauth, headersHelper, enabled, includeTools, excludeTools, autoApprove, startupTimeout, toolTimeout)`}},
+		{"misspelt", `"autoapprove": ["a"]`, []string{`field autoapprove: unknown field (known: command, args, env, cwd, type, url, headers, oauth, headersHelper, ` + strings.Join(setting.Names(), ", ") + `)`}},
 		{"snake case", `"tool_timeout": 5`, []string{`field tool_timeout: unknown field`}},
 	}
 	for _, c := range cases {

@@ -6,74 +6,72 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
 // settings writes the author's per-server settings into entry, each in the
 // member the profile names for it (entry.settings), after the fixed
-// members: an author's value replaces the profile's default. It returns the
-// members it wrote. Settings the tool has no member for are named in one
-// warning. (A server switched off for a tool without an enable toggle never
-// gets here: TranslateWith leaves it out.)
+// members, in the settings table's order: an author's value replaces the
+// profile's default. It returns the members it wrote. Settings the tool
+// has no member for are named in one warning.
+//
+// Each kind of setting is written alike (value); a setting that means more
+// than its kind where the tool has no member for it has its case here.
 func (t *translation) settings(entry ordered.Object) (out ordered.Object, members []string) {
-	s := t.server.Settings
+	s := &t.server.Settings
 	m := &t.profile.Entry.Settings
 	var missing []string
-	set := func(name string, v any) {
-		f := m.Field(name)
-		entry = entry.Set(f.Field, v)
-		members = append(members, f.Field)
-	}
-	// enabled: true where the tool has no toggle needs nothing: on is the
-	// default everywhere.
-	if s.Enabled != nil && m.Enabled != nil {
-		set("enabled", *s.Enabled != m.Enabled.Negate)
-	}
-	lists := []struct {
-		name  string
-		value []string
-	}{{"includeTools", s.IncludeTools}, {"excludeTools", s.ExcludeTools}, {"autoApprove", s.AutoApprove}}
-	for _, l := range lists {
-		if l.value == nil {
+	var note string
+	for _, r := range setting.Table {
+		if !s.Given(r.Name) {
 			continue
 		}
-		f := m.Field(l.name)
-		if f == nil {
-			missing = append(missing, l.name)
+		f := m.Field(r.Name)
+		if f != nil {
+			entry = entry.Set(f.Field, t.settingValue(r, f))
+			members = append(members, f.Field)
 			continue
 		}
-		if f.Each == nil {
-			set(l.name, l.value)
+		switch r.Name {
+		case "enabled":
+			// true needs nothing where the tool has no toggle: on is the
+			// default everywhere. A server switched off for such a tool
+			// never gets here: TranslateWith leaves it out.
 			continue
-		}
-		table := make(ordered.Object, 0, len(l.value))
-		for _, tool := range l.value {
-			table = append(table, ordered.Member{Key: tool, Value: eachValue(f.Each)})
-		}
-		set(l.name, table)
-	}
-	var startupNote string
-	if s.StartupTimeout != 0 {
-		if m.StartupTimeout != nil {
-			set("startupTimeout", t.timeout("startupTimeout", s.StartupTimeout, m.StartupTimeout))
-		} else {
-			missing = append(missing, "startupTimeout")
+		case "startupTimeout":
 			if m.ToolTimeout != nil && m.ToolTimeout.EveryRequest {
-				startupNote = fmt.Sprintf(" (its %s bounds every request, starting too, and is written from toolTimeout only)", m.ToolTimeout.Field)
+				note = fmt.Sprintf(" (its %s bounds every request, starting too, and is written from toolTimeout only)", m.ToolTimeout.Field)
 			}
 		}
-	}
-	if s.ToolTimeout != 0 {
-		if m.ToolTimeout != nil {
-			set("toolTimeout", t.timeout("toolTimeout", s.ToolTimeout, m.ToolTimeout))
-		} else {
-			missing = append(missing, "toolTimeout")
-		}
+		missing = append(missing, r.Name)
 	}
 	if len(missing) > 0 {
-		t.warn("%s has no field for %s: not written, the tool's defaults apply%s", t.profile.Name, strings.Join(missing, ", "), startupNote)
+		t.warn("%s has no field for %s: not written, the tool's defaults apply%s", t.profile.Name, strings.Join(missing, ", "), note)
 	}
 	return entry, members
+}
+
+// settingValue is the author's setting r as the tool's member f spells it.
+func (t *translation) settingValue(r setting.Row, f *toolprofiles.SettingField) any {
+	s := &t.server.Settings
+	switch r.Kind {
+	case setting.Bool:
+		return *s.Bool(r.Name) != f.Negate
+	case setting.Tools:
+		list := s.Tools(r.Name)
+		if f.Each == nil {
+			return list
+		}
+		table := make(ordered.Object, 0, len(list))
+		for _, tool := range list {
+			table = append(table, ordered.Member{Key: tool, Value: eachValue(f.Each)})
+		}
+		return table
+	case setting.Seconds:
+		return t.timeout(r.Name, s.Seconds(r.Name), f)
+	}
+	return nil
 }
 
 // timeout converts seconds to the tool's unit, capped at its maximum.

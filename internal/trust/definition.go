@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -34,10 +35,11 @@ import (
 // does not change behaviour (env, headers, tool lists) are sorted, so
 // equal servers have equal definitions.
 //
-// Left out, because they change nothing a server can do: the startup and
-// tool timeouts, the MCP file and line it was declared at. Extension is
-// shown, not digested: moving a server between extensions changes nothing
-// it runs.
+// Left out, because they change nothing a server can do: the settings the
+// settings table (internal/setting) does not mark for trust (the startup
+// and tool timeouts), the MCP file and line it was declared at. Extension
+// is shown, not digested: moving a server between extensions changes
+// nothing it runs.
 type Definition struct {
 	Extension string   `json:"extension"`
 	Transport string   `json:"transport"`
@@ -53,13 +55,10 @@ type Definition struct {
 	// OAuth is the client a tool signs in to a remote server as, where it
 	// sends the user and which scopes it asks for.
 	OAuth *OAuth `json:"oauth,omitempty"`
-	// Enabled is false for a server its author switched off (written
-	// disabled where a tool has a toggle).
-	Enabled bool `json:"enabled"`
-	// IncludeTools nil offers every tool of the server; a list, only those.
-	IncludeTools []string `json:"include_tools"`
-	ExcludeTools []string `json:"exclude_tools,omitempty"`
-	AutoApprove  []string `json:"auto_approve,omitempty"`
+	// Settings are those that change what the server may do (enabled,
+	// the tool lists: settings_gen.go), with a default where one is
+	// absent and the tool lists sorted.
+	Settings
 	// Profiles are the workspace's own tool profiles that can write outside
 	// it (see WorkspaceProfiles): they decide what an entry looks like in a
 	// user's file, so a change to one is a change to every server.
@@ -129,7 +128,7 @@ func Define(s extensions.Server, profiles []Profile) Definition {
 		Env:       pairs(s.Env),
 		URL:       s.URL,
 		Headers:   pairs(s.Headers),
-		Enabled:   !s.Settings.Off(),
+		Settings:  defineSettings(&s.Settings),
 	}
 	if s.Auth != nil {
 		d.HeadersHelper = s.Auth.HeadersHelper
@@ -141,14 +140,6 @@ func Define(s extensions.Server, profiles []Profile) Definition {
 	if d.Transport == "" {
 		d.Transport = extensions.Stdio
 	}
-	if s.Settings.IncludeTools != nil {
-		d.IncludeTools = sorted(s.Settings.IncludeTools)
-		if d.IncludeTools == nil {
-			d.IncludeTools = []string{}
-		}
-	}
-	d.ExcludeTools = sorted(s.Settings.ExcludeTools)
-	d.AutoApprove = sorted(s.Settings.AutoApprove)
 	if len(profiles) > 0 {
 		d.Profiles = slices.Clone(profiles)
 		slices.SortFunc(d.Profiles, func(a, b Profile) int { return strings.Compare(a.ID, b.ID) })
@@ -157,6 +148,49 @@ func Define(s extensions.Server, profiles []Profile) Definition {
 		d.Args = nil
 	}
 	return d
+}
+
+// defineSettings are the trusted settings of s, each as the settings
+// table says its kind is judged: a boolean not given is its default; a
+// tool list is sorted, and one whose absence means something (Empty) is
+// nil when not given and never nil when given.
+func defineSettings(s *extensions.Settings) Settings {
+	var d Settings
+	for _, r := range setting.Trusted() {
+		switch r.Kind {
+		case setting.Bool:
+			v := r.Default
+			if b := s.Bool(r.Name); b != nil {
+				v = *b
+			}
+			d.setBool(r.Name, v)
+		case setting.Tools:
+			list := sorted(s.Tools(r.Name))
+			if r.Empty != "" && list == nil && s.Tools(r.Name) != nil {
+				list = []string{}
+			}
+			d.setTools(r.Name, list)
+		}
+	}
+	return d
+}
+
+// encode adds the trusted settings to a digest, in the table's order: a
+// boolean as a flag; a tool list counted, after a flag saying whether it
+// is there where its absence means something.
+func (s *Settings) encode(e *encoder) {
+	for _, r := range setting.Trusted() {
+		switch r.Kind {
+		case setting.Bool:
+			e.flag(s.getBool(r.Name))
+		case setting.Tools:
+			list := s.getTools(r.Name)
+			if r.Empty != "" {
+				e.flag(list != nil)
+			}
+			e.list(list)
+		}
+	}
 }
 
 func pairs(kvs []extensions.KV) []Pair {
@@ -207,11 +241,7 @@ func (d Definition) Digest() string {
 		e.list(o.Scopes)
 		e.str(o.AuthServerMetadataURL)
 	}
-	e.flag(d.Enabled)
-	e.flag(d.IncludeTools != nil)
-	e.list(d.IncludeTools)
-	e.list(d.ExcludeTools)
-	e.list(d.AutoApprove)
+	d.Settings.encode(&e)
 	e.count(len(d.Profiles))
 	for _, p := range d.Profiles {
 		e.str(p.ID)

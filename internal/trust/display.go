@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
 )
@@ -60,17 +62,19 @@ func (d Definition) Lines() []string {
 			add("oauth auth_server_metadata_url", o.AuthServerMetadataURL)
 		}
 	}
-	if !d.Enabled {
-		out = append(out, "enabled false")
-	}
-	if d.IncludeTools != nil {
-		add("include_tools", strings.Join(d.IncludeTools, ", "))
-	}
-	if len(d.ExcludeTools) > 0 {
-		add("exclude_tools", strings.Join(d.ExcludeTools, ", "))
-	}
-	if len(d.AutoApprove) > 0 {
-		add("auto_approve", strings.Join(d.AutoApprove, ", "))
+	// The trusted settings, in the table's order: a boolean when it is
+	// not its default, a tool list when it is there.
+	for _, r := range setting.Trusted() {
+		switch r.Kind {
+		case setting.Bool:
+			if v := d.getBool(r.Name); v != r.Default {
+				add(r.Trust, strconv.FormatBool(v))
+			}
+		case setting.Tools:
+			if list := d.getTools(r.Name); list != nil && (r.Empty != "" || len(list) > 0) {
+				add(r.Trust, strings.Join(list, ", "))
+			}
+		}
 	}
 	for _, p := range d.Profiles {
 		add("profile", p.ID+" "+p.Origin+" "+p.Digest)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -47,8 +48,8 @@ func SettingsTable(set *toolprofiles.Set) []byte {
 // value means when that is not plain, the unit of a timeout.
 func settingCell(name string, f *toolprofiles.SettingField) string {
 	if f == nil {
-		if name == "enabled" {
-			return "— (off: not written)"
+		if r, _ := setting.Lookup(name); r.NoMember != "" {
+			return dash + " (" + r.NoMember + ")"
 		}
 		return dash
 	}
