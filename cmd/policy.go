@@ -53,12 +53,12 @@ type policy struct {
 func resolvePolicy(root string, cfg extensions.Config, portableFlag, gitignoreFlag *bool) policy {
 	_, git := gittrack.Top(root)
 	pol := policy{Git: git}
-	pol.Portable, pol.PortableFrom = setting(portableFlag, cfg.Portable, git)
-	pol.Gitignore, pol.GitignoreFrom = setting(gitignoreFlag, cfg.Gitignore, git)
+	pol.Portable, pol.PortableFrom = policySetting(portableFlag, cfg.Portable, git)
+	pol.Gitignore, pol.GitignoreFrom = policySetting(gitignoreFlag, cfg.Gitignore, git)
 	return pol
 }
 
-func setting(flag, config *bool, def bool) (bool, string) {
+func policySetting(flag, config *bool, def bool) (bool, string) {
 	switch {
 	case flag != nil:
 		return *flag, fromFlag

@@ -27,7 +27,7 @@ func TestDigestsAreStable(t *testing.T) {
 		t.Fatal(err)
 	}
 	profiles := WorkspaceProfiles(set)
-	if want := "sha256:f5a90973eee8e59f6aaeac85f3dd67ade62f2715ee39f25a97f726b9325fd281"; len(profiles) != 1 || profiles[0].Digest != want {
+	if want := "sha256:ba4ea3b17b29cd62cf4f47360fc85eacf4e604f70009f78dcd1a854e012bd396"; len(profiles) != 1 || profiles[0].Digest != want {
 		t.Errorf("workspace profile digest %+v, want %s", profiles, want)
 	}
 	off := false
@@ -37,14 +37,14 @@ func TestDigestsAreStable(t *testing.T) {
 	s.Auth = &extensions.Auth{HeadersHelper: "helper --json", OAuth: &extensions.OAuth{ClientID: "c", ClientSecret: "${S}",
 		CallbackPort: 8080, Scopes: []string{"a", "b"}, AuthServerMetadataURL: "https://id.example/meta"}}
 	d := Define(s, profiles)
-	if got, want := d.Digest(), "sha256:26d4d9caaab4460a082a92028e0f0cc682b25c3e4c0c44c6893985be5ca90e88"; got != want {
+	if got, want := d.Digest(), "sha256:b0b7a0391bfcd4ab0d1cd8d5c5211efba6a67e1903b3e0d4e08cf3a2c2a80cd1"; got != want {
 		t.Errorf("definition digest %s, want %s", got, want)
 	}
 	data, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"extension":"ext","transport":"stdio","command":"/ws/.venv/bin/python","args":["server.py","--root","/ws"],"cwd":"/ws","env":[{"name":"A","value":"${TOKEN}"},{"name":"B","value":"2"}],"headers_helper":"helper --json","oauth":{"client_id":"c","client_secret":"${S}","callback_port":8080,"scopes":["a","b"],"auth_server_metadata_url":"https://id.example/meta"},"enabled":false,"include_tools":["list","read"],"exclude_tools":["x"],"auto_approve":["list"],"profiles":[{"id":"mine","origin":".repository/toolprofiles/mine.toml","digest":"sha256:f5a90973eee8e59f6aaeac85f3dd67ade62f2715ee39f25a97f726b9325fd281"}]}`; string(data) != want {
+	if want := `{"extension":"ext","transport":"stdio","command":"/ws/.venv/bin/python","args":["server.py","--root","/ws"],"cwd":"/ws","env":[{"name":"A","value":"${TOKEN}"},{"name":"B","value":"2"}],"headers_helper":"helper --json","oauth":{"client_id":"c","client_secret":"${S}","callback_port":8080,"scopes":["a","b"],"auth_server_metadata_url":"https://id.example/meta"},"enabled":false,"include_tools":["list","read"],"exclude_tools":["x"],"auto_approve":["list"],"profiles":[{"id":"mine","origin":".repository/toolprofiles/mine.toml","digest":"sha256:ba4ea3b17b29cd62cf4f47360fc85eacf4e604f70009f78dcd1a854e012bd396"}]}`; string(data) != want {
 		t.Errorf("definition JSON\n%s\nwant\n%s", data, want)
 	}
 	if got, want := strings.Join(d.Lines(), "\n"), `transport stdio
@@ -64,7 +64,7 @@ enabled false
 include_tools list, read
 exclude_tools x
 auto_approve list
-profile mine .repository/toolprofiles/mine.toml sha256:f5a90973eee8e59f6aaeac85f3dd67ade62f2715ee39f25a97f726b9325fd281`; got != want {
+profile mine .repository/toolprofiles/mine.toml sha256:ba4ea3b17b29cd62cf4f47360fc85eacf4e604f70009f78dcd1a854e012bd396`; got != want {
 		t.Errorf("definition lines\n%s\nwant\n%s", got, want)
 	}
 	s.Settings = extensions.Settings{}
