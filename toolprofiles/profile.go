@@ -638,7 +638,9 @@ type RemoteKind struct {
 	URLField string `toml:"url_field"` // default "url"
 }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+// Compiled on first use, not at start-up: only profiles decoded from TOML
+// (the user's, the workspace's) are validated (bench/run.sh, startup cases).
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
 
 // applyDefaults fills the field names a profile may leave out.
 func (p *Profile) applyDefaults() {
@@ -693,7 +695,7 @@ func (t *Target) applyDefaults() {
 
 // validate reports the first thing wrong with a profile.
 func (p *Profile) validate() error {
-	if !idPattern.MatchString(p.ID) {
+	if !idPattern().MatchString(p.ID) {
 		return fmt.Errorf("id %q: use lower-case letters, digits and '-'", p.ID)
 	}
 	if p.Name == "" {
