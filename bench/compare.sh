@@ -8,7 +8,9 @@
 # BENCH_WORK is the work folder of an earlier `BENCH_WORK=… bash bench/run.sh` (its generated
 # workloads are reused; nothing is generated here). REV_AFTER defaults to HEAD. Each case runs
 # ROUNDS (3) alternating rounds of RUNS (8) hyperfine runs per revision; the table gives the
-# median wall time and the mean CPU time (user + system) over all rounds.
+# median wall time and the mean CPU time (user + system) over all rounds. Both revisions are
+# built as the release is (CGO_ENABLED=0, -trimpath, -s -w), as bench/run.sh builds repo.
+# bench/startup.sh compares the start-up cases against a Go hello-world with many more runs.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,7 +26,7 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 build() { # rev name
 	mkdir -p "$OUT/$2/src"
 	git -C "$MAIN" archive "$1" | tar -x -C "$OUT/$2/src"
-	(cd "$OUT/$2/src" && go build -buildvcs=false -o "$OUT/$2/repo" ./cmd/repo)
+	(cd "$OUT/$2/src" && CGO_ENABLED=0 go build -buildvcs=false -trimpath -ldflags "-s -w" -o "$OUT/$2/repo" ./cmd/repo)
 }
 build "$BEFORE" before
 build "$AFTER" after
@@ -43,6 +45,7 @@ run() { # name prepare args... (HOME from the environment)
 fresh() { echo "bash -c 'rm -rf $1 && cp -a $2 $1'"; }
 
 PEERS=claude,crush,cursor,factory,jetbrains,kiro,opencode,qwen,roo,zed
+HOME=$W/example/home run version "" version
 HOME=$W/example/home run ex-sync "$(fresh "$W/example/ws" "$W/example/tpl")" sync --root "$W/example/ws"
 HOME=$W/example/home "$OUT/after/repo" sync --root "$W/example/ws" >/dev/null 2>&1
 HOME=$W/example/home run ex-check "" sync --check --root "$W/example/ws"

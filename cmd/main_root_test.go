@@ -68,3 +68,29 @@ func TestOneCommandRunsAsAmongAll(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRootCmd is what repo version costs inside the process: the
+// command line built and run, for the command alone (what a run builds)
+// and among all the others (what every run built before).
+func BenchmarkRootCmd(b *testing.B) {
+	args := []string{"version", "-q"}
+	for _, bc := range []struct {
+		name  string
+		build []string
+	}{{"alone", args}, {"all", nil}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				var out bytes.Buffer
+				f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(string) string { return "" }}
+				root := newRootCmd(f, bc.build)
+				root.SetArgs(args)
+				root.SetOut(&out)
+				root.SetErr(&out)
+				if _, err := root.ExecuteC(); err != nil || out.Len() == 0 {
+					b.Fatalf("repo version -q: %v, %q", err, out.String())
+				}
+			}
+		})
+	}
+}
