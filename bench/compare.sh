@@ -8,9 +8,7 @@
 # BENCH_WORK is the work folder of an earlier `BENCH_WORK=… bash bench/run.sh` (its generated
 # workloads are reused; nothing is generated here). REV_AFTER defaults to HEAD. Each case runs
 # ROUNDS (3) alternating rounds of RUNS (8) hyperfine runs per revision; the table gives the
-# median wall time and the mean CPU time (user + system) over all rounds. Both revisions are
-# built as the release is (CGO_ENABLED=0, -trimpath, -s -w), as bench/run.sh builds repo.
-# bench/startup.sh compares the start-up cases against a Go hello-world with many more runs.
+# median wall time and the mean CPU time (user + system) over all rounds.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,6 +21,8 @@ RUNS=${RUNS:-8}
 OUT=$W/compare
 rm -rf "$OUT" && mkdir -p "$OUT"
 
+# Both revisions are built as the release is (CGO_ENABLED=0, -trimpath, -s -w), as bench/run.sh
+# builds repo. bench/startup.sh times the start-up cases next to a Go hello-world, with more runs.
 build() { # rev name
 	mkdir -p "$OUT/$2/src"
 	git -C "$MAIN" archive "$1" | tar -x -C "$OUT/$2/src"
@@ -45,10 +45,10 @@ run() { # name prepare args... (HOME from the environment)
 fresh() { echo "bash -c 'rm -rf $1 && cp -a $2 $1'"; }
 
 PEERS=claude,crush,cursor,factory,jetbrains,kiro,opencode,qwen,roo,zed
-HOME=$W/example/home run version "" version
 HOME=$W/example/home run ex-sync "$(fresh "$W/example/ws" "$W/example/tpl")" sync --root "$W/example/ws"
 HOME=$W/example/home "$OUT/after/repo" sync --root "$W/example/ws" >/dev/null 2>&1
 HOME=$W/example/home run ex-check "" sync --check --root "$W/example/ws"
+HOME=$W/example/home run version "" version
 HOME=$W/race/home run race-repo-sync "$(fresh "$W/race/ws" "$W/race/tpl")" sync --root "$W/race/ws" --tool "$PEERS"
 H=$W/local/home
 # The user's trust of the workspace's servers (repo trust, from the revision that has it) stays;

@@ -420,13 +420,13 @@ fi
 # what the report needs, so that REPORT_ONLY=1 can rebuild it
 {
 	for v in TREE LOAD_START LOAD_END CLAUDE_BYTES EX_TOOLS PEERS_REPO PEERS_RULER PEERS_RULESYNC PROJECT_TOOLS NPEERS \
-		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS USER_NS USER_TOOLS H0 \
-		STARTUP_ROUNDS STARTUP_RUNS; do
+		BIG_TOOLS BIG_FILES LOCAL_SAME GOBENCH QUICK RUNS SLOW_RUNS SLOW_SECS RSS_RUNS RACE_N LOCAL_N SEED BIG_NS USER_NS USER_TOOLS H0; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
 	printf 'RUN_DATE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
 	printf 'VERSIONS=%q\n' "$(go version | cut -d' ' -f3-4), repo commit $COMMIT (HEAD; $TREE: sha256 of its *.go files $SOURCES; built as the release is: \`CGO_ENABLED=0 go build -buildvcs=false -trimpath -ldflags '-s -w'\`), node $(node --version), ruler $(pkgver @intellectronica/ruler), rulesync $(pkgver rulesync), $("$(command -v hyperfine)" --version), $(jq --version)"
 	printf 'GOBENCH_LOAD=%q\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf 'STARTUP_ROUNDS=%q\nSTARTUP_RUNS=%q\n' "$STARTUP_ROUNDS" "$STARTUP_RUNS"
 } >"$WORK/meta.env"
 fi
 # shellcheck disable=SC1091
@@ -454,7 +454,7 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 	echo "- Machine: $(nproc) CPUs, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, Linux $(uname -r), $(df -T "$WORK" | awk 'NR==2{print $2}') file system for the workloads"
 	echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at end: $LOAD_END (the VM is shared: other jobs ran during the benchmark, see the load column)"
 	echo "- Versions: $VERSIONS"
-	echo "- Runs: median of the timed runs with hyperfine (range = min–max); $RUNS runs per case, $SLOW_RUNS for a case whose single run takes more than ${SLOW_SECS} s; the start-up cases: $STARTUP_ROUNDS alternating rounds of $STARTUP_RUNS runs of each of the three; peak RSS = median \"Maximum resident set size\" of /usr/bin/time -v (MB = MiB)"
+	echo "- Runs: median of the timed runs with hyperfine (range = min–max); $RUNS runs per case, $SLOW_RUNS for a case whose single run takes more than ${SLOW_SECS} s; peak RSS = median \"Maximum resident set size\" of /usr/bin/time -v (MB = MiB)"
 	echo "- Workloads (\`go run -tags repodev ./bench/gen\`, seed $SEED): example = \`examples/workspace\` (5 servers, tools: $EX_TOOLS); race = $RACE_N extensions × the $(echo "$PEERS_REPO" | tr ',' '\n' | wc -l) project tools both peers write to the same file ($PEERS_REPO; ruler agents $PEERS_RULER; rulesync targets $PEERS_RULESYNC), user configs with a user server and no comments; local = $LOCAL_N servers into \`projects[root].mcpServers\` of a $(awk -v b="$CLAUDE_BYTES" 'BEGIN{printf "%.1f", b/1048576}') MiB \`~/.claude.json\` ($(jq '.projects|length' "$H0/.claude.json") projects with histories, the workspace's entry in the middle); bigN = N extensions × all $BIG_TOOLS project-scope JSON tools ($PROJECT_TOOLS; $BIG_FILES files, user configs with comments and trailing commas where allowed); user-T-N = N extensions synced with \`--scope user --tool T\` into an empty HOME (codex: \`~/.codex/config.toml\`, TOML; goose: \`~/.config/goose/config.yaml\` and continue: \`~/.continue/config.yaml\`, YAML)"
 	echo
 	echo "| case | runs | median wall | range | CPU user+sys (mean) | peak RSS | load | notes |"
@@ -464,6 +464,8 @@ verdict() { if awk "BEGIN{exit !($1)}"; then echo "**met**"; else echo "**missed
 	done <"$RES"
 	echo
 	echo "Load is the 1-minute load average when the case finished (2 CPUs; other jobs shared the VM). Wall time is what the targets are about; CPU time (hyperfine's user + system means) is much less sensitive to the other jobs."
+	echo
+	echo "The start-up cases (\`startup-*\`, issue 21) ran side by side in one hyperfine per round: ${STARTUP_ROUNDS:-?} alternating rounds of ${STARTUP_RUNS:-?} runs of each of the three (\`bench/startup.sh\` does the same alone, for two revisions)."
 	echo
 	echo "## Targets"
 	echo
