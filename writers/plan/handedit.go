@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -342,12 +343,12 @@ func isObject(raw []byte) bool {
 }
 
 // plainKey is a member name a field path shows as it is.
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // fieldPath is the path of member k of the field at path: env.DEBUG, or
 // headers["X-A.b"] for a name that is not plain.
 func fieldPath(path, k string) string {
-	if !plainKey.MatchString(k) {
+	if !plainKey().MatchString(k) {
 		b, _ := json.Marshal(k)
 		return path + "[" + string(b) + "]"
 	}

@@ -35,7 +35,7 @@ func TempPrefix(path string) string {
 // StagedOf is the file a staged name (TempPrefix) was staged for, and
 // whether name is one.
 func StagedOf(name string) (path string, ok bool) {
-	m := stagedName.FindStringSubmatch(filepath.Base(name))
+	m := stagedName().FindStringSubmatch(filepath.Base(name))
 	if m == nil {
 		return "", false
 	}
