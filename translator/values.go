@@ -69,10 +69,17 @@ func (t *translation) rulesFor(field string) *fieldRules {
 		return r
 	}
 	t.ruled[i] = true
+	t.collect(r, func(x *toolprofiles.Expansion) bool { return x.Applies(field, t.goos) })
+	return r
+}
+
+// collect fills r with the profile's expansion rules that apply: the
+// escape, where one has it, else the rules a value must not match.
+func (t *translation) collect(r *fieldRules, applies func(*toolprofiles.Expansion) bool) {
 	e := &t.profile.Entry
 	for i := range e.Expands {
 		x := &e.Expands[i]
-		if !x.Applies(field, t.goos) {
+		if !applies(x) {
 			continue
 		}
 		if esc := x.Replacer(); esc != nil {
@@ -81,7 +88,6 @@ func (t *translation) rulesFor(field string) *fieldRules {
 			r.checks = append(r.checks, x)
 		}
 	}
-	return r
 }
 
 // keyIndex numbers the keys an expansion rule can name
@@ -105,18 +111,7 @@ func (t *translation) keyRulesFor(kind string) *fieldRules {
 		return r
 	}
 	t.keyRuled[i] = true
-	e := &t.profile.Entry
-	for i := range e.Expands {
-		x := &e.Expands[i]
-		if !x.AppliesToKey(kind, t.goos) {
-			continue
-		}
-		if esc := x.Replacer(); esc != nil {
-			r.esc = esc
-		} else {
-			r.checks = append(r.checks, x)
-		}
-	}
+	t.collect(r, func(x *toolprofiles.Expansion) bool { return x.AppliesToKey(kind, t.goos) })
 	return r
 }
 
