@@ -5,7 +5,7 @@
 // writers/internal/editor; FormatFor picks one per target) find the
 // entries at the target's key, and compares them with the entries wanted
 // and with the ownership record — what repo wrote there, by digest
-// (record.go) — to decide each Change: add, update, adopt, remove or
+// (package writers/internal/record) — to decide each Change: add, update, adopt, remove or
 // forget, never touching an entry of the user's. The plan also holds the
 // ownership records themselves, the .gitignore block of machine-specific
 // files (gitignore.go), and the removals for tools that left the list

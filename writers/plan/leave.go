@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -292,19 +293,19 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 		// says which of them to look at; Build, which reads the records
 		// with git's word, decides what in them is repo's. That saves a
 		// run of git per sync.
-		rs := &recordState{kind: recordProject, env: env, path: ProjectRecordPath(env.Root)}
-		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
+		rs := &recordState{kind: recordProject, env: env, path: record.ProjectPath(env.Root)}
+		rec, _, err := record.Read(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
 		}
-		machine := MachineRecordPath(env.Root)
-		mrec, _, err := ReadRecord(machine, env.Display(machine))
+		machine := record.MachinePath(env.Root)
+		mrec, _, err := record.Read(machine, env.Display(machine))
 		if err != nil {
 			return nil, err
 		}
 		for _, t := range mrec.Targets {
 			if rec.Find(t.File, t.Key) == nil {
-				rec.take(t)
+				rec.Take(t)
 			}
 		}
 		canonicalFiles(env, recordProject, rec, nil)
@@ -320,7 +321,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if rs.path, err = UserRecordPath(env); err != nil {
 		return nil, err
 	}
-	rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
+	rec, raw, err := record.Read(rs.path, env.Display(rs.path))
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +330,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 			if old, _, _, ok := aliasRecord(env, alias); ok {
 				for _, t := range old.Targets {
 					if rec.Find(t.File, t.Key) == nil {
-						rec.take(t)
+						rec.Take(t)
 					}
 				}
 			}

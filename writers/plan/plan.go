@@ -23,6 +23,7 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/canon"
 	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -391,7 +392,7 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 	}
 	env := rs.env
 	var path string
-	var rec *Record
+	var rec *record.Record
 	var raw []byte
 	var err error
 	switch kind {
@@ -401,22 +402,22 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 				return nil, err
 			}
 		}
-		path, rec, raw = ProjectRecordPath(env.Root), rs.workspace.project, rs.workspace.projectRaw
+		path, rec, raw = record.ProjectPath(env.Root), rs.workspace.project, rs.workspace.projectRaw
 		if kind == recordMachine {
-			path, rec, raw = MachineRecordPath(env.Root), rs.workspace.machine, rs.workspace.machineRaw
+			path, rec, raw = record.MachinePath(env.Root), rs.workspace.machine, rs.workspace.machineRaw
 		}
 	default:
 		if path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
-		if rec, raw, err = ReadRecord(path, env.Display(path)); err != nil {
+		if rec, raw, err = record.Read(path, env.Display(path)); err != nil {
 			return nil, err
 		}
 		rec.Root = env.Root
 		rs.aliases.adoptInto(rec)
 	}
 	canonicalFiles(env, kind, rec, rs.reals) // see samefile.go
-	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw, bases: rs.bases}
+	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.Clone(), before: raw, bases: rs.bases}
 	if kind == recordUser {
 		if st.others, err = readOthers(env, path, rs.reals); err != nil { // see workspaces.go
 			return nil, err
@@ -539,7 +540,7 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 			states[i].intent.SetCreated(put.file, put.key, put.created)
 		}
 		if !r.fp.Delete {
-			states[i].rec.handOver(r.out.puts)
+			handOver(states[i].rec, r.out.puts)
 		}
 		p.Files = append(p.Files, r.fp)
 	}
@@ -615,12 +616,12 @@ type fileOut struct {
 type recordPut struct {
 	file    string
 	key     []string
-	entries map[string]Owned
-	intent  map[string]Owned
+	entries map[string]record.Owned
+	intent  map[string]record.Owned
 	// created is what repo created for the target (Created), in the
 	// record and in its intent alike: it only grows while the target has
 	// entries, and goes with the target.
-	created *Created
+	created *record.Created
 }
 
 // The records a plan reads and writes (recordState.kind).
@@ -649,7 +650,7 @@ func recordKind(env target.Env, group []*target.Target) string {
 }
 
 // takeOver moves into rs what the other workspace record holds of the
-// targets and rs does not, with what repo created for them (Record.take).
+// targets and rs does not, with what repo created for them (record.Record.Take).
 // The other record's intent keeps it until the sync is applied, so a run
 // killed halfway leaves it owned in one of them.
 func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
@@ -665,8 +666,8 @@ func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
 			from.rec.Put(file, t.Key, nil)
 			continue
 		}
-		rs.rec.take(e)
-		rs.intent.take(e)
+		rs.rec.Take(e)
+		rs.intent.Take(e)
 		from.rec.Put(file, t.Key, nil)
 	}
 }
@@ -677,8 +678,8 @@ type recordState struct {
 	others *otherClaims // of a per-user record: the other workspaces' (workspaces.go)
 	bases  *baseStore   // the bases of hand edits (bases.go)
 	path   string
-	rec    *Record // as it will be
-	intent *Record // as it is while the sync is applied
+	rec    *record.Record // as it will be
+	intent *record.Record // as it is while the sync is applied
 	before []byte
 }
 
@@ -848,9 +849,9 @@ func missingFolders(path string) int {
 // writing t's first entries into doc creates: the file, when it does not
 // exist (with the folders it needs), and the containers of the key path
 // that are missing (found is whether Entries found the server map).
-func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool) *Created {
+func noteCreated(c *record.Created, doc Document, t *target.Target, newFile, found bool) *record.Created {
 	if c == nil {
-		c = &Created{}
+		c = &record.Created{}
 	}
 	if newFile {
 		c.File, c.Folders = true, missingFolders(t.Path)
@@ -869,7 +870,7 @@ func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool
 // dropCreated removes, from the innermost up, the containers of t's key
 // path that repo created (c.Key and those under it) and that are empty:
 // what is left when a target's last entry has gone.
-func dropCreated(doc Document, t *target.Target, c *Created) (Document, error) {
+func dropCreated(doc Document, t *target.Target, c *record.Created) (Document, error) {
 	if c == nil || len(c.Key) == 0 || !isKeyPrefix(c.Key, t.Key) {
 		return doc, nil
 	}
@@ -895,7 +896,7 @@ func isKeyPrefix(p, key []string) bool {
 // (another target of the record still has entries in it, or the user
 // added to it): the record's other targets in that file now say that repo
 // created it, so the last of them to go deletes it when it is empty.
-func (r *Record) handOver(puts []recordPut) {
+func handOver(r *record.Record, puts []recordPut) {
 	for _, put := range puts {
 		if len(put.entries) > 0 || put.created == nil || !put.created.File {
 			continue
@@ -904,9 +905,9 @@ func (r *Record) handOver(puts []recordPut) {
 			if t.File != put.file {
 				continue
 			}
-			c := t.Created.clone()
+			c := t.Created.Clone()
 			if c == nil {
-				c = &Created{}
+				c = &record.Created{}
 			}
 			c.File, c.Folders = true, max(c.Folders, put.created.Folders)
 			t.Created = c
@@ -950,7 +951,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 			Err: fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key))}
 	}
 	tp := &targetPlan{env: env, t: t, fp: fp, opts: opts, out: out, committed: rs.kind == recordProject, fromRepo: fromRepo,
-		current: map[string]Member{}, next: map[string]Owned{}, intent: map[string]Owned{}}
+		current: map[string]Member{}, next: map[string]record.Owned{}, intent: map[string]record.Owned{}}
 	for _, m := range members {
 		tp.current[m.Key] = m
 	}
@@ -962,7 +963,7 @@ func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs
 	}
 	if e := rs.rec.Find(recFile, t.Key); e != nil {
 		tp.owned = e.Entries
-		tp.created = e.Created.clone()
+		tp.created = e.Created.Clone()
 	}
 	tp.movedHere(rs)
 	var conflicts []error // every entry whose hand edits collide, at once
@@ -1009,10 +1010,10 @@ func (tp *targetPlan) movedHere(rs *recordState) {
 				continue
 			}
 			cur, present := tp.current[name]
-			if !present || !e.Entries[name].owns(tp.env, canon.Only(cur.Value, tp.t.Judged())) {
+			if !present || !owns(tp.env, e.Entries[name], canon.Only(cur.Value, tp.t.Judged())) {
 				continue
 			}
-			owned := make(map[string]Owned, len(tp.owned)+1)
+			owned := make(map[string]record.Owned, len(tp.owned)+1)
 			maps.Copy(owned, tp.owned)
 			owned[name] = e.Entries[name]
 			tp.owned = owned
@@ -1034,11 +1035,11 @@ type targetPlan struct {
 	fromRepo  func() (bool, error) // see planTarget
 	err       error                // from fromRepo, returned by want
 
-	current map[string]Member // the file's entries
-	owned   map[string]Owned  // what the record says repo wrote
-	created *Created          // what repo created for the target
-	next    map[string]Owned  // the record after the plan
-	intent  map[string]Owned  // next, and what the file holds of repo's now
+	current map[string]Member       // the file's entries
+	owned   map[string]record.Owned // what the record says repo wrote
+	created *record.Created         // what repo created for the target
+	next    map[string]record.Owned // the record after the plan
+	intent  map[string]record.Owned // next, and what the file holds of repo's now
 	// Entries already in the file are replaced together, after the loop,
 	// in one edit (a moved root or an upgrade changes every entry).
 	updates []target.Desired
@@ -1059,8 +1060,8 @@ func (tp *targetPlan) change(action Action, entry string, reason Reason) {
 
 // replacing notes that the file's entry name, cur, is replaced by repo's
 // o: until the file is written, the record's intent knows cur as repo's.
-func (tp *targetPlan) replacing(name string, o Owned, cur []byte) {
-	o.Previous = normalizedDigest(canon.Only(cur, tp.t.Judged()), tp.env.Root)
+func (tp *targetPlan) replacing(name string, o record.Owned, cur []byte) {
+	o.Previous = record.NormalizedDigest(canon.Only(cur, tp.t.Judged()), tp.env.Root)
 	if o.Previous == o.Digest {
 		o.Previous = ""
 	}
@@ -1088,7 +1089,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 	} else {
 		offered = offers(want, t.Preserve, d.Fixed)
 	}
-	digest := entryDigest(want.Without(t.Preserve...), env.Root)
+	digest := record.EntryDigest(want.Without(t.Preserve...), env.Root)
 	// What repo writes, before the members it keeps: a diff never redacts
 	// a value of repo's own (see redact.go), and never shows a kept one.
 	tp.fp.ours = append(tp.fp.ours, want)
@@ -1097,7 +1098,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		// user's: they stay in the entry, and are no part of the digest.
 		want = keepUnwritten(want, cur.Value, t.Written)
 	}
-	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
+	tp.next[d.Name] = record.Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	if tp.wanted == nil {
 		tp.wanted = map[string]ordered.Object{}
 	}
@@ -1179,7 +1180,7 @@ func (tp *targetPlan) want(doc Document, d target.Desired) error {
 		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
 		tp.set(d.Name, want)
 	default:
-		edited := !rec.owns(env, canon.Only(cur.Value, t.Judged()))
+		edited := !owns(env, rec, canon.Only(cur.Value, t.Judged()))
 		if edited {
 			// Hand edits survive where the extension did not change the
 			// field (handedit.go).
@@ -1253,7 +1254,7 @@ func (tp *targetPlan) dropGone() {
 			tp.change(ActionForget, name, ReasonHeldElsewhere)
 			continue
 		}
-		if !tp.owned[name].owns(env, canon.Only(cur.Value, t.Judged())) {
+		if !owns(env, tp.owned[name], canon.Only(cur.Value, t.Judged())) {
 			tp.change(ActionForget, name, goneReason(t))
 			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
 			continue
@@ -1323,7 +1324,7 @@ func sameJSON(a, b []byte) bool {
 	return jsonvalue.Equal(a, b, jsonvalue.SameFloat)
 }
 
-func sortedKeys(m map[string]Owned) []string {
+func sortedKeys(m map[string]record.Owned) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
