@@ -1073,133 +1073,206 @@ func (tp *targetPlan) set(name string, v ordered.Object) {
 	tp.updates = append(tp.updates, target.Desired{Name: name, Value: v})
 }
 
-// want plans the entry repo wants for server d.
+// wanted is one entry a server wants, as want meets it: what repo writes,
+// what the file holds, what the record says.
+type wanted struct {
+	d target.Desired
+	// want is what repo writes: the server's entry, with the file's
+	// values of the members the tool or the user owns (preserve.go) and of
+	// those no tool of the target writes.
+	want    ordered.Object
+	cur     Member       // the file's entry of that name
+	present bool         // the file has one
+	rec     record.Owned // what this clone's record says repo wrote
+	owned   bool         // the record holds the entry
+}
+
+// want plans the entry repo wants for server d. The cases, in order (the
+// first that applies decides; TestEntryDecisions is their table):
+//   - another workspace's record claims the entry (settleClaims);
+//   - the file has none: add it;
+//   - no record of this clone's holds it, but repo wrote it on another
+//     clone (recognised): take it;
+//   - it is what repo writes: keep it, or leave it to the user when no
+//     record holds it (unrecorded);
+//   - the record holds it, written at another root: update it (relocate);
+//   - no record holds it, and it differs: the user's (adoptOrRefuse);
+//   - the record holds it, and it differs: update it, keeping hand edits
+//     (update).
 func (tp *targetPlan) want(doc Document, d target.Desired) error {
-	env, t, opts := tp.env, tp.t, tp.opts
-	want := d.Value
-	cur, present := tp.current[d.Name]
-	rec, isOwned := tp.owned[d.Name]
+	e := tp.prepare(d)
+	if stop, err := tp.settleClaims(doc, e); stop || err != nil {
+		return err
+	}
+	switch {
+	case !e.present:
+		tp.change(ActionAdd, d.Name, ReasonMissing)
+		tp.added = append(tp.added, d.Name)
+		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: e.want})
+	case !e.owned && tp.recognised(d.Name, e.cur.Value, e.want):
+		return tp.takeRecognised(e)
+	case sameJSON(e.cur.Value, ordered.JSON(e.want)):
+		if !e.owned {
+			tp.unrecorded(doc, e)
+		}
+	case e.owned && relocated(e.cur.Value, ordered.JSON(e.want), tp.env.Root):
+		tp.relocate(e)
+	case !e.owned:
+		return tp.adoptOrRefuse(doc, e)
+	default:
+		return tp.update(doc, e)
+	}
+	return nil
+}
+
+// prepare is what server d wants in the file, and what the file and the
+// record hold of it; it notes the entry in the record as repo writes it
+// (next), and in the record's intent as the file holds it until written.
+func (tp *targetPlan) prepare(d target.Desired) wanted {
+	t := tp.t
+	e := wanted{d: d, want: d.Value}
+	e.cur, e.present = tp.current[d.Name]
+	e.rec, e.owned = tp.owned[d.Name]
 	var offered map[string]string
-	if present {
+	if e.present {
 		var kept []keptMember
-		want, offered, kept = mergePreserved(want, cur.Value, t.Preserve, d.Fixed, rec.Defaults)
+		e.want, offered, kept = mergePreserved(e.want, e.cur.Value, t.Preserve, d.Fixed, e.rec.Defaults)
 		for _, k := range kept {
 			tp.out.warnings = append(tp.out.warnings, k.warning(t.Display, d.Name))
 		}
 	} else {
-		offered = offers(want, t.Preserve, d.Fixed)
+		offered = offers(e.want, t.Preserve, d.Fixed)
 	}
-	digest := record.EntryDigest(want.Without(t.Preserve...), env.Root)
+	digest := record.EntryDigest(e.want.Without(t.Preserve...), tp.env.Root)
 	// What repo writes, before the members it keeps: a diff never redacts
 	// a value of repo's own (see redact.go), and never shows a kept one.
-	tp.fp.ours = append(tp.fp.ours, want)
-	if present {
+	tp.fp.ours = append(tp.fp.ours, e.want)
+	if e.present {
 		// The members no tool of the target writes are the tool's or the
 		// user's: they stay in the entry, and are no part of the digest.
-		want = keepUnwritten(want, cur.Value, t.Written)
+		e.want = keepUnwritten(e.want, e.cur.Value, t.Written)
 	}
 	tp.next[d.Name] = record.Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	if tp.wanted == nil {
 		tp.wanted = map[string]ordered.Object{}
 	}
-	tp.wanted[d.Name] = want
+	tp.wanted[d.Name] = e.want
 	tp.intent[d.Name] = tp.next[d.Name]
-	if present && isOwned {
+	if e.present && e.owned {
 		// Until the file is written it holds the values the old offers
 		// describe: a run killed before then must still read them as
 		// repo's (see FilePlan.Intent).
 		o := tp.intent[d.Name]
-		o.Defaults = rec.Defaults
+		o.Defaults = e.rec.Defaults
 		tp.intent[d.Name] = o
 	}
-	// One owner per entry of a file workspaces share (workspaces.go).
-	if stop, err := tp.settleClaims(doc, d, want, cur, present, isOwned, rec); stop || err != nil {
+	return e
+}
+
+// takeRecognised takes over an entry that repo wrote on another clone
+// (recognised): this clone's now, updated if it was written at another
+// root.
+func (tp *targetPlan) takeRecognised(e wanted) error {
+	if err := tp.err; err != nil {
 		return err
 	}
-	switch {
-	case !present:
-		tp.change(ActionAdd, d.Name, ReasonMissing)
-		tp.added = append(tp.added, d.Name)
-		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
-	case !isOwned && tp.recognised(d.Name, cur.Value, want):
-		if err := tp.err; err != nil {
-			return err
-		}
-		// Written by repo on another clone: this clone's now.
-		tp.added = append(tp.added, d.Name)
-		if !sameJSON(cur.Value, ordered.JSON(want)) {
-			tp.change(ActionUpdate, d.Name, ReasonRelocated)
-			tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-			tp.set(d.Name, want)
-		}
-	case sameJSON(cur.Value, ordered.JSON(want)):
-		if !isOwned {
-			// Exactly what repo writes, but not in the record. Only the
-			// record says what is repo's: a run killed between writing
-			// the file and the record leaves the entry in the record's
-			// intent (FilePlan.Intent), so this is the user's own entry
-			// (or another workspace's, or one whose record is gone). It
-			// stays theirs — never rewritten, never removed when the
-			// server goes — unless they ask repo to take it over
-			// (--adopt; repo mcp import adopts what it imported).
-			if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
-				delete(tp.next, d.Name)
-				delete(tp.intent, d.Name)
-				tp.out.yours = append(tp.out.yours, Yours{File: t.Display, Scope: t.Scope, Tools: slices.Clone(t.Tools), Entry: d.Name, Extension: d.Extension, Line: lineOf(doc, t, cur)})
-				return nil
-			}
-			tp.change(ActionAdopt, d.Name, ReasonAdopted)
-			tp.added = append(tp.added, d.Name)
-		}
-	case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
-		// What repo wrote for this server at another root. Only an
-		// entry the record owns: a user's own entry that happens to
-		// differ from the wanted one by a path prefix is the user's.
-		// Accepted only in a committed file, which a checkout elsewhere
-		// cannot hold with its own paths (Options.AcceptRelocated).
-		if opts.AcceptRelocated && tp.committed {
-			break
-		}
-		tp.change(ActionUpdate, d.Name, ReasonRelocated)
-		tp.fp.ours = append(tp.fp.ours, cur.Value)
-		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-		tp.set(d.Name, want)
-	case !isOwned:
-		if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
-			fromRepo := false
-			if tp.fromRepo != nil {
-				var err error
-				if fromRepo, err = tp.fromRepo(); err != nil {
-					return &FileError{File: t.Display, Err: err}
-				}
-			}
-			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools, FromRepository: fromRepo}
-		}
-		tp.change(ActionAdopt, d.Name, ReasonAdopted)
-		tp.added = append(tp.added, d.Name)
-		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-		tp.set(d.Name, want)
-	default:
-		edited := !owns(env, rec, canon.Only(cur.Value, t.Judged()))
-		if edited {
-			// Hand edits survive where the extension did not change the
-			// field (handedit.go).
-			if done, err := tp.keepHandEdit(doc, d, want, cur, rec); done || err != nil {
-				return err
-			}
-		}
-		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-		reason := ReasonStale
-		if edited {
-			reason = ReasonHandEdited
-			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back, as it cannot merge the extension's change into your edit (what repo last wrote there is not known on this machine); keep your version under another name", t.Display, d.Name))
-		} else {
-			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
-		}
-		tp.change(ActionUpdate, d.Name, reason)
-		tp.set(d.Name, want)
+	name := e.d.Name
+	tp.added = append(tp.added, name)
+	if !sameJSON(e.cur.Value, ordered.JSON(e.want)) {
+		tp.change(ActionUpdate, name, ReasonRelocated)
+		tp.replacing(name, tp.next[name], e.cur.Value)
+		tp.set(name, e.want)
 	}
 	return nil
+}
+
+// unrecorded decides an entry that is exactly what repo writes, but not in
+// the record. Only the record says what is repo's: a run killed between
+// writing the file and the record leaves the entry in the record's intent
+// (FilePlan.Intent), so this is the user's own entry (or another
+// workspace's, or one whose record is gone). It stays theirs — never
+// rewritten, never removed when the server goes — unless they ask repo to
+// take it over (--adopt; repo mcp import adopts what it imported).
+func (tp *targetPlan) unrecorded(doc Document, e wanted) {
+	t, d := tp.t, e.d
+	if !tp.adopting(d.Name) {
+		delete(tp.next, d.Name)
+		delete(tp.intent, d.Name)
+		tp.out.yours = append(tp.out.yours, Yours{File: t.Display, Scope: t.Scope, Tools: slices.Clone(t.Tools), Entry: d.Name, Extension: d.Extension, Line: lineOf(doc, t, e.cur)})
+		return
+	}
+	tp.change(ActionAdopt, d.Name, ReasonAdopted)
+	tp.added = append(tp.added, d.Name)
+}
+
+// relocate updates what repo wrote for this server at another root. Only
+// an entry the record owns: a user's own entry that happens to differ
+// from the wanted one by a path prefix is the user's. Accepted as it is
+// only in a committed file, which a checkout elsewhere cannot hold with
+// its own paths (Options.AcceptRelocated).
+func (tp *targetPlan) relocate(e wanted) {
+	if tp.opts.AcceptRelocated && tp.committed {
+		return
+	}
+	name := e.d.Name
+	tp.change(ActionUpdate, name, ReasonRelocated)
+	tp.fp.ours = append(tp.fp.ours, e.cur.Value)
+	tp.replacing(name, tp.next[name], e.cur.Value)
+	tp.set(name, e.want)
+}
+
+// adoptOrRefuse decides a user's own entry that differs from what repo
+// writes: a ConflictError, unless the user asked repo to take it over.
+func (tp *targetPlan) adoptOrRefuse(doc Document, e wanted) error {
+	t, name := tp.t, e.d.Name
+	if !tp.adopting(name) {
+		fromRepo := false
+		if tp.fromRepo != nil {
+			var err error
+			if fromRepo, err = tp.fromRepo(); err != nil {
+				return &FileError{File: t.Display, Err: err}
+			}
+		}
+		return &ConflictError{File: t.Display, Line: lineOf(doc, t, e.cur), Entry: name, Tools: t.Tools, FromRepository: fromRepo}
+	}
+	tp.change(ActionAdopt, name, ReasonAdopted)
+	tp.added = append(tp.added, name)
+	tp.replacing(name, tp.next[name], e.cur.Value)
+	tp.set(name, e.want)
+	return nil
+}
+
+// update updates an entry of repo's that differs from what repo writes
+// now: the extension changed it, or the user edited it by hand since repo
+// wrote it (the file does not hold what the record says). Hand edits
+// survive where the extension did not change the field (handedit.go);
+// where that cannot be known, the managed entry is put back, with a
+// warning.
+func (tp *targetPlan) update(doc Document, e wanted) error {
+	t, name := tp.t, e.d.Name
+	edited := !owns(tp.env, e.rec, canon.Only(e.cur.Value, t.Judged()))
+	if edited {
+		if done, err := tp.keepHandEdit(doc, e.d, e.want, e.cur, e.rec); done || err != nil {
+			return err
+		}
+	}
+	tp.replacing(name, tp.next[name], e.cur.Value)
+	reason := ReasonStale
+	if edited {
+		reason = ReasonHandEdited
+		tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back, as it cannot merge the extension's change into your edit (what repo last wrote there is not known on this machine); keep your version under another name", t.Display, name))
+	} else {
+		tp.fp.ours = append(tp.fp.ours, e.cur.Value) // what repo wrote; a hand edit is the user's
+	}
+	tp.change(ActionUpdate, name, reason)
+	tp.set(name, e.want)
+	return nil
+}
+
+// adopting reports whether the user asked repo to take over the user's
+// own entry of this name (Options.Adopt, AdoptNames).
+func (tp *targetPlan) adopting(name string) bool {
+	return tp.opts.Adopt || slices.Contains(tp.opts.AdoptNames, name)
 }
 
 // warnUserSecrets warns of the literal credentials in the user's own

@@ -313,15 +313,15 @@ func (d claimDrop) drop() {
 // when the plan leaves the entry to the other workspace. Otherwise the
 // entry is this workspace's from now on, and the other claims are
 // dropped.
-func (tp *targetPlan) settleClaims(doc Document, d target.Desired, want ordered.Object, cur Member, present, isOwned bool, rec record.Owned) (stop bool, err error) {
+func (tp *targetPlan) settleClaims(doc Document, e wanted) (stop bool, err error) {
+	d, cur := e.d, e.cur
 	claims := tp.others.claims(tp.recFile, tp.t.Key, d.Name)
 	if len(claims) == 0 {
 		return false, nil
 	}
-	t, opts := tp.t, tp.opts
-	adopt := opts.Adopt || slices.Contains(opts.AdoptNames, d.Name)
-	ours := !present || adopt || isOwned && writtenHere(tp.env, t.Preserve, cur.Value, rec, claims[0])
-	if !ours && !isOwned && sameJSON(cur.Value, ordered.JSON(want)) {
+	t := tp.t
+	ours := !e.present || tp.adopting(d.Name) || e.owned && writtenHere(tp.env, t.Preserve, cur.Value, e.rec, claims[0])
+	if !ours && !e.owned && sameJSON(cur.Value, ordered.JSON(e.want)) {
 		// Already what this workspace's server wants: it stays the
 		// other's, as one of the user's own would stay theirs.
 		delete(tp.next, d.Name)
