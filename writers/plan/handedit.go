@@ -15,6 +15,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/writers/internal/canon"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -101,7 +102,7 @@ func (e *EditConflictError) Error() string {
 // wrote it (cur, whose record is rec): the merge above, when the base is
 // known. done is false when it is not (the caller puts the managed entry
 // back, as before).
-func (tp *targetPlan) keepHandEdit(doc Document, d target.Desired, want ordered.Object, cur Member, rec Owned) (done bool, err error) {
+func (tp *targetPlan) keepHandEdit(doc Document, d target.Desired, want ordered.Object, cur Member, rec record.Owned) (done bool, err error) {
 	t, env := tp.t, tp.env
 	wantBare := want.Without(t.Preserve...)
 	var base string // the base's text, the root spelled <<root>>
@@ -206,8 +207,8 @@ func differentMembers(a, b []byte) int {
 	return n
 }
 
-// normalizedText is the text entryDigest hashes: v's canonical JSON with
-// the root spelled <<root>>.
+// normalizedText is the text record.EntryDigest hashes: v's canonical
+// JSON with the root spelled <<root>>.
 func normalizedText(v ordered.Object, root string) []byte {
 	c, ok := canon.Value(v)
 	if !ok {
