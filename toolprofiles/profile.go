@@ -1011,52 +1011,18 @@ func kindType(k *RemoteKind) string {
 	return k.Type
 }
 
+// validate reports the first thing wrong with the target of a scope.
 func (t *Target) validate(scope string) error {
 	if len(t.Paths) == 0 {
 		return fmt.Errorf("paths: at least one path is required")
 	}
-	switch t.Format {
-	case FormatJSON, FormatJSONComments, FormatJSONC, FormatTOML, FormatYAML:
-	default:
-		return fmt.Errorf("format %q: use json, json-comments, jsonc, toml or yaml", t.Format)
-	}
-	switch t.Container {
-	case ContainerMap:
-	case ContainerList:
-		if t.Format != FormatYAML {
-			return fmt.Errorf("container \"list\" is only supported for yaml files")
-		}
-	default:
-		return fmt.Errorf("container %q: use map or list", t.Container)
-	}
-	if len(t.Key) == 0 {
-		return fmt.Errorf("key: the path of the server map is required")
-	}
-	if slices.Contains(t.Key, "") {
-		return fmt.Errorf("key %q: segments must not be empty", t.Key)
+	if err := t.validateLayout(); err != nil {
+		return err
 	}
 	for _, paths := range [][]string{t.Paths, t.PathsLinux, t.PathsDarwin, t.PathsWindows} {
 		for _, p := range paths {
-			if strings.Contains(p, ExtensionVar) {
-				segs := strings.Split(p, "/")
-				switch {
-				case scope != ScopeProject:
-					return fmt.Errorf("path %q: %s is for project files only", p, ExtensionVar)
-				case strings.Count(p, ExtensionVar) != 1 || !slices.Contains(segs, ExtensionVar) || segs[len(segs)-1] == ExtensionVar:
-					return fmt.Errorf("path %q: %s must be one whole folder name of the path", p, ExtensionVar)
-				case len(paths) != 1 || len(t.Former) > 0 || len(t.Installs) > 0:
-					return fmt.Errorf("path %q: a file per extension is the scope's one path, with no former places or installations", p)
-				}
-			}
-			relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
-			if scope == ScopeProject && !relative {
-				return fmt.Errorf("path %q: project paths are relative to the root", p)
-			}
-			// A local file is private to the user: in the home folder (Claude's
-			// ~/.claude.json) or in the repository, kept out of git by the tool
-			// (Devin's .devin/mcp_config.local.json).
-			if scope == ScopeUser && relative {
-				return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
+			if err := t.validatePath(scope, p, len(paths)); err != nil {
+				return err
 			}
 		}
 	}
@@ -1082,6 +1048,66 @@ func (t *Target) validate(scope string) error {
 			return fmt.Errorf("lock.path %q: the name of the lock, next to the config file", l.Path)
 		}
 	}
+	return t.validateInstalls()
+}
+
+// validateLayout checks the file's format, the container of the servers
+// (a list only in YAML) and the key path to it.
+func (t *Target) validateLayout() error {
+	switch t.Format {
+	case FormatJSON, FormatJSONComments, FormatJSONC, FormatTOML, FormatYAML:
+	default:
+		return fmt.Errorf("format %q: use json, json-comments, jsonc, toml or yaml", t.Format)
+	}
+	switch t.Container {
+	case ContainerMap:
+	case ContainerList:
+		if t.Format != FormatYAML {
+			return fmt.Errorf("container \"list\" is only supported for yaml files")
+		}
+	default:
+		return fmt.Errorf("container %q: use map or list", t.Container)
+	}
+	if len(t.Key) == 0 {
+		return fmt.Errorf("key: the path of the server map is required")
+	}
+	if slices.Contains(t.Key, "") {
+		return fmt.Errorf("key %q: segments must not be empty", t.Key)
+	}
+	return nil
+}
+
+// validatePath checks path p of a scope, one of n paths for its OS: a
+// project path is relative to the root, a user path is not, and a file per
+// extension is the project scope's one place.
+func (t *Target) validatePath(scope, p string, n int) error {
+	if strings.Contains(p, ExtensionVar) {
+		segs := strings.Split(p, "/")
+		switch {
+		case scope != ScopeProject:
+			return fmt.Errorf("path %q: %s is for project files only", p, ExtensionVar)
+		case strings.Count(p, ExtensionVar) != 1 || !slices.Contains(segs, ExtensionVar) || segs[len(segs)-1] == ExtensionVar:
+			return fmt.Errorf("path %q: %s must be one whole folder name of the path", p, ExtensionVar)
+		case n != 1 || len(t.Former) > 0 || len(t.Installs) > 0:
+			return fmt.Errorf("path %q: a file per extension is the scope's one path, with no former places or installations", p)
+		}
+	}
+	relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
+	if scope == ScopeProject && !relative {
+		return fmt.Errorf("path %q: project paths are relative to the root", p)
+	}
+	// A local file is private to the user: in the home folder (Claude's
+	// ~/.claude.json) or in the repository, kept out of git by the tool
+	// (Devin's .devin/mcp_config.local.json).
+	if scope == ScopeUser && relative {
+		return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
+	}
+	return nil
+}
+
+// validateInstalls checks the installations of the tool that read their
+// own file: each complete, for an OS the tool runs on, at absolute paths.
+func (t *Target) validateInstalls() error {
 	for i, in := range t.Installs {
 		if in.Name == "" || in.Marker == "" || in.Path == "" || in.Reason == "" {
 			return fmt.Errorf("installs[%d]: name, marker, path and reason are required", i)
