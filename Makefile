@@ -37,9 +37,11 @@ RACEPKGS  := ./internal/par/ ./internal/bigmem/ ./internal/regfile/ ./extensions
 RACETESTS := ^(TestConcurrentSyncs|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge|TestSignalledSyncsAreAllOrNothing)$$
 
 # Every test under the race detector (CI runs it after make test): planning, staging, the big-file
-# halves and the fault guard run on several goroutines.
+# halves and the fault guard run on several goroutines. Every repo a cmd test script runs is the
+# race-built test binary, about ten times slower, so on CI's two cores that package alone takes
+# longer than go test's default ten minutes per package: hence the longer timeout.
 race:
-	$(GO) test -race -tags $(DEVTAGS) ./...
+	$(GO) test -race -timeout 45m -tags $(DEVTAGS) ./...
 
 # Copies examples/workspace to a scratch folder (DEMO_DIR, default a new temp dir), creates the
 # python extensions' venvs there, and runs repo sync --dry-run, repo sync and repo sync --check.
