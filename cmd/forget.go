@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	toolsel "github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
@@ -125,14 +126,14 @@ func forgetRun(opts *ForgetOptions) error {
 	}
 	var forgotten []*toolprofiles.Profile // as the project scope has them; each scope looks its own up (forgottenIn)
 	if opts.All {
-		for _, p := range w.profiles.All() {
+		for _, p := range w.Profiles.All() {
 			if p.MCP {
 				forgotten = append(forgotten, p)
 			}
 		}
 	} else {
 		for _, id := range splitIDs(opts.Tools) {
-			p, err := lookup(w.profiles, id, "--tool")
+			p, err := toolsel.Lookup(w.Profiles, id, "--tool")
 			if err != nil {
 				return err
 			}
@@ -143,7 +144,7 @@ func forgetRun(opts *ForgetOptions) error {
 	if opts.Scope != "" {
 		scopes = []string{opts.Scope}
 	}
-	res := forgetResult{Version: 1, Mode: "forget", Root: w.root, Tools: []string{}, Scopes: scopes,
+	res := forgetResult{Version: 1, Mode: "forget", Root: w.Root, Tools: []string{}, Scopes: scopes,
 		Files: []fileResult{}, Kept: []forgetKept{}, Warnings: []string{}}
 	if opts.DryRun {
 		res.Mode = "dry-run"
@@ -162,13 +163,13 @@ func forgetRun(opts *ForgetOptions) error {
 			if err != nil {
 				return err
 			}
-			for _, p := range sel.wanted {
+			for _, p := range sel.Wanted {
 				if !slices.ContainsFunc(forgotten, func(f *toolprofiles.Profile) bool { return f.ID == p.ID }) {
 					staying = append(staying, p)
 				}
 			}
 		}
-		lt, kept, err := plan.LeavingTargets(w.env, target.Scope(scope), forgottenIn(w.profiles.ForScope(scope), forgotten, opts.All), staying, plan.ReasonForgotten)
+		lt, kept, err := plan.LeavingTargets(w.Env, target.Scope(scope), forgottenIn(w.Profiles.ForScope(scope), forgotten, opts.All), staying, plan.ReasonForgotten)
 		if err != nil {
 			return err
 		}
@@ -185,7 +186,7 @@ func forgetRun(opts *ForgetOptions) error {
 		}
 		defer unlock()
 	}
-	plan, written, err := planAndApply(f, w.env, targets, writers.Options{}, !opts.DryRun, nil)
+	plan, written, err := planAndApply(f, w.Env, targets, writers.Options{}, !opts.DryRun, nil)
 	if err != nil {
 		return err
 	}
@@ -235,7 +236,7 @@ func forgottenIn(set *toolprofiles.Set, forgotten []*toolprofiles.Profile, all b
 // againWarnings are the forgotten tools the next repo sync writes again:
 // those listed in [mcp] tools, or, without a list, detected.
 func againWarnings(w *workspace, forgotten []*toolprofiles.Profile, all bool) []string {
-	cfg, err := extensions.LoadConfig(w.root)
+	cfg, err := extensions.LoadConfig(w.Root)
 	if err != nil {
 		return nil // selectTools has read it already: not reached
 	}
@@ -244,7 +245,7 @@ func againWarnings(w *workspace, forgotten []*toolprofiles.Profile, all bool) []
 		switch {
 		case cfg.Set && slices.Contains(cfg.Tools, p.ID):
 			out = append(out, fmt.Sprintf("%s is listed in [mcp] tools of %s: the next repo sync writes its entries again; take it out of the list to keep them out", p.ID, extensions.ConfigFile))
-		case !cfg.Set && !all && len(workspaceEvidence(p, w)) > 0:
+		case !cfg.Set && !all && len(toolsel.InWorkspace(p, w)) > 0:
 			out = append(out, fmt.Sprintf("%s is detected in this workspace (see repo tools): the next repo sync writes its entries again; list the tools repo writes in [mcp] tools of %s to leave it out", p.ID, extensions.ConfigFile))
 		}
 	}

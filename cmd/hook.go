@@ -53,11 +53,11 @@ func hookRun(opts *SyncOptions) error {
 	if err := hookProject(opts, w, pol); err != nil {
 		return err
 	}
-	recPath, err := plan.UserRecordPath(w.env)
+	recPath, err := plan.UserRecordPath(w.Env)
 	if err != nil {
 		return err
 	}
-	rec, _, err := plan.ReadRecord(recPath, w.env.Display(recPath))
+	rec, _, err := plan.ReadRecord(recPath, w.Env.Display(recPath))
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func hookProject(opts *SyncOptions, w *workspace, pol policy) error {
 		p.Files = keep
 		return nil
 	}
-	p, written, err := planAndApply(f, w.env, work.targets, writers.Options{Ignore: work.ignore}, true, perClone)
+	p, written, err := planAndApply(f, w.Env, work.targets, writers.Options{Ignore: work.ignore}, true, perClone)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func hookProject(opts *SyncOptions, w *workspace, pol policy) error {
 		if tf.Settings && !opts.Verbose {
 			continue // a standing choice, said by sync and doctor: not after every checkout
 		}
-		what, fix := trackedNote(tf, w.profiles, opts.Root)
+		what, fix := trackedNote(tf, w.Profiles, opts.Root)
 		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
 	}
 	printTracked(f, res.Tracked)
@@ -129,7 +129,7 @@ func hookProject(opts *SyncOptions, w *workspace, pol policy) error {
 		fmt.Fprintf(f.IO.ErrOut, "the hook writes no file a commit holds: run '%s' and commit the result\n", syncCommand(&so))
 	}
 	if opts.Verbose {
-		fmt.Fprintln(f.IO.ErrOut, pol.describe(sel.profiles))
+		fmt.Fprintln(f.IO.ErrOut, pol.describe(sel.Profiles))
 	}
 	for _, warning := range res.Warnings {
 		fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), warning)
@@ -160,7 +160,7 @@ func hookScope(opts *SyncOptions, w *workspace, rec *plan.Record, scope string) 
 		return nil
 	}
 	gate := func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(&so)) }
-	p, written, err := planAndApply(f, w.env, work.targets, writers.Options{}, true, gate)
+	p, written, err := planAndApply(f, w.Env, work.targets, writers.Options{}, true, gate)
 	var untrusted *untrustedError
 	if errors.As(err, &untrusted) {
 		untrusted.plan.Close()

@@ -18,8 +18,10 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/credential"
 	"github.com/repo-manager/repo/internal/ordered"
+	toolsel "github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
+	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
@@ -133,11 +135,11 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			return err
 		}
 		defer unlock()
-		targets, _, err := writers.BuildTargets(nil, sel.profiles[:1], writers.Scope(opts.Scope), w.env)
+		targets, _, err := writers.BuildTargets(nil, sel.Profiles[:1], writers.Scope(opts.Scope), w.Env)
 		if err != nil {
 			return err
 		}
-		unlockFiles, err := lockUserFiles(f, w.env, targets)
+		unlockFiles, err := lockUserFiles(f, w.Env, targets)
 		if err != nil {
 			return err
 		}
@@ -148,7 +150,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	var ip *importPlan
 	var written []*writers.FilePlan
 	for attempt := 1; ; attempt++ {
-		ip, err = planImport(f, w, sel.profiles[0], opts)
+		ip, err = planImport(f, w, sel.Profiles[0], opts)
 		if err == nil {
 			defer ip.plan.Close()
 			if opts.DryRun {
@@ -188,8 +190,8 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
 		}
 	}
-	res := importResult{Version: 1, Mode: "import", Root: w.root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
-		Extension: opts.Extension, Folder: w.env.Display(extensions.Dir(w.root, opts.Extension)),
+	res := importResult{Version: 1, Mode: "import", Root: w.Root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
+		Extension: opts.Extension, Folder: w.Env.Display(extensions.Dir(w.Root, opts.Extension)),
 		Imported: ip.imported, Skipped: ip.skipped, Files: []fileResult{}, Warnings: []string{}}
 	if opts.DryRun {
 		res.Mode = "dry-run"
@@ -197,11 +199,11 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	if res.Skipped == nil {
 		res.Skipped = []skippedEntry{}
 	}
-	for _, n := range sel.notes {
+	for _, n := range sel.Notes {
 		res.Warnings = appendUnique(res.Warnings, n)
 	}
-	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
-		res.Warnings = appendUnique(res.Warnings, v.name+": "+v.message())
+	for _, v := range f.host().IgnoredVars(w.Env, sel.Profiles, opts.Scope, nil) {
+		res.Warnings = appendUnique(res.Warnings, v.Name+": "+v.Message())
 	}
 	for _, s := range ip.warnings {
 		res.Warnings = appendUnique(res.Warnings, s)
@@ -229,17 +231,17 @@ func mcpImportRun(opts *MCPImportOptions) error {
 // leave them with that extension installed.
 func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImportOptions) (*importPlan, error) {
 	name := opts.Extension
-	dir := extensions.Dir(w.root, name)
+	dir := extensions.Dir(w.Root, name)
 	if err := checkNewExtension(w, dir); err != nil {
 		return nil, err
 	}
-	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
+	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
 	t := targets[0]
 	ip := &importPlan{source: t.Display}
-	entries, err := plan.ReadEntries(w.env, t)
+	entries, err := plan.ReadEntries(w.Env, t)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +251,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	// Names another extension declares would make the workspace invalid.
 	declared := map[string]extensions.Server{}
-	for _, s := range w.ws.Servers {
+	for _, s := range w.WS.Servers {
 		declared[s.Name] = s
 	}
 	var errs []error
@@ -270,10 +272,10 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 
 	// The entries in the neutral format, refused where it cannot say them.
-	lo := extensions.Options{Root: w.root, Home: f.Home(), GOOS: f.GOOS}
+	lo := extensions.Options{Root: w.Root, Home: f.Home(), GOOS: f.GOOS}
 	ctx := extensions.DraftContext(lo, name)
-	nopts := translator.NeutralOptions{Root: w.root, Home: f.Home(), Python: ctx.Python(), GOOS: w.env.GOOS}
-	mcpDisplay := w.env.Display(filepath.Join(dir, extensions.MCPFileName))
+	nopts := translator.NeutralOptions{Root: w.Root, Home: f.Home(), Python: ctx.Python(), GOOS: w.Env.GOOS}
+	mcpDisplay := w.Env.Display(filepath.Join(dir, extensions.MCPFileName))
 	var decls []extensions.Declaration
 	for _, e := range picked {
 		spec, warnings, err := translator.Neutral(e.Name, e.Value, p, nopts)
@@ -291,7 +293,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 			errs = append(errs, fmt.Errorf("%s: server %q: %v, which an extension's MCP file cannot hold; leave the server out (--server)", at(t, e), e.Name, err))
 			continue
 		}
-		if p.Entry.RootVar != "" && !w.env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
+		if p.Entry.RootVar != "" && !w.Env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
 			ip.warnings = append(ip.warnings, fmt.Sprintf("%s: server %q: %s is imported as <<root>>, which repo writes as the absolute workspace root unless configs are committed: pass --portable, or set [mcp] portable = true, to keep %s in the file",
 				p.ID, e.Name, p.Entry.RootVar, p.Entry.RootVar))
 		}
@@ -330,9 +332,9 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	// The sync that takes the entries over: every server of the workspace
 	// with the new extension's, in the order Load gives them, for this
 	// tool and scope, adopting exactly the imported entries.
-	servers := append(slices.Clone(w.ws.Servers), draft.Servers...)
+	servers := append(slices.Clone(w.WS.Servers), draft.Servers...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
-	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
+	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -345,11 +347,11 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	// The workspace's .gitignore block follows the new servers, as the
 	// sync after the import would have it.
-	ignore, err := ignoreBlock(w, servers, &selection{source: "--tool"}, targets, opts.Scope)
+	ignore, err := ignoreBlock(w, servers, &selection{Source: toolsel.FromFlag}, targets, opts.Scope)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := writers.Build(w.env, targets, writers.Options{AdoptNames: names, Ignore: ignore})
+	plan, err := writers.Build(w.Env, targets, writers.Options{AdoptNames: names, Ignore: ignore})
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +362,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	newFile := func(base string, data []byte, changes []writers.Change) *writers.FilePlan {
 		path := filepath.Join(dir, base)
-		return &writers.FilePlan{Path: path, Display: w.env.Display(path), Scope: scopeExtension, Tools: []string{},
+		return &writers.FilePlan{Path: path, Display: w.Env.Display(path), Scope: scopeExtension, Tools: []string{},
 			After: data, Mode: 0o666, Changes: changes}
 	}
 	plan.Files = append([]*writers.FilePlan{
@@ -415,7 +417,7 @@ func unprintable(spec extensions.Spec) error {
 // the default venv is new still: the venv can be made before the import,
 // so that entries running its python import as python.
 func checkNewExtension(w *workspace, dir string) error {
-	display := termtext.Safe(w.env.Display(dir))
+	display := termtext.Safe(w.Env.Display(dir))
 	refuse := fmt.Errorf("%s already exists; repo mcp import creates a new extension and never changes an existing one: choose another --extension name (to add servers to an extension, edit its MCP file)", display)
 	fi, err := os.Lstat(dir)
 	switch {
@@ -496,7 +498,7 @@ func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx ex
 	fail := func(why string) error {
 		return fmt.Errorf("%s: %s: server %q cannot be imported as it is: %s; leave it out (--server)", termtext.Safe(t.Display), p.ID, s.Name, why)
 	}
-	res := translator.TranslateWith(s, p, translator.Options{Portable: w.env.Portable, Root: w.root, GOOS: w.env.GOOS})
+	res := translator.TranslateWith(s, p, translator.Options{Portable: w.Env.Portable, Root: w.Root, GOOS: w.Env.GOOS})
 	if res.Err != nil {
 		return fail(res.Err.Error())
 	}
@@ -658,7 +660,7 @@ func printImport(f *Factory, res importResult) {
 			fmt.Fprint(f.IO.Out, fr.Diff)
 		}
 		fmt.Fprintf(errOut, "would import %d server(s) from %s into extension %s (%s): %s; nothing written (--dry-run)\n",
-			len(names), termtext.Safe(res.Source), res.Extension, termtext.Safe(res.Folder), safeList(names))
+			len(names), termtext.Safe(res.Source), res.Extension, termtext.Safe(res.Folder), toolsel.SafeList(names))
 		return
 	}
 	for _, fr := range res.Files {
@@ -671,7 +673,7 @@ func printImport(f *Factory, res importResult) {
 		}
 	}
 	fmt.Fprintf(errOut, "imported %d server(s) from %s into extension %s: %s; repo sync writes them into your other tools\n",
-		len(names), termtext.Safe(res.Source), res.Extension, safeList(names))
+		len(names), termtext.Safe(res.Source), res.Extension, toolsel.SafeList(names))
 }
 
 // importResult is the --output json document of repo mcp import (schema
@@ -708,10 +710,10 @@ func trustImported(w *workspace, servers []extensions.Server) error {
 	if err != nil {
 		return err
 	}
-	profiles := trust.WorkspaceProfiles(w.profiles)
+	profiles := trust.WorkspaceProfiles(w.Profiles)
 	for _, s := range servers {
 		d := trust.Define(s, profiles)
-		store.Trust(s.Name, d, shownDefinition(s, d))
+		store.Trust(s.Name, d, trustgate.Shown(s, d))
 	}
-	return store.Save(w.env.Display)
+	return store.Save(w.Env.Display)
 }

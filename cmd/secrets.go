@@ -34,7 +34,7 @@ func newCommits(w *workspace, targets []*writers.Target) *commits {
 
 // ignored: the workspace's .gitignore block lists the file (plan.IgnoredFiles).
 func (c *commits) ignored(t *writers.Target) bool {
-	return c.w.env.Gitignore && t.Machine
+	return c.w.Env.Gitignore && t.Machine
 }
 
 // committed reports whether git commits t's file. An error asking git
@@ -47,7 +47,7 @@ func (c *commits) committed(t *writers.Target) (bool, error) {
 		return true, nil
 	}
 	c.once.Do(func() {
-		top, ok := gittrack.Top(c.w.root)
+		top, ok := gittrack.Top(c.w.Root)
 		if !ok {
 			c.tracked = map[string]bool{}
 			return
@@ -120,17 +120,17 @@ func leakRef(server string, l target.Literal) string {
 // naming the file, the line, the entry and the field, never the value.
 // Outside git there is nothing committed to check.
 func (d *doctor) committedSecrets() []finding {
-	top, ok := gittrack.Top(d.w.root)
+	top, ok := gittrack.Top(d.w.Root)
 	if !ok {
 		return nil
 	}
 	var mcp []*toolprofiles.Profile
-	for _, p := range d.w.profiles.All() {
+	for _, p := range d.w.Profiles.All() {
 		if p.MCP && p.Scopes.Get(toolprofiles.ScopeProject) != nil {
 			mcp = append(mcp, p)
 		}
 	}
-	targets, _, err := writers.BuildTargets(nil, mcp, writers.Scope(toolprofiles.ScopeProject), d.w.env)
+	targets, _, err := writers.BuildTargets(nil, mcp, writers.Scope(toolprofiles.ScopeProject), d.w.Env)
 	if err != nil {
 		return []finding{{Level: levelWarn, Check: "secret", Message: err.Error(), Fix: "fix the tool profiles"}}
 	}
@@ -165,8 +165,8 @@ func (d *doctor) committedSecrets() []finding {
 			continue
 		}
 		t := *pl.t
-		t.Path, t.Display = pl.path, d.w.env.Display(pl.path)
-		entries, err := plan.ReadEntries(d.w.env, &t)
+		t.Path, t.Display = pl.path, d.w.Env.Display(pl.path)
+		entries, err := plan.ReadEntries(d.w.Env, &t)
 		if err != nil {
 			out = append(out, finding{Level: levelWarn, Tool: strings.Join(t.Tools, ", "), Check: "secret",
 				Message: fmt.Sprintf("cannot check the committed file for literal credentials: %v", err), Fix: "make the file valid"})

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
+	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/serverpaths"
 	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -191,7 +193,7 @@ func syncRun(opts *SyncOptions) error {
 	var committed func(*writers.Target) bool
 	if opts.Scope == toolprofiles.ScopeProject {
 		c := newCommits(w, work.targets)
-		if work.leaks, err = checkLeaks(c, target.ProjectLeaks(work.targets, w.ws.Servers)); err != nil {
+		if work.leaks, err = checkLeaks(c, target.ProjectLeaks(work.targets, w.WS.Servers)); err != nil {
 			return err
 		}
 		committed = func(t *writers.Target) bool {
@@ -211,7 +213,7 @@ func syncRun(opts *SyncOptions) error {
 	if writing && userScope(opts.Scope) {
 		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
 	}
-	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), Ours: splitIDs(opts.Ours), Theirs: splitIDs(opts.Theirs), AcceptRelocated: opts.Committed,
+	plan, written, err := planAndApply(f, w.Env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), Ours: splitIDs(opts.Ours), Theirs: splitIDs(opts.Theirs), AcceptRelocated: opts.Committed,
 		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Committed, Ignore: work.ignore, Committed: committed}, writing, gate)
 	var untrusted *untrustedError
 	if errors.As(err, &untrusted) {
@@ -318,14 +320,14 @@ func loadSync(opts *SyncOptions) (*workspace, *selection, policy, error) {
 }
 
 // loadPolicy reads the workspace's config and sets the team policy on
-// w.env; the flags are nil when not given.
+// w.Env; the flags are nil when not given.
 func loadPolicy(w *workspace, portable, gitignore *bool) (policy, error) {
-	cfg, err := extensions.LoadConfig(w.root)
+	cfg, err := extensions.LoadConfig(w.Root)
 	if err != nil {
 		return policy{}, err
 	}
-	pol := resolvePolicy(w.root, cfg, portable, gitignore)
-	pol.apply(&w.env)
+	pol := resolvePolicy(w.Root, cfg, portable, gitignore)
+	pol.apply(&w.Env)
 	return pol, nil
 }
 
@@ -351,34 +353,34 @@ type syncWork struct {
 func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, error) {
 	var work syncWork
 	var err error
-	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, withLinkedReaders(w, sel.profiles, opts.Scope), writers.Scope(opts.Scope), w.env)
+	work.targets, work.warnings, err = writers.BuildTargets(w.WS.Servers, toolsel.LinkedReaders(w, sel.Profiles, opts.Scope), writers.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return work, err
 	}
-	if w.env.Gitignore && opts.Scope == toolprofiles.ScopeProject {
-		if err := plan.MarkTracked(w.env, work.targets); err != nil {
+	if w.Env.Gitignore && opts.Scope == toolprofiles.ScopeProject {
+		if err := plan.MarkTracked(w.Env, work.targets); err != nil {
 			return work, err
 		}
 	}
-	if work.ignore, err = ignoreBlock(w, w.ws.Servers, sel, work.targets, opts.Scope); err != nil {
+	if work.ignore, err = ignoreBlock(w, w.WS.Servers, sel, work.targets, opts.Scope); err != nil {
 		return work, err
 	}
 	// What repo wrote where a selected tool read its servers before (Devin's
 	// config.json) goes: the tool reads them from its new file now; so does
 	// the drop-in of an extension that has no server for the tool any more.
-	former, err := plan.FormerTargets(w.env, target.Scope(opts.Scope), sel.profiles, work.targets)
+	former, err := plan.FormerTargets(w.Env, target.Scope(opts.Scope), sel.Profiles, work.targets)
 	if err != nil {
 		return work, err
 	}
 	work.targets = append(work.targets, former...)
-	if sel.source == "--tool" {
+	if sel.Source == "--tool" {
 		return work, nil
 	}
-	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles.ForScope(opts.Scope), sel.wanted), sel.wanted, plan.ReasonDeselected)
+	lt, _, err := plan.LeavingTargets(w.Env, target.Scope(opts.Scope), toolsel.LeftOut(w.Profiles.ForScope(opts.Scope), sel.Wanted), sel.Wanted, plan.ReasonDeselected)
 	if err != nil {
 		return work, err
 	}
-	if sel.source == "config" {
+	if sel.Source == "config" {
 		work.targets = append(work.targets, lt...)
 		return work, nil
 	}
@@ -398,14 +400,14 @@ func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, err
 // status and changes (with --dry-run, its diff).
 func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, p *writers.Plan, written []*writers.FilePlan, pol policy) syncResult {
 	warnings, grouped := syncWarnings(w, sel, opts, work, p)
-	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source, Committed: opts.Committed, Policy: &pol,
+	res := syncResult{Version: 1, Root: w.Root, Scope: opts.Scope, ToolSource: sel.Source, Committed: opts.Committed, Policy: &pol,
 		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: p.Shadows,
 		grouped: grouped}
 	res.KeptEdits = p.KeptEdits
 	for _, y := range p.Yours {
 		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension, Workspace: y.Workspace})
 	}
-	for _, p := range sel.profiles {
+	for _, p := range sel.Profiles {
 		res.Tools = append(res.Tools, p.ID)
 	}
 	res.Mode = mode(opts)
@@ -426,7 +428,7 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 	}
 	untrack := 0
 	for _, tf := range p.Tracked {
-		what, fix := trackedNote(tf, w.profiles, opts.Root)
+		what, fix := trackedNote(tf, w.Profiles, opts.Root)
 		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
 		if tf.Settings {
 			continue
@@ -449,12 +451,12 @@ func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, 
 // (translator.Group): one extension synced to many tools would otherwise
 // repeat each problem once per tool.
 func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) (warnings, grouped []string) {
-	warnings = slices.Clone(sel.notes)
-	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
+	warnings = slices.Clone(sel.Notes)
+	if w.Env.Gitignore && sel.Source == "detected" && opts.Scope == toolprofiles.ScopeProject {
 		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
 	}
-	for _, v := range ignoredVars(opts.F, w.env, sel.profiles, opts.Scope, nil) {
-		warnings = append(warnings, v.name+": "+v.message())
+	for _, v := range opts.F.host().IgnoredVars(w.Env, sel.Profiles, opts.Scope, nil) {
+		warnings = append(warnings, v.Name+": "+v.Message())
 	}
 	grouped = slices.Clone(warnings)
 	for _, tw := range work.warnings {
@@ -464,10 +466,10 @@ func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork
 		grouped = appendUnique(grouped, g)
 	}
 	rest := slices.Clone(work.leaks)
-	if len(sel.profiles) > 0 {
-		for _, s := range w.ws.Servers {
-			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
-				rest = appendUnique(rest, missingWarning(s, missing))
+	if len(sel.Profiles) > 0 {
+		for _, s := range w.WS.Servers {
+			if missing := serverpaths.Find(s, w.Extension(s.Extension), w.Root, w.Env.Display); len(missing) > 0 {
+				rest = appendUnique(rest, serverpaths.Warning(s, missing))
 			}
 		}
 	}
@@ -534,42 +536,28 @@ func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts 
 	}
 }
 
-// leftOut are the MCP tools of set that the workspace does not ask for
-// (selection.wanted, not the tools a run writes: a listed tool skipped
-// on this machine has not left): those whose entries a sync of an [mcp]
-// tools list removes.
-func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofiles.Profile {
-	var out []*toolprofiles.Profile
-	for _, p := range set.All() {
-		if p.MCP && !slices.ContainsFunc(wanted, func(w *toolprofiles.Profile) bool { return w.ID == p.ID }) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // ignoreBlock is what repo's block in the workspace's .gitignore is to
 // list ([mcp] gitignore): the machine-specific files of the workspace's
 // tools for servers — [mcp] tools or the detected ones, whatever --tool
 // the run has, so that a run for some tools keeps the others' lines. Nil
 // when the run keeps no block: without gitignore, or outside project scope.
 func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*plan.IgnoreBlock, error) {
-	if !w.env.Gitignore || scope != toolprofiles.ScopeProject {
+	if !w.Env.Gitignore || scope != toolprofiles.ScopeProject {
 		return nil, nil
 	}
-	if sel.source == "--tool" {
+	if sel.Source == "--tool" {
 		all, err := selectTools(w, nil, scope)
 		if err != nil {
 			return nil, err
 		}
-		if targets, _, err = writers.BuildTargets(servers, all.profiles, writers.Scope(scope), w.env); err != nil {
+		if targets, _, err = writers.BuildTargets(servers, all.Profiles, writers.Scope(scope), w.Env); err != nil {
 			return nil, err
 		}
-		if err := plan.MarkTracked(w.env, targets); err != nil {
+		if err := plan.MarkTracked(w.Env, targets); err != nil {
 			return nil, err
 		}
 	}
-	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.env, targets)}, nil
+	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.Env, targets)}, nil
 }
 
 // syncFailed reports a run that stopped with an error. Apply puts back
@@ -602,7 +590,7 @@ const maxAttempts = 6
 
 // lockWorkspace serialises writing runs on one workspace.
 func lockWorkspace(f *Factory, w *workspace) (func(), error) {
-	path, err := writers.LockPath(w.env)
+	path, err := writers.LockPath(w.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -611,7 +599,7 @@ func lockWorkspace(f *Factory, w *workspace) (func(), error) {
 		return nil, err
 	}
 	return writers.Lock(path, timeout, func() {
-		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", termtext.Safe(w.env.Display(path)))
+		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", termtext.Safe(w.Env.Display(path)))
 	})
 }
 
@@ -656,7 +644,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
-			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
+			fmt.Fprintf(errOut, "repo: %s\n", sel.None())
 		}
 		if countStatus(res.Files, statusUnchanged) == len(res.Files) {
 			if opts.Verbose {
@@ -763,9 +751,9 @@ func printTracked(f *Factory, tracked []trackedResult) {
 // selection.describe), the team policy in force, and what it keeps of
 // tools no longer selected.
 func printSelection(f *Factory, res syncResult, sel *selection) {
-	fmt.Fprintln(f.IO.ErrOut, sel.describe())
+	fmt.Fprintln(f.IO.ErrOut, sel.Describe())
 	if res.Policy != nil && res.Scope == toolprofiles.ScopeProject {
-		fmt.Fprintln(f.IO.ErrOut, res.Policy.describe(sel.profiles))
+		fmt.Fprintln(f.IO.ErrOut, res.Policy.describe(sel.Profiles))
 	}
 	switch res.ToolSource {
 	case "config":

@@ -60,7 +60,7 @@ func sinceLastSync(w *workspace, sel *selection, targets []*writers.Target, res 
 	}
 	var out []sinceServer
 	previous := map[string]string{}
-	for _, s := range w.ws.Servers {
+	for _, s := range w.WS.Servers {
 		tools, ok := written[s.Name]
 		if !ok {
 			continue
@@ -77,7 +77,7 @@ func sinceLastSync(w *workspace, sel *selection, targets []*writers.Target, res 
 			previous[s.Name] = prev
 		}
 		for _, id := range tools {
-			p := w.profiles.Get(id)
+			p := w.Profiles.Get(id)
 			if p == nil {
 				continue
 			}
@@ -95,12 +95,12 @@ func sinceLastSync(w *workspace, sel *selection, targets []*writers.Target, res 
 		out = append(out, ss)
 	}
 	for name := range store.Synced {
-		if w.server(name) == nil {
+		if w.Server(name) == nil {
 			delete(store.Synced, name)
 		}
 	}
 	rememberApprovals(w, sel, store, out, previous)
-	if err := store.Save(w.env.Display); err != nil {
+	if err := store.Save(w.Env.Display); err != nil {
 		res.Warnings = appendUnique(res.Warnings, "repo cannot remember which servers this sync wrote: "+err.Error())
 	}
 	return out
@@ -113,7 +113,7 @@ func sinceLastSync(w *workspace, sel *selection, targets []*writers.Target, res 
 // definition is remembered already keeps it (it was given to that one).
 // A tool whose approvals cannot be read keeps what was remembered.
 func rememberApprovals(w *workspace, sel *selection, store *trust.Store, since []sinceServer, previous map[string]string) {
-	for _, p := range sel.profiles {
+	for _, p := range sel.Profiles {
 		if gates.Asks(p, toolprofiles.ScopeProject) != gates.AsksByName {
 			continue
 		}
@@ -130,7 +130,7 @@ func rememberApprovals(w *workspace, sel *selection, store *trust.Store, since [
 		if len(changed) == 0 {
 			continue
 		}
-		c := gates.Context{Root: w.root, Profile: p, Env: w.env.Env, Show: w.env.Display}
+		c := gates.Context{Root: w.Root, Profile: p, Env: w.Env.Env, Show: w.Env.Display}
 		for _, name := range changed {
 			c.Entries = append(c.Entries, gates.Entry{Name: name})
 		}

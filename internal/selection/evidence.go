@@ -1,10 +1,11 @@
-package cmd
+package selection
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -14,63 +15,63 @@ import (
 // the tool's own folders in the home folder or its executable on PATH
 // decide, never a folder someone committed to the workspace.
 
-// workspaceEvidence lists the profile's markers that exist in the
-// workspace, as shown to people.
-func workspaceEvidence(p *toolprofiles.Profile, w *workspace) []string {
+// InWorkspace lists the profile's markers that exist in the workspace,
+// as shown to people.
+func InWorkspace(p *toolprofiles.Profile, w *workspace.Workspace) []string {
 	var found []string
 	for _, d := range p.Detect {
-		path, err := toolprofiles.ExpandPath(d, w.root, w.env.Env)
+		path, err := toolprofiles.ExpandPath(d, w.Root, w.Env.Env)
 		if err != nil {
 			continue
 		}
 		if _, err := os.Lstat(path); err == nil {
-			found = append(found, w.env.Display(path))
+			found = append(found, w.Env.Display(path))
 		}
 	}
 	return found
 }
 
-// machineEvidence is what says whether a tool is used on this machine.
-type machineEvidence struct {
-	// known: the profile says what to look for (detect_user or binaries).
-	known bool
-	// found lists what exists, as shown to people: the tool's folders and
+// Machine is what says whether a tool is used on this machine.
+type Machine struct {
+	// Known: the profile says what to look for (detect_user or binaries).
+	Known bool
+	// Found lists what exists, as shown to people: the tool's folders and
 	// files, then its executables on PATH (their full paths).
-	found []string
-	// looked lists what was looked for, as shown to people, for saying
+	Found []string
+	// Looked lists what was looked for, as shown to people, for saying
 	// why a tool counts as absent.
-	looked []string
+	Looked []string
 }
 
-// installed reports that the tool shows on this machine.
-func (e machineEvidence) installed() bool { return len(e.found) > 0 }
+// Installed reports that the tool shows on this machine.
+func (e Machine) Installed() bool { return len(e.Found) > 0 }
 
-// onMachine looks for the profile's user-level evidence.
-func onMachine(p *toolprofiles.Profile, env toolprofiles.Env, display func(string) string) machineEvidence {
-	ev := machineEvidence{known: p.KnowsUserEvidence()}
+// OnMachine looks for the profile's user-level evidence.
+func OnMachine(p *toolprofiles.Profile, env toolprofiles.Env, display func(string) string) Machine {
+	ev := Machine{Known: p.KnowsUserEvidence()}
 	for _, d := range p.DetectUserFor(env.GOOS) {
 		path, err := toolprofiles.ExpandPath(d, "", env)
 		if err != nil {
 			continue // a folder of another OS (${APPDATA}), or no home folder
 		}
-		ev.looked = append(ev.looked, display(path))
+		ev.Looked = append(ev.Looked, display(path))
 		if _, err := os.Stat(path); err == nil {
-			ev.found = append(ev.found, display(path))
+			ev.Found = append(ev.Found, display(path))
 		}
 	}
 	for _, b := range p.Binaries {
-		ev.looked = append(ev.looked, b+" on PATH")
-		if path := lookPath(b, env); path != "" {
-			ev.found = append(ev.found, display(path))
+		ev.Looked = append(ev.Looked, b+" on PATH")
+		if path := LookPath(b, env); path != "" {
+			ev.Found = append(ev.Found, display(path))
 		}
 	}
 	return ev
 }
 
-// absent says what was not found, for a tool that is not on this machine.
-func (e machineEvidence) absent() string {
+// Absent says what was not found, for a tool that is not on this machine.
+func (e Machine) Absent() string {
 	var dirs, bins []string
-	for _, l := range e.looked {
+	for _, l := range e.Looked {
 		if name, ok := strings.CutSuffix(l, " on PATH"); ok {
 			bins = append(bins, name)
 		} else {
@@ -79,7 +80,7 @@ func (e machineEvidence) absent() string {
 	}
 	var parts []string
 	if len(dirs) > 0 {
-		parts = append(parts, "no "+safeList(dirs))
+		parts = append(parts, "no "+SafeList(dirs))
 	}
 	if len(bins) > 0 {
 		parts = append(parts, strings.Join(bins, ", ")+" not on PATH")
@@ -87,11 +88,11 @@ func (e machineEvidence) absent() string {
 	return strings.Join(parts, "; ")
 }
 
-// lookPath finds an executable named name in the folders of env's PATH,
+// LookPath finds an executable named name in the folders of env's PATH,
 // as a shell would, and returns its path, or "". Unlike exec.LookPath it
 // reads PATH from env (the Factory's environment) and never looks in the
 // working directory for an empty or relative PATH entry.
-func lookPath(name string, env toolprofiles.Env) string {
+func LookPath(name string, env toolprofiles.Env) string {
 	if env.Getenv == nil {
 		return ""
 	}

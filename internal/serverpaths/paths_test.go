@@ -1,4 +1,4 @@
-package cmd
+package serverpaths
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 )
 
-// missingPaths reports each file a server names that is not there, once
+// Find reports each file a server names that is not there, once
 // for a missing venv, and leaves alone what it cannot know or what only
 // looks like a path.
 func TestMissingPaths(t *testing.T) {
@@ -24,7 +24,7 @@ func TestMissingPaths(t *testing.T) {
 	venv := filepath.Join(extDir, ".venv")
 	ext := &extensions.Extension{Name: "e", Dir: extDir, Venv: venv, Python: filepath.Join(venv, "bin", "python")}
 	show := func(p string) string {
-		if under(root, p) {
+		if Under(root, p) {
 			r, _ := filepath.Rel(root, p)
 			return filepath.ToSlash(r)
 		}
@@ -43,8 +43,8 @@ func TestMissingPaths(t *testing.T) {
 			"owner/repo",                  // only looks like a path
 		}}}
 	var got []string
-	for _, m := range missingPaths(s, ext, root, show) {
-		got = append(got, m.check+" "+m.field+": "+m.what+" — "+m.fix)
+	for _, m := range Find(s, ext, root, show) {
+		got = append(got, m.Check+" "+m.Field+": "+m.What+" — "+m.Fix)
 	}
 	want := []string{
 		"venv command: venv .repository/extensions/e/.venv does not exist — ",
@@ -57,11 +57,11 @@ func TestMissingPaths(t *testing.T) {
 	}
 	// A cwd only the tool can expand leaves relative paths unchecked.
 	s.Dir, s.Command, s.Args = "", "./run.sh", []string{"x.py"}
-	if m := missingPaths(s, ext, root, show); len(m) != 0 {
+	if m := Find(s, ext, root, show); len(m) != 0 {
 		t.Errorf("relative to an unknown folder: %+v", m)
 	}
 	// A remote server names no files.
-	if m := missingPaths(extensions.Server{Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://x.invalid/a.py"}}, ext, root, show); len(m) != 0 {
+	if m := Find(extensions.Server{Spec: extensions.Spec{Transport: extensions.HTTP, URL: "https://x.invalid/a.py"}}, ext, root, show); len(m) != 0 {
 		t.Errorf("remote: %+v", m)
 	}
 }
