@@ -19,12 +19,12 @@ import (
 	toolsel "github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/serverpaths"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
-	"github.com/repo-manager/repo/writers"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -177,7 +177,7 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	targets, _, err := writers.BuildTargets(w.WS.Servers, sel.Profiles, writers.Scope(opts.Scope), w.Env)
+	targets, _, err := target.Build(w.WS.Servers, sel.Profiles, target.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return err
 	}
@@ -333,8 +333,8 @@ type doctor struct {
 // tracks that the policy makes per-clone (root: --root, for the command): a file to untrack (warn: its
 // tools read another clone's paths) or a settings file repo writes no
 // servers into (advice: where the servers can go instead).
-func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target, root string) ([]finding, error) {
-	out := []finding{{Level: levelOK, Check: "policy", Message: strings.TrimPrefix(pol.describe(sel.Profiles), "policy: ")}}
+func (d *doctor) policy(pol policy, sel *selection, targets []*target.Target, root string) ([]finding, error) {
+	out := []finding{{Level: levelOK, Check: "policy", Message: strings.TrimPrefix(pol.Describe(sel.Profiles), "policy: ")}}
 	if !pol.Gitignore {
 		return out, nil
 	}
@@ -342,7 +342,7 @@ func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target, r
 		return nil, err
 	}
 	for _, tf := range plan.TrackedFiles(targets) {
-		what, fix := trackedNote(tf, d.w.Profiles, root)
+		what, fix := teampolicy.TrackedNote(tf, d.w.Profiles, root)
 		fd := finding{Level: levelWarn, Check: "tracked", Path: tf.Display, Message: what, Fix: fix}
 		if tf.Settings {
 			fd.Level = levelAdvice
@@ -587,7 +587,7 @@ func (d *doctor) venvFix(ext *extensions.Extension, recreate bool) string {
 
 // names checks the server's name against every tool it is written to that
 // restricts names (profile entry.name_pattern).
-func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding {
+func (d *doctor) names(s extensions.Server, targets []*target.Target) []finding {
 	var accepted []string
 	var out []finding
 	for _, tg := range targets {
@@ -722,7 +722,7 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 
 // entriesFor lists the entries written for a tool, in file order, each
 // once.
-func entriesFor(id string, targets []*writers.Target) []target.Desired {
+func entriesFor(id string, targets []*target.Target) []target.Desired {
 	var out []target.Desired
 	for _, tg := range targets {
 		if !slices.Contains(tg.Tools, id) {
@@ -738,7 +738,7 @@ func entriesFor(id string, targets []*writers.Target) []target.Desired {
 }
 
 // writtenFor lists the servers written for a tool, in file order.
-func writtenFor(id string, targets []*writers.Target) []string {
+func writtenFor(id string, targets []*target.Target) []string {
 	var names []string
 	for _, tg := range targets {
 		if !slices.Contains(tg.Tools, id) {

@@ -11,20 +11,20 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/credential"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/runner"
 	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
-	"github.com/repo-manager/repo/writers"
 	"github.com/repo-manager/repo/writers/plan"
 	"github.com/repo-manager/repo/writers/target"
 )
@@ -113,7 +113,7 @@ type importPlan struct {
 	servers  []extensions.Server // the imported servers, as the new extension declares them
 	skipped  []skippedEntry
 	warnings []string
-	plan     *writers.Plan // the new extension's files first, then the sync's
+	plan     *plan.Plan // the new extension's files first, then the sync's
 }
 
 func mcpImportRun(opts *MCPImportOptions) error {
@@ -129,60 +129,62 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	if _, err := loadPolicy(w, flagPointer(opts.PortableSet, opts.Portable), nil); err != nil {
 		return err
 	}
+	// The workspace's lock, and those of the tool's per-user file (the
+	// runner takes them, as for a sync).
+	timeout, err := lockTimeout(f)
+	if err != nil && !opts.DryRun {
+		return err
+	}
+	var locked []*target.Target
 	if !opts.DryRun {
-		unlock, err := lockWorkspace(f, w)
+		unlock, err := f.locking(timeout).Workspace(w.Env)
 		if err != nil {
 			return err
 		}
 		defer unlock()
-		targets, _, err := writers.BuildTargets(nil, sel.Profiles[:1], writers.Scope(opts.Scope), w.Env)
-		if err != nil {
+		if locked, _, err = target.Build(nil, sel.Profiles[:1], target.Scope(opts.Scope), w.Env); err != nil {
 			return err
 		}
-		unlockFiles, err := lockUserFiles(f, w.Env, targets)
-		if err != nil {
-			return err
-		}
-		defer unlockFiles()
 	}
 	// As for sync: a tool that rewrites its file between the read and the
 	// write makes the whole import be planned again from the new file.
 	var ip *importPlan
-	var written []*writers.FilePlan
-	for attempt := 1; ; attempt++ {
-		ip, err = planImport(f, w, sel.Profiles[0], opts)
-		if err == nil {
-			defer ip.plan.Close()
-			if opts.DryRun {
-				break
+	run := runner.Run{Env: w.Env, Targets: locked, Write: !opts.DryRun, Locking: f.locking(timeout), Interrupt: f.interrupt(),
+		Plan: func() (*plan.Plan, error) {
+			var err error
+			if ip, err = planImport(f, w, sel.Profiles[0], opts); err != nil {
+				return nil, err
 			}
-			// The imported servers came from the user's own file; any
-			// other server of the workspace the import writes there needs
-			// the user's trust, as for repo sync.
-			if userScope(opts.Scope) {
-				imported := func(name string) bool {
-					return slices.ContainsFunc(ip.imported, func(s importedServer) bool { return s.Name == name })
-				}
-				if err := trustGate(w, ip.plan, imported, fmt.Sprintf("repo mcp import --tool %s --scope %s --extension %s", opts.Tool, opts.Scope, opts.Extension)); err != nil {
-					return err
-				}
+			return ip.plan, nil
+		}}
+	if userScope(opts.Scope) {
+		// The imported servers came from the user's own file; any other
+		// server of the workspace the import writes there needs the
+		// user's trust, as for repo sync.
+		run.Gate = func(p *plan.Plan) error {
+			imported := func(name string) bool {
+				return slices.ContainsFunc(ip.imported, func(s importedServer) bool { return s.Name == name })
 			}
-			var applied writers.Applied
-			applied, err = f.apply(ip.plan)
-			written = append(written, applied.Written...)
-			ip.warnings = append(ip.warnings, applied.Warnings...)
-			if err == nil {
-				break
-			}
+			return trustGate(w, p, imported, fmt.Sprintf("repo mcp import --tool %s --scope %s --extension %s", opts.Tool, opts.Scope, opts.Extension))
 		}
-		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
-			return syncFailed(f, written, err)
-		}
-		if attempt == maxAttempts {
-			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
-		}
-		time.Sleep(retryWait(attempt))
 	}
+	p, _, err := run.Do()
+	if err != nil {
+		if p != nil {
+			p.Close()
+		}
+		var failed *runner.Failed
+		if errors.As(err, &failed) {
+			for _, fp := range failed.Written {
+				fr := newFileResult(fp, statusWritten, noDiff)
+				fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
+			}
+			err = failed.Err
+		}
+		return f.interrupts.stopped(err)
+	}
+	defer p.Close()
+	ip.warnings = append(ip.warnings, p.Warnings...)
 	if !opts.DryRun && userScope(opts.Scope) {
 		// What the user had in their own local or user file, they trust:
 		// the next sync writes it into their other tools' files too.
@@ -235,7 +237,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	if err := checkNewExtension(w, dir); err != nil {
 		return nil, err
 	}
-	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.Env)
+	targets, _, err := target.Build(nil, []*toolprofiles.Profile{p}, target.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +336,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	// tool and scope, adopting exactly the imported entries.
 	servers := append(slices.Clone(w.WS.Servers), draft.Servers...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
-	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.Env)
+	targets, twarn, err := target.Build(servers, []*toolprofiles.Profile{p}, target.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -347,29 +349,29 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	// The workspace's .gitignore block follows the new servers, as the
 	// sync after the import would have it.
-	ignore, err := ignoreBlock(w, servers, &selection{Source: toolsel.FromFlag}, targets, opts.Scope)
+	ignore, err := teampolicy.IgnoreBlock(w, servers, &selection{Source: toolsel.FromFlag}, targets, opts.Scope)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := writers.Build(w.Env, targets, writers.Options{AdoptNames: names, Ignore: ignore})
+	pl, err := plan.Build(w.Env, targets, plan.Options{AdoptNames: names, Ignore: ignore})
 	if err != nil {
 		return nil, err
 	}
-	ip.warnings = append(ip.warnings, plan.Warnings...)
-	var mcpChanges []writers.Change
+	ip.warnings = append(ip.warnings, pl.Warnings...)
+	var mcpChanges []plan.Change
 	for _, d := range decls {
-		mcpChanges = append(mcpChanges, writers.Change{Action: writers.ActionAdd, Entry: d.Name, Reason: reasonImported})
+		mcpChanges = append(mcpChanges, plan.Change{Action: plan.ActionAdd, Entry: d.Name, Reason: reasonImported})
 	}
-	newFile := func(base string, data []byte, changes []writers.Change) *writers.FilePlan {
+	newFile := func(base string, data []byte, changes []plan.Change) *plan.FilePlan {
 		path := filepath.Join(dir, base)
-		return &writers.FilePlan{Path: path, Display: w.Env.Display(path), Scope: scopeExtension, Tools: []string{},
+		return &plan.FilePlan{Path: path, Display: w.Env.Display(path), Scope: scopeExtension, Tools: []string{},
 			After: data, Mode: 0o666, Changes: changes}
 	}
-	plan.Files = append([]*writers.FilePlan{
-		newFile("extension.toml", manifest, []writers.Change{{Action: writers.ActionAdd, Reason: reasonNewExtension}}),
+	pl.Files = append([]*plan.FilePlan{
+		newFile("extension.toml", manifest, []plan.Change{{Action: plan.ActionAdd, Reason: reasonNewExtension}}),
 		newFile(extensions.MCPFileName, mcp, mcpChanges),
-	}, plan.Files...)
-	ip.plan = plan
+	}, pl.Files...)
+	ip.plan = pl
 	return ip, nil
 }
 
@@ -443,7 +445,7 @@ func checkNewExtension(w *workspace, dir string) error {
 // pickEntries chooses the entries to import: those named, else every entry
 // of the user's; entries repo manages are skipped (noted), or refused when
 // named.
-func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names []string) ([]plan.Entry, error) {
+func pickEntries(ip *importPlan, t *target.Target, entries []plan.Entry, names []string) ([]plan.Entry, error) {
 	var picked []plan.Entry
 	var errs []error
 	if len(names) > 0 {
@@ -494,7 +496,7 @@ func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names 
 // faithful checks that the imported server s, written for the tool as the
 // sync will write it, reads back as s: the neutral format said the entry
 // as the tool means it.
-func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *writers.Target) error {
+func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *target.Target) error {
 	fail := func(why string) error {
 		return fmt.Errorf("%s: %s: server %q cannot be imported as it is: %s; leave it out (--server)", termtext.Safe(t.Display), p.ID, s.Name, why)
 	}
@@ -542,7 +544,7 @@ func sameServer(a, b extensions.Spec) bool {
 // reference syntax where it has one in that field (the import turns it
 // into ${NAME}), else the tool's own way to take the value from the
 // environment.
-func secretError(t *writers.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, lit target.Literal, mcp string) error {
+func secretError(t *target.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, lit target.Literal, mcp string) error {
 	kind, _, _ := strings.Cut(lit.Field, ".")
 	kind, _, _ = strings.Cut(kind, "[")
 	member := lit.String()
@@ -634,7 +636,7 @@ func envName(header string) string {
 }
 
 // at is an entry's place in its file.
-func at(t *writers.Target, e plan.Entry) string {
+func at(t *target.Target, e plan.Entry) string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d", termtext.Safe(t.Display), e.Line)
 	}

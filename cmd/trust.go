@@ -18,7 +18,7 @@ import (
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // TrustOptions are the flags of repo trust.
@@ -327,7 +327,7 @@ func reachedFiles(w *workspace, opts *TrustOptions, warn func(string)) (map[stri
 		if err != nil {
 			return nil, err
 		}
-		targets, _, err := writers.BuildTargets(w.WS.Servers, sel.Profiles, writers.Scope(scope), w.Env)
+		targets, _, err := target.Build(w.WS.Servers, sel.Profiles, target.Scope(scope), w.Env)
 		if err != nil {
 			// A tool that cannot take a server as written: repo sync refuses
 			// it; what the user trusts is the server, whatever the files.

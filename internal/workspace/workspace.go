@@ -148,7 +148,11 @@ type Workspace struct {
 
 // Load finds the workspace (Roots) and loads its profiles (built-in, the
 // user's, the workspace's) and its extensions.
-func Load(h Host, rootFlag string) (*Workspace, error) {
+func Load(h Host, rootFlag string) (*Workspace, error) { return LoadWith(h, rootFlag, nil, nil) }
+
+// LoadWith is Load with the profiles or the extensions a host built
+// itself, where not nil.
+func LoadWith(h Host, rootFlag string, profiles *toolprofiles.Set, ws *extensions.Workspace) (*Workspace, error) {
 	root, reached, err := h.Roots(rootFlag)
 	if err != nil {
 		return nil, err
@@ -157,13 +161,15 @@ func Load(h Host, rootFlag string) (*Workspace, error) {
 	if reached != "" {
 		env.Aliases = []string{reached}
 	}
-	profiles, err := toolprofiles.Load(root, env.Env)
-	if err != nil {
-		return nil, err
+	if profiles == nil {
+		if profiles, err = toolprofiles.Load(root, env.Env); err != nil {
+			return nil, err
+		}
 	}
-	ws, err := extensions.Load(extensions.Options{Root: root, Home: h.Home(), GOOS: h.GOOS})
-	if err != nil {
-		return nil, err
+	if ws == nil {
+		if ws, err = extensions.Load(extensions.Options{Root: root, Home: h.Home(), GOOS: h.GOOS}); err != nil {
+			return nil, err
+		}
 	}
 	return &Workspace{Root: root, Env: env, Profiles: profiles, WS: ws}, nil
 }

@@ -1,4 +1,4 @@
-package writers
+package commit
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/target"
 )
 
 // Runs that lock the same per-user files, named in any order, take them
@@ -16,12 +17,12 @@ import (
 // (the workspace lock covers them).
 func TestLockFilesInOneOrder(t *testing.T) {
 	home := t.TempDir()
-	env := Env{Root: t.TempDir(), Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
-	a := &Target{Path: filepath.Join(home, "a.json"), Display: "~/a.json", Scope: toolprofiles.ScopeUser}
-	b := &Target{Path: filepath.Join(home, "b.json"), Display: "~/b.json", Scope: toolprofiles.ScopeLocal}
-	again := &Target{Path: a.Path, Display: a.Display, Scope: toolprofiles.ScopeLocal, Key: []string{"projects"}}
-	project := &Target{Path: filepath.Join(env.Root, ".mcp.json"), Display: ".mcp.json", Scope: toolprofiles.ScopeProject}
-	orders := [][]*Target{{a, b, again, project}, {b, a}}
+	env := target.Env{Root: t.TempDir(), Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
+	a := &target.Target{Path: filepath.Join(home, "a.json"), Display: "~/a.json", Scope: toolprofiles.ScopeUser}
+	b := &target.Target{Path: filepath.Join(home, "b.json"), Display: "~/b.json", Scope: toolprofiles.ScopeLocal}
+	again := &target.Target{Path: a.Path, Display: a.Display, Scope: toolprofiles.ScopeLocal, Key: []string{"projects"}}
+	project := &target.Target{Path: filepath.Join(env.Root, ".mcp.json"), Display: ".mcp.json", Scope: toolprofiles.ScopeProject}
+	orders := [][]*target.Target{{a, b, again, project}, {b, a}}
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*200)
 	for _, targets := range orders {
@@ -44,18 +45,18 @@ func TestLockFilesInOneOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Held: another run waits, is told which file, and gives up in time.
-	unlock, err := LockFiles(env, []*Target{a, project}, time.Second, nil)
+	unlock, err := LockFiles(env, []*target.Target{a, project}, time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unlock()
 	var waited []string
-	_, err = LockFiles(env, []*Target{b, again}, 100*time.Millisecond, func(file string) { waited = append(waited, file) })
+	_, err = LockFiles(env, []*target.Target{b, again}, 100*time.Millisecond, func(file string) { waited = append(waited, file) })
 	if !errors.Is(err, ErrLocked) || len(waited) != 1 || waited[0] != "~/a.json" {
 		t.Fatalf("err = %v, waited for %v", err, waited)
 	}
 	// A project file alone takes no lock of this kind.
-	u, err := LockFiles(env, []*Target{project}, 0, nil)
+	u, err := LockFiles(env, []*target.Target{project}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,20 +1,5 @@
-package cmd
-
-import (
-	"fmt"
-	"strings"
-
-	"github.com/repo-manager/repo/extensions"
-	"github.com/repo-manager/repo/internal/gittrack"
-	"github.com/repo-manager/repo/internal/shellquote"
-	"github.com/repo-manager/repo/internal/termtext"
-	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
-)
-
-// The team policy: how a workspace's project files are shared. A resolved
-// entry holds the paths of the clone that wrote it, so a file a team
+// Package teampolicy is the team policy: how a workspace's project files
+// are shared. A resolved entry holds the paths of the clone that wrote it, so a file a team
 // commits must not hold them, and a file that holds them must not be
 // committed. Two settings decide it, each from a flag, else
 // .repository/config.toml [mcp], else the default:
@@ -31,16 +16,32 @@ import (
 // reads them) and no .gitignore; a later git init switches to the team
 // default at the next sync. A team that says no writes portable = false or
 // gitignore = false: false is a setting, not the absence of one.
+package teampolicy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/gittrack"
+	"github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/internal/workspace"
+	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/plan"
+	"github.com/repo-manager/repo/writers/target"
+)
 
 // Where a policy setting came from.
 const (
-	fromDefault = "default"
-	fromConfig  = "config"
-	fromFlag    = "flag"
+	FromDefault = "default"
+	FromConfig  = "config"
+	FromFlag    = "flag"
 )
 
-// policy is the team policy of a run.
-type policy struct {
+// Policy is the team policy of a run.
+type Policy struct {
 	Portable      bool   `json:"portable"`
 	PortableFrom  string `json:"portable_source"`
 	Gitignore     bool   `json:"gitignore"`
@@ -48,11 +49,24 @@ type policy struct {
 	Git           bool   `json:"git"` // the workspace is in a git work tree
 }
 
-// resolvePolicy works out the policy for the workspace at root from its
+// Load reads the workspace's config, works out the policy from it, the
+// flags of the run (nil: not given) and whether the workspace is in git,
+// and sets it on w.Env.
+func Load(w *workspace.Workspace, portable, gitignore *bool) (Policy, error) {
+	cfg, err := extensions.LoadConfig(w.Root)
+	if err != nil {
+		return Policy{}, err
+	}
+	pol := Resolve(w.Root, cfg, portable, gitignore)
+	pol.Apply(&w.Env)
+	return pol, nil
+}
+
+// Resolve works out the policy for the workspace at root from its
 // config and the flags of the run (nil: not given).
-func resolvePolicy(root string, cfg extensions.Config, portableFlag, gitignoreFlag *bool) policy {
+func Resolve(root string, cfg extensions.Config, portableFlag, gitignoreFlag *bool) Policy {
 	_, git := gittrack.Top(root)
-	pol := policy{Git: git}
+	pol := Policy{Git: git}
 	pol.Portable, pol.PortableFrom = policySetting(portableFlag, cfg.Portable, git)
 	pol.Gitignore, pol.GitignoreFrom = policySetting(gitignoreFlag, cfg.Gitignore, git)
 	return pol
@@ -61,32 +75,24 @@ func resolvePolicy(root string, cfg extensions.Config, portableFlag, gitignoreFl
 func policySetting(flag, config *bool, def bool) (bool, string) {
 	switch {
 	case flag != nil:
-		return *flag, fromFlag
+		return *flag, FromFlag
 	case config != nil:
-		return *config, fromConfig
+		return *config, FromConfig
 	}
-	return def, fromDefault
+	return def, FromDefault
 }
 
-// apply sets the policy on the run's environment.
-func (pol policy) apply(env *writers.Env) {
+// Apply sets the policy on the run's environment.
+func (pol Policy) Apply(env *target.Env) {
 	env.Portable, env.Gitignore = pol.Portable, pol.Gitignore
 }
 
-// flagPointer is the value of a bool flag the user gave, nil when not.
-func flagPointer(given bool, v bool) *bool {
-	if !given {
-		return nil
-	}
-	return &v
-}
-
 // source says where a setting came from, as -v and doctor print it.
-func (pol policy) source(name, from string, v bool) string {
+func (pol Policy) source(name, from string, v bool) string {
 	switch from {
-	case fromFlag:
+	case FromFlag:
 		return fmt.Sprintf("--%s=%t", name, v)
-	case fromConfig:
+	case FromConfig:
 		return fmt.Sprintf("[mcp] %s = %t in %s", name, v, extensions.ConfigFile)
 	}
 	if pol.Git {
@@ -95,9 +101,9 @@ func (pol policy) source(name, from string, v bool) string {
 	return "the default outside git"
 }
 
-// describe says, in one line, which policy is in force and why; profiles
+// Describe says, in one line, which policy is in force and why; profiles
 // are the run's tools (those with a workspace variable are named).
-func (pol policy) describe(profiles []*toolprofiles.Profile) string {
+func (pol Policy) Describe(profiles []*toolprofiles.Profile) string {
 	var vars []string
 	for _, p := range profiles {
 		if p.Entry.RootVar != "" {
@@ -123,16 +129,16 @@ func (pol policy) describe(profiles []*toolprofiles.Profile) string {
 	default:
 		fmt.Fprintf(&b, "no per-clone files (%s): nothing is git-ignored", pol.source("gitignore", pol.GitignoreFrom, false))
 	}
-	if pol.PortableFrom == fromDefault || pol.GitignoreFrom == fromDefault {
+	if pol.PortableFrom == FromDefault || pol.GitignoreFrom == FromDefault {
 		fmt.Fprintf(&b, " ([mcp] portable and gitignore in %s choose another)", extensions.ConfigFile)
 	}
 	return b.String()
 }
 
-// untrackCommand is the command that stops git tracking paths (relative
+// UntrackCommand is the command that stops git tracking paths (relative
 // to the workspace root): run in the root, or in the folder --root names
 // (root, as given) from where the run was.
-func untrackCommand(root string, paths ...string) string {
+func UntrackCommand(root string, paths ...string) string {
 	cmd := "git rm --cached -- "
 	if root != "" {
 		cmd = "git -C " + shellquote.Join([]string{root}) + " rm --cached -- "
@@ -140,15 +146,15 @@ func untrackCommand(root string, paths ...string) string {
 	return cmd + shellquote.Join(paths)
 }
 
-// trackedNote says what repo did with a machine-specific file git tracks
+// TrackedNote says what repo did with a machine-specific file git tracks
 // (plan.TrackedFile) and what the user can do, for sync's warnings and
 // doctor. set: the profiles, for the tools' other scopes; root: --root, as
 // given.
-func trackedNote(tf plan.TrackedFile, set *toolprofiles.Set, root string) (what, fix string) {
+func TrackedNote(tf plan.TrackedFile, set *toolprofiles.Set, root string) (what, fix string) {
 	if !tf.Settings {
 		what = "per-clone under the workspace's policy, but git tracks it, so repo leaves it as the repository has it (with the paths of the clone that committed it)"
 		fix = fmt.Sprintf("run '%s' and commit; then repo sync writes this clone's own (servers of the team's own in it: first make them an extension, 'repo mcp import --tool %s --extension team'); or commit it with each clone's paths: [mcp] gitignore = false",
-			termtext.Safe(untrackCommand(root, tf.Display)), tf.Tools[0])
+			termtext.Safe(UntrackCommand(root, tf.Display)), tf.Tools[0])
 		return what, fix
 	}
 	what = fmt.Sprintf("git tracks it, and it holds the team's other %s settings: repo never git-ignores it, and writes no servers into it (they would hold this clone's paths)", strings.Join(tf.Tools, "/"))
@@ -170,4 +176,29 @@ func trackedNote(tf plan.TrackedFile, set *toolprofiles.Set, root string) (what,
 	}
 	ways = append(ways, "commit this clone's paths in it on purpose ([mcp] gitignore = false: every clone then writes its own paths into the committed files)")
 	return what, "instead: " + strings.Join(ways, "; or ")
+}
+
+// IgnoreBlock is what repo's block in the workspace's .gitignore is to
+// list ([mcp] gitignore): the machine-specific files of the workspace's
+// tools for servers — [mcp] tools or the detected ones, whatever --tool
+// the run has (sel, targets), so that a run for some tools keeps the
+// others' lines. Nil when the run keeps no block: without gitignore, or
+// outside project scope.
+func IgnoreBlock(w *workspace.Workspace, servers []extensions.Server, sel *selection.Selection, targets []*target.Target, scope string) (*plan.IgnoreBlock, error) {
+	if !w.Env.Gitignore || scope != toolprofiles.ScopeProject {
+		return nil, nil
+	}
+	if sel.Source == selection.FromFlag {
+		all, err := selection.Select(w, nil, scope)
+		if err != nil {
+			return nil, err
+		}
+		if targets, _, err = target.Build(servers, all.Profiles, target.Scope(scope), w.Env); err != nil {
+			return nil, err
+		}
+		if err := plan.MarkTracked(w.Env, targets); err != nil {
+			return nil, err
+		}
+	}
+	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.Env, targets)}, nil
 }
