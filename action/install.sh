@@ -24,7 +24,8 @@ exe=repo
 if [ "$version" = source ]; then
   command -v go >/dev/null || { echo "::error title=repo: no release to install::the action is used at '${ref:-?}', not a release tag, so it builds repo from source, and Go is not installed: add actions/setup-go before it, or set the action's version input"; exit 2; }
   echo "building repo from $GITHUB_ACTION_PATH"
-  (cd "${GITHUB_ACTION_PATH:?}" && go build -o "$bindir/$exe" ./cmd/repo)
+  # Without cgo, as the release is built (a C library linked in slows every start).
+  (cd "${GITHUB_ACTION_PATH:?}" && CGO_ENABLED=0 go build -o "$bindir/$exe" ./cmd/repo)
 else
   [[ "$version" =~ ^v[0-9] ]] || { echo "::error title=repo: bad version::version '$version': give a release tag such as v1.2.3, or source"; exit 2; }
   case "${RUNNER_OS:-Linux}" in

@@ -26,10 +26,12 @@ ONLY=${ONLY:-.}
 OUT=$W/compare
 rm -rf "$OUT" && mkdir -p "$OUT"
 
+# Both revisions are built as the release is (CGO_ENABLED=0, -trimpath, -s -w), as bench/run.sh
+# builds repo. bench/startup.sh times the start-up cases next to a Go hello-world, with more runs.
 build() { # rev name
 	mkdir -p "$OUT/$2/src"
 	git -C "$MAIN" archive "$1" | tar -x -C "$OUT/$2/src"
-	(cd "$OUT/$2/src" && go build -buildvcs=false -o "$OUT/$2/repo" ./cmd/repo)
+	(cd "$OUT/$2/src" && CGO_ENABLED=0 go build -buildvcs=false -trimpath -ldflags "-s -w" -o "$OUT/$2/repo" ./cmd/repo)
 }
 build "$BEFORE" before
 build "$AFTER" after
@@ -53,6 +55,7 @@ if [ -d "$W/example" ]; then
 HOME=$W/example/home run ex-sync "$(fresh "$W/example/ws" "$W/example/tpl")" sync --root "$W/example/ws"
 HOME=$W/example/home "$OUT/after/repo" sync --root "$W/example/ws" >/dev/null 2>&1
 HOME=$W/example/home run ex-check "" sync --check --root "$W/example/ws"
+HOME=$W/example/home run version "" version
 HOME=$W/race/home run race-repo-sync "$(fresh "$W/race/ws" "$W/race/tpl")" sync --root "$W/race/ws" --tool "$PEERS"
 H=$W/local/home
 # The user's trust of the workspace's servers (repo trust, from the revision that has it) stays;

@@ -27,6 +27,7 @@ PKGS=(extensions translator writers/jsonedit writers/tomledit writers/yamledit w
 [ "${QUICK:-0}" = 1 ] && export REPO_BENCH_CODEX_SIZES=${REPO_BENCH_CODEX_SIZES:-100,200,1000}
 [ "${QUICK:-0}" = 1 ] && export REPO_BENCH_EDITOR_SIZES=${REPO_BENCH_EDITOR_SIZES:-100,200,1000}
 cd "$MAIN"
+PKGS+=(cmd toolprofiles) # the start-up benchmarks (issue 21): BenchmarkRootCmd, BenchmarkExpansionMatch
 
 for pkg in "${PKGS[@]}"; do
 	bin=$OUTDIR/bin/${pkg//\//-}.test

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# bench/run.sh — whole-command benchmarks of issue 5, written to bench/RESULTS.md.
+# bench/run.sh — whole-command benchmarks of issue 5, written to bench/RESULTS.md, and the
+# start-up cases of issue 21 (a Go hello-world, repo version and a no-op repo sync --check of
+# the example workspace, side by side).
 #
 #   bash bench/run.sh            # full run (≥ 10 runs per case, 100 MB ~/.claude.json, 1,000/2,000 extensions,
 #                                # 1,000/2,000/10,000 servers in user scope)
@@ -14,7 +16,12 @@
 # (the user-scope tools: codex writes TOML, goose and continue YAML), REMOVE_NS, REMOVE_TOOLS and
 # REMOVE_USER_TOOLS (the removal cases, bench/removal.sh), SEED, BENCH_CACHE,
 # BENCH_WORK (kept when set), BENCH_OUT, RULER_VERSION, RULESYNC_VERSION, WAIT_IDLE (seconds to
-# wait for a 1-minute load average below IDLE_LOAD before starting; 0 = do not wait).
+# wait for a 1-minute load average below IDLE_LOAD before starting; 0 = do not wait),
+# STARTUP_ROUNDS and STARTUP_RUNS (the start-up cases: alternating rounds, runs per command each).
+#
+# repo and the hello-world are built as the release is (.goreleaser.yaml: CGO_ENABLED=0,
+# -trimpath, -s -w): what users run. A default `go build` links the C library where a C
+# compiler is found (pflag imports net), which alone adds about a fifth to repo's start-up.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,10 +38,12 @@ WAIT_IDLE=${WAIT_IDLE:-900}
 IDLE_LOAD=${IDLE_LOAD:-1.0}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${RUNS:-3}; SLOW_RUNS=${SLOW_RUNS:-2}; RSS_RUNS=${RSS_RUNS:-2}
+	STARTUP_ROUNDS=${STARTUP_ROUNDS:-2}; STARTUP_RUNS=${STARTUP_RUNS:-20}
 	CLAUDE_MB=${CLAUDE_MB:-10}; BIG_NS=${BIG_NS:-"100 200"}; USER_NS=${USER_NS:-"100 200 1000"}; WAIT_IDLE=0
 	REMOVE_NS=${REMOVE_NS:-"100 200 1000"}
 else
 	RUNS=${RUNS:-10}; SLOW_RUNS=${SLOW_RUNS:-3}; RSS_RUNS=${RSS_RUNS:-5}
+	STARTUP_ROUNDS=${STARTUP_ROUNDS:-5}; STARTUP_RUNS=${STARTUP_RUNS:-200}
 	CLAUDE_MB=${CLAUDE_MB:-100}; BIG_NS=${BIG_NS:-"1000 2000"}; USER_NS=${USER_NS:-"1000 2000 10000"}
 	REMOVE_NS=${REMOVE_NS:-"1000 2000 10000"}
 fi
@@ -96,8 +105,11 @@ for t in jq node npm go; do need "$t" || die "$t is required"; done
 
 BIN=$WORK/bin
 mkdir -p "$BIN"
-log "building repo, the generator and the Go benchmark binaries (one snapshot of the tree)"
-(cd "$MAIN" && go build -buildvcs=false -o "$BIN/repo" ./cmd/repo && go build -buildvcs=false -tags repodev -o "$BIN/gen" ./bench/gen)
+log "building repo, the hello-world, the generator and the Go benchmark binaries (one snapshot of the tree)"
+RELEASE_FLAGS=(-buildvcs=false -trimpath -ldflags "-s -w") # with CGO_ENABLED=0, as .goreleaser.yaml builds
+(cd "$MAIN" && CGO_ENABLED=0 go build "${RELEASE_FLAGS[@]}" -o "$BIN/repo" ./cmd/repo &&
+	CGO_ENABLED=0 go build "${RELEASE_FLAGS[@]}" -tags repodev -o "$BIN/hello" ./bench/hello &&
+	go build -buildvcs=false -tags repodev -o "$BIN/gen" ./bench/gen)
 GOBENCH=${GOBENCH:-1}
 [ "$GOBENCH" = 1 ] && bash "$HERE/gobench.sh" --build-only "$WORK/gobench"
 COMMIT=$(commit)
@@ -111,6 +123,7 @@ else
 	TREE="clean, built at $BUILT"
 fi
 REPO=$BIN/repo
+HELLO=$BIN/hello
 GEN=$BIN/gen
 
 NPM_DIR=$BENCH_CACHE/npm
@@ -310,6 +323,30 @@ HOME=$WORK/example/home "$REPO" sync --root "$EX" >/dev/null 2>&1
 HOME=$WORK/example/home bench ex-check "" "no-op --check" "$REPO" sync --check --root "$EX"
 HOME=$WORK/example/home second_sync example "$EX $WORK/example/home" "$REPO" sync --root "$EX"
 
+# S. start-up (issue 21): a Go hello-world, repo version and the no-op repo sync --check of the
+# example workspace (synced above), side by side in one hyperfine per round, STARTUP_ROUNDS
+# rounds of STARTUP_RUNS runs each: the machine's drift meets all three alike. Median over all
+# rounds; CPU = mean user + system.
+log "S: start-up, $STARTUP_ROUNDS rounds x $STARTUP_RUNS runs of hello-world, repo version, repo sync --check"
+for ((r = 1; r <= STARTUP_ROUNDS; r++)); do
+	HOME=$WORK/example/home hyperfine -N --warmup 20 --runs "$STARTUP_RUNS" --style basic --export-json "$WORK/startup.$r.json" \
+		--command-name startup-hello "$HELLO" --command-name startup-version "$REPO version" \
+		--command-name startup-check "$REPO sync --check --root $EX" >&2
+done
+for i in 0 1 2; do
+	name=$(jq -r --argjson i "$i" '.results[$i].command' "$WORK/startup.1.json")
+	jq -s --argjson i "$i" '[.[].results[$i]] | (map(.times[]) | sort) as $t | {results: [{command: .[0].command, times: $t,
+		median: (if ($t | length) % 2 == 1 then $t[($t | length - 1) / 2] else ($t[($t | length) / 2 - 1] + $t[($t | length) / 2]) / 2 end),
+		min: $t[0], max: $t[-1], user: (map(.user) | add / length), system: (map(.system) | add / length)}]}' \
+		"$WORK"/startup.*.json >"$JSON/$name.json"
+	case $name in
+	startup-hello) kb=$(rss "$name" "" "$HELLO"); note="Go hello-world (bench/hello), built as repo is" ;;
+	startup-version) kb=$(HOME=$WORK/example/home rss "$name" "" "$REPO" version); note="repo version" ;;
+	*) kb=$(HOME=$WORK/example/home rss "$name" "" "$REPO" sync --check --root "$EX"); note="no-op repo sync --check of the example workspace (as ex-check)" ;;
+	esac
+	record "$name" "$JSON/$name.json" "$kb" "$note; side by side, $STARTUP_ROUNDS rounds"
+done
+
 # B. race
 log "B: race with ruler and rulesync, $RACE_N servers, tools $PEERS_REPO"
 RP=$(restore "$RACE" "$WORK/race/tpl")
@@ -420,8 +457,9 @@ fi
 		printf '%s=%q\n' "$v" "${!v}"
 	done
 	printf 'RUN_DATE=%q\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
-	printf 'VERSIONS=%q\n' "$(go version | cut -d' ' -f3-4), repo commit $COMMIT (HEAD; $TREE: sha256 of its *.go files $SOURCES; \`-buildvcs=false\`), node $(node --version), ruler $(pkgver @intellectronica/ruler), rulesync $(pkgver rulesync), $("$(command -v hyperfine)" --version), $(jq --version)"
+	printf 'VERSIONS=%q\n' "$(go version | cut -d' ' -f3-4), repo commit $COMMIT (HEAD; $TREE: sha256 of its *.go files $SOURCES; built as the release is: \`CGO_ENABLED=0 go build -buildvcs=false -trimpath -ldflags '-s -w'\`), node $(node --version), ruler $(pkgver @intellectronica/ruler), rulesync $(pkgver rulesync), $("$(command -v hyperfine)" --version), $(jq --version)"
 	printf 'GOBENCH_LOAD=%q\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf 'STARTUP_ROUNDS=%q\nSTARTUP_RUNS=%q\n' "$STARTUP_ROUNDS" "$STARTUP_RUNS"
 } >"$WORK/meta.env"
 fi
 # shellcheck disable=SC1091
@@ -435,7 +473,7 @@ read -r -a RUTOOLS <<<"$REMOVE_USER_TOOLS"
 
 # ---------------------------------------------------------------- report
 log "writing $OUT"
-fmt_t() { awk -v s="$1" 'BEGIN{ if (s=="") {print "-"; exit} if (s < 1) printf "%.1f ms", s*1000; else printf "%.2f s", s }'; }
+fmt_t() { awk -v s="$1" 'BEGIN{ if (s=="") {print "-"; exit} if (s < 0.01) printf "%.2f ms", s*1000; else if (s < 1) printf "%.1f ms", s*1000; else printf "%.2f s", s }'; }
 fmt_kb() { awk -v k="$1" 'BEGIN{ if (k=="") {print "-"; exit} printf "%.1f MB", k/1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a==""||b==""||b==0) print "-"; else printf "%.2f", a/b }'; }
 # cpu NAME: mean user + system seconds of a case (hyperfine)
@@ -482,6 +520,8 @@ removal_targets() {
 	echo
 	echo "Load is the 1-minute load average when the case finished (2 CPUs; other jobs shared the VM). Wall time is what the targets are about; CPU time (hyperfine's user + system means) is much less sensitive to the other jobs."
 	echo
+	echo "The start-up cases (\`startup-*\`, issue 21) ran side by side in one hyperfine per round: ${STARTUP_ROUNDS:-?} alternating rounds of ${STARTUP_RUNS:-?} runs of each of the three (\`bench/startup.sh\` does the same alone, for two revisions)."
+	echo
 	echo "## Targets"
 	echo
 	echo "| target | measured | verdict |"
@@ -489,6 +529,13 @@ removal_targets() {
 	m=$(value ex-check 3); k=$(value ex-check 6)
 	echo "| \`repo sync --check\`, example workspace: ≤ 10 ms wall | $(fmt_t "$m") | $(verdict "$m <= 0.010") |"
 	echo "| \`repo sync --check\`, example workspace: ≤ 25 MB peak RSS | $(fmt_kb "$k") | $(verdict "$k <= 25*1024") |"
+	h=$(value startup-hello 3)
+	if [ -n "$h" ]; then # a kept run from before the start-up cases has none
+		r=$(ratio "$(value startup-version 3)" "$h")
+		echo "| \`repo version\` ≤ 1.5× a Go hello-world (side by side) | repo $(fmt_t "$(value startup-version 3)") / hello $(fmt_t "$h") = ${r}× | $(verdict "$r <= 1.5") |"
+		r=$(ratio "$(value startup-check 3)" "$h")
+		echo "| no-op \`repo sync --check\` of \`examples/workspace\` ≤ 3× a Go hello-world (side by side) | repo $(fmt_t "$(value startup-check 3)") / hello $(fmt_t "$h") = ${r}× | $(verdict "$r <= 3") |"
+	fi
 	r=$(ratio "$(value race-ruler-apply 3)" "$(value race-repo-sync 3)")
 	echo "| \`repo sync\` ≥ 40× faster than ruler \`apply\` | ruler $(fmt_t "$(value race-ruler-apply 3)") / repo $(fmt_t "$(value race-repo-sync 3)") = ${r}× | $(verdict "$r >= 40") |"
 	r=$(ratio "$(value race-rulesync-generate 3)" "$(value race-repo-sync 3)")

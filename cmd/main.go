@@ -37,7 +37,7 @@ func run(f *Factory, args []string) int {
 		gErr.Flush()
 		f.IO.Out, f.IO.ErrOut = out, errOut
 	}()
-	root := newRootCmd(f)
+	root := newRootCmd(f, args)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
@@ -54,7 +54,27 @@ func run(f *Factory, args []string) int {
 	return exitCode(err, f.IO.ErrOut, c.CommandPath())
 }
 
-func newRootCmd(f *Factory) *cobra.Command {
+// commands are repo's commands, by name.
+var commands = []struct {
+	name  string
+	build func(*Factory) *cobra.Command
+}{
+	{"sync", func(f *Factory) *cobra.Command { return newSyncCmd(f, nil) }},
+	{"trust", func(f *Factory) *cobra.Command { return newTrustCmd(f, nil) }},
+	{"forget", func(f *Factory) *cobra.Command { return newForgetCmd(f, nil) }},
+	{"mcp", newMCPCmd},
+	{"tools", newToolsCmd},
+	{"doctor", func(f *Factory) *cobra.Command { return newDoctorCmd(f, nil) }},
+	{"version", newVersionCmd},
+}
+
+// newRootCmd builds the command line that runs args. When the first
+// argument names a command, only that command is built, and not cobra's
+// completion command: building every command and their flags was a tenth
+// of repo version's run, which a pre-commit hook pays on every commit
+// (bench/run.sh, the startup cases). Anything else — help, completion, a
+// flag first, a mistyped command that gets suggestions — builds them all.
+func newRootCmd(f *Factory, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "repo",
 		Short: "Write extension MCP servers into every AI tool's config",
@@ -85,6 +105,16 @@ trust (repo trust): a server would reach a file outside the workspace, 130 or
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newSyncCmd(f, nil), newTrustCmd(f, nil), newForgetCmd(f, nil), newMCPCmd(f), newToolsCmd(f), newDoctorCmd(f, nil), newVersionCmd(f))
+	for _, c := range commands {
+		if len(args) > 0 && args[0] == c.name {
+			root.AddCommand(c.build(f))
+			// Not reachable when another command runs.
+			root.CompletionOptions.DisableDefaultCmd = true
+			return root
+		}
+	}
+	for _, c := range commands {
+		root.AddCommand(c.build(f))
+	}
 	return root
 }

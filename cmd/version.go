@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -100,8 +101,9 @@ func (b build) line() string {
 }
 
 // readBuild returns the version and commit: the ldflags values, else what
-// the Go toolchain recorded in the binary, else "dev" and "unknown".
-func readBuild() build {
+// the Go toolchain recorded in the binary, else "dev" and "unknown". Read
+// once: the root command's --version and repo version both print it.
+var readBuild = sync.OnceValue(func() build {
 	b := build{version: version, commit: commit, module: "github.com/repo-manager/repo"}
 	info, ok := debug.ReadBuildInfo()
 	if ok {
@@ -137,7 +139,7 @@ func readBuild() build {
 		b.commit = "unknown"
 	}
 	return b
-}
+})
 
 // shortCommit cuts a full commit hash (GoReleaser passes one) to the 12
 // characters `make build` uses; anything else is kept.

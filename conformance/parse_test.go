@@ -261,6 +261,12 @@ func TestSettingRows(t *testing.T) {
 	if n := len(r.settingRows(true)); n != 2 {
 		t.Errorf("%d rows for a client that reports no tools, want 2", n)
 	}
+	// The check before repo trust expects nothing written: no setting
+	// can arrive, and none is judged (its own verdict is that none started).
+	r.untrusted = true
+	if rows := r.settingRows(true); len(rows) != 0 {
+		t.Errorf("rows for the check before repo trust: %+v", rows)
+	}
 }
 
 func TestToolNames(t *testing.T) {

@@ -107,7 +107,9 @@ var remoteUnsupported = map[string]string{
 // promise is the header, or a warning.
 func (r *CheckResult) settingRows(isolated bool) []settingRow {
 	warned := r.RemoteWarning
-	if r.SyncErr != "" || r.Err != nil && len(r.Records) == 0 {
+	// A check before repo trust expects nothing written: its own verdict
+	// is that no server started, and no setting can arrive.
+	if r.untrusted || r.SyncErr != "" || r.Err != nil && len(r.Records) == 0 {
 		return nil
 	}
 	rec := func(name string) *Record {

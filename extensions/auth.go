@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -44,8 +45,9 @@ var authFields = []string{"oauth", "headersHelper"}
 var oauthFields = "clientId, clientSecret, callbackPort, scopes, authServerMetadataUrl"
 
 // secretRef is the only form a client secret may take: one environment
-// reference, so that the secret itself never reaches a file.
-var secretRef = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+// reference, so that the secret itself never reaches a file. Compiled on
+// first use, not at start-up (bench/run.sh, startup cases).
+var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`) })
 
 // parseAuth reads member field (oauth or headersHelper) of a server entry
 // into d.Auth; ok is false when field is neither.
@@ -108,7 +110,7 @@ func parseOAuth(server string, f gjson.Result, fail failFunc) (*OAuth, error) {
 			o.ClientID, _ = str()
 		case "clientSecret":
 			s, ok := str()
-			if ok && !secretRef.MatchString(s) {
+			if ok && !secretRef().MatchString(s) {
 				err = fail(v.Index, server, name, "must be an environment reference such as \"${MY_CLIENT_SECRET}\", never the secret itself: the files repo writes are committed or shared")
 			}
 			o.ClientSecret = s

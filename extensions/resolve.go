@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/internal/termtext"
@@ -49,7 +50,8 @@ func TemplateNames() []string {
 	return names
 }
 
-var pythonCommand = regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`)
+// Compiled on first use, not at start-up (bench/run.sh, startup cases).
+var pythonCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`) })
 
 // Resolve turns a declaration into a server for this machine
 // (docs/extension-authors.md, "Resolution"):
@@ -75,30 +77,14 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		return out, spans, nil
 	}
 	var err error
-	if pythonCommand.MatchString(d.Command) {
+	if pythonCommand().MatchString(d.Command) {
 		s.Command = c.Python()
 		s.Resolved.Command = []Span{{0, len(s.Command), "runtime.python"}}
 	} else if s.Command, s.Resolved.Command, err = fill("command", d.Command); err != nil {
 		return s, err
 	}
-	if d.Args != nil {
-		s.Args = make([]string, len(d.Args))
-		s.Resolved.Args = make([][]Span, len(d.Args))
-	}
-	for i, a := range d.Args {
-		switch {
-		case a == "." && i > 0 && d.Args[i-1] == "--root":
-			s.Args[i] = c.Root
-			s.Resolved.Args[i] = []Span{{0, len(c.Root), "root"}}
-			continue
-		case a == "--root=.":
-			s.Args[i] = "--root=" + c.Root
-			s.Resolved.Args[i] = []Span{{len("--root="), len(s.Args[i]), "root"}}
-			continue
-		}
-		if s.Args[i], s.Resolved.Args[i], err = fill(fmt.Sprintf("args[%d]", i), a); err != nil {
-			return s, err
-		}
+	if s.Args, s.Resolved.Args, err = resolveArgs(d.Args, c.Root, fill); err != nil {
+		return s, err
 	}
 	if s.Env, s.Resolved.Env, err = fillMap(d.Env, "env", fill); err != nil {
 		return s, err
@@ -114,27 +100,13 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		if s.Cwd, spans, err = fill("cwd", d.Cwd); err != nil {
 			return s, err
 		}
-		// Tools disagree on what a relative cwd is relative to; the root is
-		// what the author means, so say it absolutely.
-		if !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, "${") {
-			if strings.Contains(s.Cwd, "${") || len(spans) > 0 {
-				// Cleaning would rewrite the reference's text ("${X:-a/../b}")
-				// and move the spans.
-				prefix := c.Root + string(filepath.Separator)
-				s.Cwd = prefix + s.Cwd
-				spans = shift(spans, len(prefix))
-			} else {
-				s.Cwd = filepath.Join(c.Root, filepath.FromSlash(s.Cwd))
-			}
-			if strings.HasPrefix(s.Cwd, c.Root) {
-				spans = append([]Span{{0, len(c.Root), "root"}}, spans...)
-			}
-		}
-		s.Resolved.Cwd = spans
+		s.Cwd, s.Resolved.Cwd = cwdUnderRoot(c.Root, s.Cwd, spans)
 	}
 	if s.Remote() {
 		return s, nil
 	}
+	// A local server's relative paths are relative to its cwd, else the
+	// root (Server.Dir), and made absolute where they exist.
 	switch {
 	case s.Cwd == "":
 		s.Dir, s.Resolved.Dir = c.Root, []Span{{0, len(c.Root), "root"}}
@@ -143,6 +115,57 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 	}
 	s.absolutize(c.GOOS)
 	return s, nil
+}
+
+// resolveArgs resolves a server's arguments: "--root ." and "--root=."
+// get the absolute root, and templates are filled in the others. On an
+// error it returns the arguments resolved so far.
+func resolveArgs(args []string, root string, fill func(field, v string) (string, []Span, error)) ([]string, [][]Span, error) {
+	if args == nil {
+		return nil, nil, nil
+	}
+	out := make([]string, len(args))
+	spans := make([][]Span, len(args))
+	for i, a := range args {
+		switch {
+		case a == "." && i > 0 && args[i-1] == "--root":
+			out[i] = root
+			spans[i] = []Span{{0, len(root), "root"}}
+			continue
+		case a == "--root=.":
+			out[i] = "--root=" + root
+			spans[i] = []Span{{len("--root="), len(out[i]), "root"}}
+			continue
+		}
+		var err error
+		if out[i], spans[i], err = fill(fmt.Sprintf("args[%d]", i), a); err != nil {
+			return out, spans, err
+		}
+	}
+	return out, spans, nil
+}
+
+// cwdUnderRoot returns a relative cwd (its template filled in, with the
+// spans of what resolution wrote) joined to the root, and any other as it
+// is. Tools disagree on what a relative cwd is relative to; the root is
+// what the author means, so say it absolutely.
+func cwdUnderRoot(root, cwd string, spans []Span) (string, []Span) {
+	if filepath.IsAbs(cwd) || strings.HasPrefix(cwd, "${") {
+		return cwd, spans
+	}
+	if strings.Contains(cwd, "${") || len(spans) > 0 {
+		// Cleaning would rewrite the reference's text ("${X:-a/../b}")
+		// and move the spans.
+		prefix := root + string(filepath.Separator)
+		cwd = prefix + cwd
+		spans = shift(spans, len(prefix))
+	} else {
+		cwd = filepath.Join(root, filepath.FromSlash(cwd))
+	}
+	if strings.HasPrefix(cwd, root) {
+		spans = append([]Span{{0, len(root), "root"}}, spans...)
+	}
+	return cwd, spans
 }
 
 // ScriptExts are the endings of the scripts an interpreter runs: an

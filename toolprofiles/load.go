@@ -70,7 +70,6 @@ const BuiltinOrigin = "builtin:"
 func Builtin() (*Set, error) {
 	s := &Set{byID: map[string]*Profile{}}
 	for _, p := range builtinProfiles() {
-		p.compile()
 		s.byID[p.ID] = p
 	}
 	s.sortIDs()
@@ -267,7 +266,6 @@ func decode(data []byte, origin string, src source, userFile string) (*Profile, 
 	if err := p.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", origin, err)
 	}
-	p.compile()
 	return &p, nil
 }
 

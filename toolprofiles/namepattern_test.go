@@ -6,8 +6,8 @@ import (
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
-// The name patterns are compiled when a profile is loaded; a profile made
-// in Go matches the same way.
+// A loaded profile's name patterns, compiled when first matched, match as
+// those of a profile made in Go.
 func TestAcceptsName(t *testing.T) {
 	set, err := toolprofiles.Builtin()
 	if err != nil {

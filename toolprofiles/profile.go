@@ -286,15 +286,13 @@ type Advice struct {
 	NamePattern string `toml:"name_pattern"`
 	Message     string `toml:"message"` // what the tool does, stated as a fact
 	Fix         string `toml:"fix"`     // what the user does about it
-
-	nameRE *regexp.Regexp // NamePattern, compiled when the profile is loaded
 }
 
 // Concerns reports whether a name advice concerns a server named name: one
 // whose name does not match NamePattern. Other advice concerns every
 // server.
 func (a *Advice) Concerns(name string) bool {
-	return a.NamePattern == "" || !matches(a.nameRE, a.NamePattern, name)
+	return a.NamePattern == "" || !matches(a.NamePattern, name)
 }
 
 // EntryFormat is a tool's dialect for one server entry.
@@ -348,8 +346,7 @@ type EntryFormat struct {
 	NameField string `toml:"name_field"`
 	// NamePattern is the regular expression a server name must match for
 	// the tool to accept it; other names are written with a warning.
-	NamePattern string         `toml:"name_pattern"`
-	nameRE      *regexp.Regexp // NamePattern, compiled when the profile is loaded
+	NamePattern string `toml:"name_pattern"`
 	// BlockedEnv lists environment variables the tool removes from a
 	// server's environment (Gemini CLI drops PYTHONPATH, LD_PRELOAD, …):
 	// a server that sets one is still written, with a warning.
@@ -366,45 +363,27 @@ type EntryFormat struct {
 // AcceptsName reports whether the tool accepts name as a server's name
 // (NamePattern; any name when the profile has none).
 func (e *EntryFormat) AcceptsName(name string) bool {
-	return matches(e.nameRE, e.NamePattern, name)
+	return matches(e.NamePattern, name)
 }
 
-// matches reports whether name matches pattern, compiled as re: when the
-// profile was loaded, or here for a profile made in Go. No pattern, or one
-// that does not compile (the loaders refuse those), matches every name.
-func matches(re *regexp.Regexp, pattern, name string) bool {
+// matches reports whether name matches pattern. The pattern is compiled
+// once, when first matched, not when its profile is loaded: a run loads
+// every profile and matches the names of a few (bench/run.sh, the startup
+// cases). No pattern, or one that does not compile (the loaders refuse
+// those), matches every name.
+func matches(pattern, name string) bool {
 	if pattern == "" {
 		return true
 	}
-	if re == nil {
-		var err error
-		if re, err = regexp.Compile(pattern); err != nil {
-			return true
-		}
+	if re, ok := patterns.Load(pattern); ok {
+		return re.(*regexp.Regexp).MatchString(name)
 	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return true
+	}
+	patterns.Store(pattern, re)
 	return re.MatchString(name)
-}
-
-// compile compiles the profile's name patterns, once, when it is loaded:
-// they are matched against every server of every run. The patterns were
-// validated (Decode) or are the built-in ones, which were.
-func (p *Profile) compile() {
-	entries := []*EntryFormat{&p.Entry}
-	for _, t := range []*Target{p.Scopes.Project, p.Scopes.Local, p.Scopes.User} {
-		if t != nil && t.Entry != nil {
-			entries = append(entries, t.Entry)
-		}
-	}
-	for _, e := range entries {
-		if e.NamePattern != "" {
-			e.nameRE = regexp.MustCompile(e.NamePattern)
-		}
-	}
-	for i := range p.Advice {
-		if a := &p.Advice[i]; a.NamePattern != "" {
-			a.nameRE = regexp.MustCompile(a.NamePattern)
-		}
-	}
 }
 
 // ValueFields are the values of a server that a profile's reference rules
@@ -447,8 +426,8 @@ type Expansion struct {
 	ResolvedOnly bool `toml:"resolved_only"`
 }
 
-// patterns caches compiled Expansion patterns: the built-in profiles are Go
-// values that carry the pattern as text.
+// patterns caches compiled Expansion and name patterns: profiles carry
+// them as text.
 var patterns sync.Map // string -> *regexp.Regexp
 
 // Regexp returns the compiled Pattern, or nil when the rule has none. The
@@ -645,7 +624,9 @@ type RemoteKind struct {
 	URLField string `toml:"url_field"` // default "url"
 }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+// Compiled on first use, not at start-up: only profiles decoded from TOML
+// (the user's, the workspace's) are validated (bench/run.sh, startup cases).
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
 
 // applyDefaults fills the field names a profile may leave out.
 func (p *Profile) applyDefaults() {
@@ -700,7 +681,7 @@ func (t *Target) applyDefaults() {
 
 // validate reports the first thing wrong with a profile.
 func (p *Profile) validate() error {
-	if !idPattern.MatchString(p.ID) {
+	if !idPattern().MatchString(p.ID) {
 		return fmt.Errorf("id %q: use lower-case letters, digits and '-'", p.ID)
 	}
 	if p.Name == "" {
@@ -1030,52 +1011,18 @@ func kindType(k *RemoteKind) string {
 	return k.Type
 }
 
+// validate reports the first thing wrong with the target of a scope.
 func (t *Target) validate(scope string) error {
 	if len(t.Paths) == 0 {
 		return fmt.Errorf("paths: at least one path is required")
 	}
-	switch t.Format {
-	case FormatJSON, FormatJSONComments, FormatJSONC, FormatTOML, FormatYAML:
-	default:
-		return fmt.Errorf("format %q: use json, json-comments, jsonc, toml or yaml", t.Format)
-	}
-	switch t.Container {
-	case ContainerMap:
-	case ContainerList:
-		if t.Format != FormatYAML {
-			return fmt.Errorf("container \"list\" is only supported for yaml files")
-		}
-	default:
-		return fmt.Errorf("container %q: use map or list", t.Container)
-	}
-	if len(t.Key) == 0 {
-		return fmt.Errorf("key: the path of the server map is required")
-	}
-	if slices.Contains(t.Key, "") {
-		return fmt.Errorf("key %q: segments must not be empty", t.Key)
+	if err := t.validateLayout(); err != nil {
+		return err
 	}
 	for _, paths := range [][]string{t.Paths, t.PathsLinux, t.PathsDarwin, t.PathsWindows} {
 		for _, p := range paths {
-			if strings.Contains(p, ExtensionVar) {
-				segs := strings.Split(p, "/")
-				switch {
-				case scope != ScopeProject:
-					return fmt.Errorf("path %q: %s is for project files only", p, ExtensionVar)
-				case strings.Count(p, ExtensionVar) != 1 || !slices.Contains(segs, ExtensionVar) || segs[len(segs)-1] == ExtensionVar:
-					return fmt.Errorf("path %q: %s must be one whole folder name of the path", p, ExtensionVar)
-				case len(paths) != 1 || len(t.Former) > 0 || len(t.Installs) > 0:
-					return fmt.Errorf("path %q: a file per extension is the scope's one path, with no former places or installations", p)
-				}
-			}
-			relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
-			if scope == ScopeProject && !relative {
-				return fmt.Errorf("path %q: project paths are relative to the root", p)
-			}
-			// A local file is private to the user: in the home folder (Claude's
-			// ~/.claude.json) or in the repository, kept out of git by the tool
-			// (Devin's .devin/mcp_config.local.json).
-			if scope == ScopeUser && relative {
-				return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
+			if err := t.validatePath(scope, p, len(paths)); err != nil {
+				return err
 			}
 		}
 	}
@@ -1101,6 +1048,66 @@ func (t *Target) validate(scope string) error {
 			return fmt.Errorf("lock.path %q: the name of the lock, next to the config file", l.Path)
 		}
 	}
+	return t.validateInstalls()
+}
+
+// validateLayout checks the file's format, the container of the servers
+// (a list only in YAML) and the key path to it.
+func (t *Target) validateLayout() error {
+	switch t.Format {
+	case FormatJSON, FormatJSONComments, FormatJSONC, FormatTOML, FormatYAML:
+	default:
+		return fmt.Errorf("format %q: use json, json-comments, jsonc, toml or yaml", t.Format)
+	}
+	switch t.Container {
+	case ContainerMap:
+	case ContainerList:
+		if t.Format != FormatYAML {
+			return fmt.Errorf("container \"list\" is only supported for yaml files")
+		}
+	default:
+		return fmt.Errorf("container %q: use map or list", t.Container)
+	}
+	if len(t.Key) == 0 {
+		return fmt.Errorf("key: the path of the server map is required")
+	}
+	if slices.Contains(t.Key, "") {
+		return fmt.Errorf("key %q: segments must not be empty", t.Key)
+	}
+	return nil
+}
+
+// validatePath checks path p of a scope, one of n paths for its OS: a
+// project path is relative to the root, a user path is not, and a file per
+// extension is the project scope's one place.
+func (t *Target) validatePath(scope, p string, n int) error {
+	if strings.Contains(p, ExtensionVar) {
+		segs := strings.Split(p, "/")
+		switch {
+		case scope != ScopeProject:
+			return fmt.Errorf("path %q: %s is for project files only", p, ExtensionVar)
+		case strings.Count(p, ExtensionVar) != 1 || !slices.Contains(segs, ExtensionVar) || segs[len(segs)-1] == ExtensionVar:
+			return fmt.Errorf("path %q: %s must be one whole folder name of the path", p, ExtensionVar)
+		case n != 1 || len(t.Former) > 0 || len(t.Installs) > 0:
+			return fmt.Errorf("path %q: a file per extension is the scope's one path, with no former places or installations", p)
+		}
+	}
+	relative := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "${") && !strings.HasPrefix(p, "/")
+	if scope == ScopeProject && !relative {
+		return fmt.Errorf("path %q: project paths are relative to the root", p)
+	}
+	// A local file is private to the user: in the home folder (Claude's
+	// ~/.claude.json) or in the repository, kept out of git by the tool
+	// (Devin's .devin/mcp_config.local.json).
+	if scope == ScopeUser && relative {
+		return fmt.Errorf("path %q: %s paths start with ~, / or ${VAR}", p, scope)
+	}
+	return nil
+}
+
+// validateInstalls checks the installations of the tool that read their
+// own file: each complete, for an OS the tool runs on, at absolute paths.
+func (t *Target) validateInstalls() error {
 	for i, in := range t.Installs {
 		if in.Name == "" || in.Marker == "" || in.Path == "" || in.Reason == "" {
 			return fmt.Errorf("installs[%d]: name, marker, path and reason are required", i)

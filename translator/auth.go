@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
 )
@@ -17,15 +18,54 @@ func (t *translation) auth(entry ordered.Object, noRef bool) (ordered.Object, []
 	if a.IsZero() {
 		return entry, nil
 	}
-	e := &t.profile.Entry
-	format := e.Remote.Auth
-	var members, missing []string
-	set := func(path []string, v any) {
-		entry = setPath(entry, path, v)
-		if len(path) > 0 && !contains(members, path[0]) {
-			members = append(members, path[0])
+	format := t.profile.Entry.Remote.Auth
+	w := authWrite{entry: entry}
+	given := givenAuth(a)
+	var missing []string
+	oauthWritten := false
+	for _, p := range format.Parts() {
+		v, ok := given[p.Name]
+		if !ok {
+			continue
 		}
+		v, why := t.authValue(p, v, noRef)
+		if why != "" {
+			missing = append(missing, why)
+			continue
+		}
+		w.set(p.Field.Path, v)
+		oauthWritten = oauthWritten || strings.HasPrefix(p.Name, "oauth.")
 	}
+	// Where the tool has a switch for OAuth, it is switched on when a part
+	// of OAuth was written, and for an empty oauth, which asks for OAuth
+	// with the tool's defaults.
+	if format != nil && len(format.Enable) > 0 && (oauthWritten || a.OAuth != nil && len(given) == 0) {
+		w.set(format.Enable, true)
+	}
+	if len(missing) > 0 {
+		t.warn("%s has no field for %s: not written, so the tool authenticates without it", t.profile.Name, strings.Join(missing, ", "))
+	}
+	return w.entry, w.members
+}
+
+// authWrite is an entry being given authentication, and the top-level
+// members written to it so far.
+type authWrite struct {
+	entry   ordered.Object
+	members []string
+}
+
+// set writes v at path, making the objects on the way.
+func (w *authWrite) set(path []string, v any) {
+	w.entry = setPath(w.entry, path, v)
+	if len(path) > 0 && !contains(w.members, path[0]) {
+		w.members = append(w.members, path[0])
+	}
+}
+
+// givenAuth returns the parts of the authentication a gives, by the names
+// of toolprofiles.AuthPart.
+func givenAuth(a *extensions.Auth) map[string]any {
 	given := map[string]any{}
 	if o := a.OAuth; o != nil {
 		if o.ClientID != "" {
@@ -47,58 +87,37 @@ func (t *translation) auth(entry ordered.Object, noRef bool) (ordered.Object, []
 	if a.HeadersHelper != "" {
 		given["headersHelper"] = a.HeadersHelper
 	}
-	var parts []toolprofiles.AuthPart
-	if format != nil {
-		parts = format.Parts()
-	} else {
-		parts = (*toolprofiles.AuthFormat)(nil).Parts()
+	return given
+}
+
+// authValue returns the given value v of part p as the tool's field takes
+// it, or why it is not written (what the warning names): the tool has no
+// field for it, or, for the client secret, takes no environment reference
+// there (noRef: none at all).
+func (t *translation) authValue(p toolprofiles.AuthPart, v any, noRef bool) (any, string) {
+	f := p.Field
+	if f == nil {
+		return nil, p.Name
 	}
-	oauthWritten := false
-	for _, p := range parts {
-		v, ok := given[p.Name]
-		if !ok {
-			continue
+	switch p.Name {
+	case "oauth.clientSecret":
+		e := &t.profile.Entry
+		name := strings.TrimSuffix(strings.TrimPrefix(v.(string), "${"), "}")
+		if !f.Ref || noRef || e.EnvRef == "" {
+			// Only a reference may be written, and the tool reads none here.
+			return nil, p.Name + " (it takes no environment reference there)"
 		}
-		f := p.Field
-		if f == nil {
-			missing = append(missing, p.Name)
-			continue
+		return strings.ReplaceAll(e.EnvRef, "NAME", name), ""
+	case "oauth.callbackPort":
+		if f.Format != "" {
+			return strings.ReplaceAll(f.Format, "{port}", strconv.Itoa(v.(int))), ""
 		}
-		switch p.Name {
-		case "oauth.clientSecret":
-			name := strings.TrimSuffix(strings.TrimPrefix(v.(string), "${"), "}")
-			if !f.Ref || noRef || e.EnvRef == "" {
-				// Only a reference may be written, and the tool reads none here.
-				missing = append(missing, p.Name+" (it takes no environment reference there)")
-				continue
-			}
-			v = strings.ReplaceAll(e.EnvRef, "NAME", name)
-		case "oauth.callbackPort":
-			if f.Format != "" {
-				v = strings.ReplaceAll(f.Format, "{port}", strconv.Itoa(v.(int)))
-			}
-		case "oauth.scopes":
-			if f.Join != "" {
-				v = strings.Join(v.([]string), f.Join)
-			}
-		}
-		set(f.Path, v)
-		if strings.HasPrefix(p.Name, "oauth.") {
-			oauthWritten = true
+	case "oauth.scopes":
+		if f.Join != "" {
+			return strings.Join(v.([]string), f.Join), ""
 		}
 	}
-	if oauthWritten && format != nil && len(format.Enable) > 0 {
-		set(format.Enable, true)
-	}
-	if a.OAuth != nil && len(given) == 0 && format != nil && len(format.Enable) > 0 {
-		// An empty oauth asks for OAuth with the tool's defaults: where
-		// the tool has a switch for it, it is switched on.
-		set(format.Enable, true)
-	}
-	if len(missing) > 0 {
-		t.warn("%s has no field for %s: not written, so the tool authenticates without it", t.profile.Name, strings.Join(missing, ", "))
-	}
-	return entry, members
+	return v, ""
 }
 
 // setPath sets the member at path in o, making the objects on the way.

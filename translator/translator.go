@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
@@ -48,9 +49,10 @@ type Result struct {
 // envRef matches an environment reference: ${NAME} or ${NAME:-default}.
 // ${{…}} (Continue) and ${env:…}, ${input:…} (already tool syntax) do not match.
 // onlyRef matches a value that is one environment reference and nothing else.
-var onlyRef = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`)
+// Both are compiled on first use, not at start-up (bench/run.sh, startup cases).
+var onlyRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`) })
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`) })
 
 // Options change a translation.
 type Options struct {
@@ -231,7 +233,7 @@ func (t *translation) remote() ordered.Object {
 		headers, spans = nil, nil
 		for i, kv := range t.server.Headers {
 			sp := extensions.At(res.Headers, i)
-			if m := onlyRef.FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil && len(sp) == 0 {
+			if m := onlyRef().FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil && len(sp) == 0 {
 				switch {
 				case r.BearerEnvField != "" && strings.EqualFold(kv.Key, "Authorization") && strings.HasPrefix(kv.Value, "Bearer "):
 					bearer = m[1]

@@ -69,10 +69,17 @@ func (t *translation) rulesFor(field string) *fieldRules {
 		return r
 	}
 	t.ruled[i] = true
+	t.collect(r, func(x *toolprofiles.Expansion) bool { return x.Applies(field, t.goos) })
+	return r
+}
+
+// collect fills r with the profile's expansion rules that apply: the
+// escape, where one has it, else the rules a value must not match.
+func (t *translation) collect(r *fieldRules, applies func(*toolprofiles.Expansion) bool) {
 	e := &t.profile.Entry
 	for i := range e.Expands {
 		x := &e.Expands[i]
-		if !x.Applies(field, t.goos) {
+		if !applies(x) {
 			continue
 		}
 		if esc := x.Replacer(); esc != nil {
@@ -81,7 +88,6 @@ func (t *translation) rulesFor(field string) *fieldRules {
 			r.checks = append(r.checks, x)
 		}
 	}
-	return r
 }
 
 // keyIndex numbers the keys an expansion rule can name
@@ -105,18 +111,7 @@ func (t *translation) keyRulesFor(kind string) *fieldRules {
 		return r
 	}
 	t.keyRuled[i] = true
-	e := &t.profile.Entry
-	for i := range e.Expands {
-		x := &e.Expands[i]
-		if !x.AppliesToKey(kind, t.goos) {
-			continue
-		}
-		if esc := x.Replacer(); esc != nil {
-			r.esc = esc
-		} else {
-			r.checks = append(r.checks, x)
-		}
-	}
+	t.collect(r, func(x *toolprofiles.Expansion) bool { return x.AppliesToKey(kind, t.goos) })
 	return r
 }
 
@@ -139,7 +134,7 @@ func (t *translation) key(kind, k string) string {
 		out = rules.esc.Replace(k)
 	}
 	for _, x := range rules.checks {
-		if m := x.Regexp().FindStringIndex(out); m != nil {
+		if m := x.FindStringIndex(out); m != nil {
 			t.err = &Refusal{Tool: t.profile.ID, ToolName: t.profile.Name, Server: t.server.Name, Source: t.server.Source,
 				Key: keyWords[kind], Value: k, Text: out[m[0]:m[1]]}
 			return k
@@ -166,7 +161,7 @@ func (t *translation) value(field member, v string, spans []extensions.Span) str
 			out = rules.esc.Replace(v)
 		}
 		for _, x := range rules.checks {
-			if x.Regexp().MatchString(out) {
+			if x.MatchString(out) {
 				return t.render(field, v, t.pieces(field, v, spans), rules)
 			}
 		}
@@ -237,7 +232,7 @@ func (t *translation) refs(out []piece, field member, s string, pos int) []piece
 		return append(out, piece{kind: authorText, text: s, pos: pos})
 	}
 	last := 0
-	for _, m := range envRef.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range envRef().FindAllStringSubmatchIndex(s, -1) {
 		if m[0] > last {
 			out = append(out, piece{kind: authorText, text: s[last:m[0]], pos: pos + last})
 		}
@@ -330,7 +325,7 @@ func (t *translation) check(field member, v, out string, pieces []piece, at []in
 	if t.err != nil {
 		return
 	}
-	for _, m := range x.Regexp().FindAllStringIndex(out, -1) {
+	for _, m := range x.FindAllStringIndex(out, -1) {
 		var lit []piece
 		meant := false
 		for i, p := range pieces {

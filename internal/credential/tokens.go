@@ -1,6 +1,9 @@
 package credential
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // shape is a token format with a fixed prefix: the prefix, the characters
 // of the body after it, and how long the body is (max 0: no bound).
@@ -122,18 +125,22 @@ var shapes = []shape{
 }
 
 // shapesByFirst lists the shapes by the first byte of their prefix, in
-// the order of shapes (a longer prefix before its own prefix).
-var shapesByFirst = func() (by [256][]int) {
+// the order of shapes (a longer prefix before its own prefix). Built on
+// first use, not at start-up: most commands never look for a credential
+// (bench/run.sh, the startup cases).
+var shapesByFirst = sync.OnceValue(func() (by *[256][]int) {
+	by = new([256][]int)
 	for k, sh := range shapes {
 		by[sh.prefix[0]] = append(by[sh.prefix[0]], k)
 	}
 	return by
-}()
+})
 
 // knownTokens finds the tokens of a known format: a prefix at the start of
 // a word, then a body of the right characters and length, ending there.
 func knownTokens(s string) []Finding {
 	var out []Finding
+	byFirst := shapesByFirst()
 	// One pass over the starts of words, each tried against the shapes
 	// whose prefix begins with its byte: most values are paths and words
 	// that no shape starts with.
@@ -141,7 +148,7 @@ func knownTokens(s string) []Finding {
 		if i > 0 && wordByte(s[i-1]) {
 			continue
 		}
-		for _, k := range shapesByFirst[s[i]] {
+		for _, k := range byFirst[s[i]] {
 			sh := &shapes[k]
 			if !strings.HasPrefix(s[i:], sh.prefix) {
 				continue

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -23,7 +24,7 @@ type aliasPlan struct {
 	// aliases; the workspace's own record takes them over when it does not
 	// exist yet, so the entries they name stay repo's. Only then: once the
 	// workspace has a record, it alone says what repo owns.
-	adopt []*RecordEntry
+	adopt []*record.Entry
 	// retired are the records taken over: deleted by the plan, so that no
 	// record is left behind under a path the workspace no longer has (a
 	// move), and none claims what the workspace's own record now does.
@@ -48,7 +49,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 	if err != nil {
 		return nil, nil, err
 	}
-	own, raw, err := ReadRecord(path, env.Display(path))
+	own, raw, err := record.Read(path, env.Display(path))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +64,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 			}
 			ap.retired = append(ap.retired, retiredRecord{path: path, root: alias, raw: raw})
 			for _, t := range old.Targets {
-				if !slices.ContainsFunc(ap.adopt, func(a *RecordEntry) bool { return a.File == t.File && slices.Equal(a.Key, t.Key) }) {
+				if !slices.ContainsFunc(ap.adopt, func(a *record.Entry) bool { return a.File == t.File && slices.Equal(a.Key, t.Key) }) {
 					ap.adopt = append(ap.adopt, t)
 				}
 			}
@@ -94,7 +95,7 @@ func planAliases(env target.Env, targets []*target.Target) ([]*target.Target, *a
 // aliasRecord is the per-user record kept under alias (by an earlier
 // repo, or before the workspace moved), with its path and bytes, if there
 // is a readable one that says it is alias's.
-func aliasRecord(env target.Env, alias string) (*Record, string, []byte, bool) {
+func aliasRecord(env target.Env, alias string) (*record.Record, string, []byte, bool) {
 	aenv := env
 	aenv.Root = alias
 	path, err := UserRecordPath(aenv)
@@ -103,7 +104,7 @@ func aliasRecord(env target.Env, alias string) (*Record, string, []byte, bool) {
 	}
 	// A missing, damaged or foreign old record is left alone: without it
 	// the entries it names are the user's, and sync says how to adopt them.
-	rec, raw, err := ReadRecord(path, env.Display(path))
+	rec, raw, err := record.Read(path, env.Display(path))
 	if err != nil || raw == nil || rec.Root != alias {
 		return nil, "", nil, false
 	}
@@ -125,24 +126,24 @@ func keyAlias(env target.Env, key []string) string {
 // adoptInto gives the workspace's per-user record, which did not exist
 // yet if there is anything to adopt, the targets of the records kept under
 // its aliases.
-func (ap *aliasPlan) adoptInto(rec *Record) {
+func (ap *aliasPlan) adoptInto(rec *record.Record) {
 	if ap == nil {
 		return
 	}
 	for _, t := range ap.adopt {
-		rec.take(t)
+		rec.Take(t)
 	}
 }
 
-// matchesDigestAt is matchesDigest at the root or, for an entry an
+// matchesDigestAt is record.MatchesDigest at the root or, for an entry an
 // earlier repo wrote when it came by another path to the workspace, at one
 // of env.Aliases.
 func matchesDigestAt(env target.Env, raw []byte, digest string) bool {
-	if matchesDigest(raw, digest, env.Root) {
+	if record.MatchesDigest(raw, digest, env.Root) {
 		return true
 	}
 	for _, alias := range env.Aliases {
-		if matchesDigest(raw, digest, alias) {
+		if record.MatchesDigest(raw, digest, alias) {
 			return true
 		}
 	}

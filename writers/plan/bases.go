@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/repo-manager/repo/internal/regfile"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -133,7 +134,7 @@ func (bs *baseStore) get(section, digest string) (string, bool) {
 	if !ok {
 		text, ok = bs.added[section][digest]
 	}
-	if !ok || digestOf([]byte(text), "") != digest {
+	if !ok || record.CanonicalDigest([]byte(text), "") != digest {
 		return "", false
 	}
 	return text, true
@@ -210,7 +211,7 @@ func (bs *baseStore) plan(kept map[string][]string) []*FilePlan {
 }
 
 // recordDigests are the digests the entries of records name, sorted.
-func recordDigests(recs ...*Record) []string {
+func recordDigests(recs ...*record.Record) []string {
 	seen := map[string]bool{}
 	for _, r := range recs {
 		if r == nil {
@@ -240,7 +241,7 @@ func (tp *targetPlan) noteBases() {
 			continue
 		}
 		text := string(normalizedText(want.Without(tp.t.Preserve...), tp.env.Root))
-		if digestOf([]byte(text), "") == o.Digest {
+		if record.CanonicalDigest([]byte(text), "") == o.Digest {
 			tp.out.bases = append(tp.out.bases, baseText{tp.section, o.Digest, text})
 		}
 	}

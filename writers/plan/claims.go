@@ -11,6 +11,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -42,7 +43,7 @@ import (
 // workspaceRecords are the committed record and the clone's own, as a
 // plan may use them.
 type workspaceRecords struct {
-	project, machine       *Record
+	project, machine       *record.Record
 	projectRaw, machineRaw []byte // as read; nil when missing
 	warnings               []string
 	// inactive are the committed record's claims that do not count
@@ -50,19 +51,19 @@ type workspaceRecords struct {
 	// and put back after it (restoreInactive): repo does not act on them,
 	// but it does not rewrite the committed record for them either, and
 	// one counts again once git tracks its file.
-	inactive []*RecordEntry
+	inactive []*record.Entry
 }
 
 // readWorkspaceRecords reads both records of the workspace and applies
 // git's word to them (see above).
 func readWorkspaceRecords(env target.Env) (*workspaceRecords, error) {
-	ppath, mpath := ProjectRecordPath(env.Root), MachineRecordPath(env.Root)
+	ppath, mpath := record.ProjectPath(env.Root), record.MachinePath(env.Root)
 	wr := &workspaceRecords{}
 	var err error
-	if wr.project, wr.projectRaw, err = ReadRecord(ppath, env.Display(ppath)); err != nil {
+	if wr.project, wr.projectRaw, err = record.Read(ppath, env.Display(ppath)); err != nil {
 		return nil, err
 	}
-	if wr.machine, wr.machineRaw, err = ReadRecord(mpath, env.Display(mpath)); err != nil {
+	if wr.machine, wr.machineRaw, err = record.Read(mpath, env.Display(mpath)); err != nil {
 		return nil, err
 	}
 	wr.dropMalformed(env, ppath, wr.project)
@@ -107,7 +108,7 @@ func readWorkspaceRecords(env target.Env) (*workspaceRecords, error) {
 }
 
 // claimedPath is the file a workspace record's target names.
-func claimedPath(env target.Env, t *RecordEntry) string {
+func claimedPath(env target.Env, t *record.Entry) string {
 	return filepath.Join(env.Root, filepath.FromSlash(t.File))
 }
 
@@ -115,8 +116,8 @@ func claimedPath(env target.Env, t *RecordEntry) string {
 // a file inside the workspace by a plain relative path, which no project
 // target has: a record in the workspace never speaks for a file outside
 // it.
-func (wr *workspaceRecords) dropMalformed(env target.Env, recPath string, rec *Record) {
-	rec.Targets = slices.DeleteFunc(rec.Targets, func(t *RecordEntry) bool {
+func (wr *workspaceRecords) dropMalformed(env target.Env, recPath string, rec *record.Record) {
+	rec.Targets = slices.DeleteFunc(rec.Targets, func(t *record.Entry) bool {
 		f := t.File
 		if f != "" && !strings.HasPrefix(f, "/") && !strings.Contains(f, `\`) && !(len(f) > 1 && f[1] == ':') &&
 			path.Clean(f) == f && f != ".." && !strings.HasPrefix(f, "../") {
@@ -132,7 +133,7 @@ func (wr *workspaceRecords) dropMalformed(env target.Env, recPath string, rec *R
 // repository. The ones only the work tree's record makes are this clone's
 // (a tool's new file, not added to git yet).
 func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string, tracked map[string]bool) error {
-	var fromGit []*Record
+	var fromGit []*record.Record
 	loaded := false
 	for _, t := range slices.Clone(wr.project.Targets) {
 		if tracked[claimedPath(env, t)] {
@@ -147,7 +148,7 @@ func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string,
 				if data == nil {
 					continue
 				}
-				rec, err := recordFromBytes(data, "")
+				rec, err := record.Parse(data, "")
 				if err != nil {
 					// A version repo cannot read could claim anything.
 					rec = nil
@@ -156,7 +157,7 @@ func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string,
 			}
 			loaded = true
 		}
-		if !slices.ContainsFunc(fromGit, func(g *Record) bool { return g == nil || g.Find(t.File, t.Key) != nil }) {
+		if !slices.ContainsFunc(fromGit, func(g *record.Record) bool { return g == nil || g.Find(t.File, t.Key) != nil }) {
 			continue // only this clone's record claims the file
 		}
 		// Asked only now: it can look through the file's history.
@@ -167,16 +168,16 @@ func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string,
 		if fromRepo {
 			continue
 		}
-		off := &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Entries: map[string]Owned{}}
+		off := &record.Entry{File: t.File, Key: slices.Clone(t.Key), Entries: map[string]record.Owned{}}
 		var dropped []string
 		for _, name := range sortedKeys(t.Entries) {
-			if slices.ContainsFunc(fromGit, func(g *Record) bool { return g == nil || g.claims(t.File, t.Key, name) }) {
+			if slices.ContainsFunc(fromGit, func(g *record.Record) bool { return g == nil || g.Claims(t.File, t.Key, name) }) {
 				off.Entries[name] = t.Entries[name]
 				delete(t.Entries, name)
 				dropped = append(dropped, fmt.Sprintf("%q", termtext.Safe(name)))
 			}
 		}
-		if slices.ContainsFunc(fromGit, func(g *Record) bool { return g == nil || g.Find(t.File, t.Key) != nil }) {
+		if slices.ContainsFunc(fromGit, func(g *record.Record) bool { return g == nil || g.Find(t.File, t.Key) != nil }) {
 			off.Created, t.Created = t.Created, nil // what it says repo created came from the repository too
 		}
 		if len(t.Entries) == 0 {
@@ -201,9 +202,9 @@ func (wr *workspaceRecords) dropForeignClaims(env target.Env, top, ppath string,
 // rewritten only for what the plan changed.
 func (wr *workspaceRecords) restoreInactive(st *recordState) {
 	for _, off := range wr.inactive {
-		for _, rec := range []*Record{st.rec, st.intent} {
-			entries := map[string]Owned{}
-			var created *Created
+		for _, rec := range []*record.Record{st.rec, st.intent} {
+			entries := map[string]record.Owned{}
+			var created *record.Created
 			if e := rec.Find(off.File, off.Key); e != nil {
 				maps.Copy(entries, e.Entries)
 				created = e.Created
@@ -225,17 +226,7 @@ func (wr *workspaceRecords) restoreInactive(st *recordState) {
 // forgetInactive drops the claims that do not count on the files of
 // targets from those restoreInactive puts back.
 func (wr *workspaceRecords) forgetInactive(targets []*target.Target) {
-	wr.inactive = slices.DeleteFunc(wr.inactive, func(off *RecordEntry) bool {
+	wr.inactive = slices.DeleteFunc(wr.inactive, func(off *record.Entry) bool {
 		return slices.ContainsFunc(targets, func(t *target.Target) bool { return t.Display == off.File && slices.Equal(t.Key, off.Key) })
 	})
-}
-
-// claims reports whether r records an entry name in a file and key.
-func (r *Record) claims(file string, key []string, name string) bool {
-	e := r.Find(file, key)
-	if e == nil {
-		return false
-	}
-	_, ok := e.Entries[name]
-	return ok
 }

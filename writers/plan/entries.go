@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -63,7 +64,7 @@ func ReadEntries(env target.Env, t *target.Target) ([]Entry, error) {
 // to the workspace taken over where the workspace has none yet, and a
 // project file's entries found in the other workspace record (the
 // committed one or the clone's own) when its own has none.
-func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error) {
+func recordedEntries(env target.Env, t *target.Target) (map[string]record.Owned, error) {
 	kind := recordKind(env, []*target.Target{t})
 	rs := &recordState{kind: kind, env: env}
 	if kind == recordUser {
@@ -75,7 +76,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 		if rs.path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
-		rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
+		rec, raw, err := record.Read(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +101,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]Owned, error)
 	if kind == recordMachine {
 		own, other = other, own
 	}
-	for _, rec := range []*Record{own, other} {
+	for _, rec := range []*record.Record{own, other} {
 		canonicalFiles(env, kind, rec, realsOf([]*target.Target{t}))
 		if e := rec.Find(rs.fileKey(t), t.Key); e != nil {
 			return e.Entries, nil

@@ -8,12 +8,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/writers/internal/canon"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -100,7 +102,7 @@ func (e *EditConflictError) Error() string {
 // wrote it (cur, whose record is rec): the merge above, when the base is
 // known. done is false when it is not (the caller puts the managed entry
 // back, as before).
-func (tp *targetPlan) keepHandEdit(doc Document, d target.Desired, want ordered.Object, cur Member, rec Owned) (done bool, err error) {
+func (tp *targetPlan) keepHandEdit(doc Document, d target.Desired, want ordered.Object, cur Member, rec record.Owned) (done bool, err error) {
 	t, env := tp.t, tp.env
 	wantBare := want.Without(t.Preserve...)
 	var base string // the base's text, the root spelled <<root>>
@@ -205,8 +207,8 @@ func differentMembers(a, b []byte) int {
 	return n
 }
 
-// normalizedText is the text entryDigest hashes: v's canonical JSON with
-// the root spelled <<root>>.
+// normalizedText is the text record.EntryDigest hashes: v's canonical
+// JSON with the root spelled <<root>>.
 func normalizedText(v ordered.Object, root string) []byte {
 	c, ok := canon.Value(v)
 	if !ok {
@@ -342,12 +344,12 @@ func isObject(raw []byte) bool {
 }
 
 // plainKey is a member name a field path shows as it is.
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // fieldPath is the path of member k of the field at path: env.DEBUG, or
 // headers["X-A.b"] for a name that is not plain.
 func fieldPath(path, k string) string {
-	if !plainKey.MatchString(k) {
+	if !plainKey().MatchString(k) {
 		b, _ := json.Marshal(k)
 		return path + "[" + string(b) + "]"
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -80,7 +81,7 @@ func recognise(env target.Env) (target.Env, *cloneState, error) {
 	if err != nil {
 		return env, nil, err
 	}
-	own, ownRaw, err := ReadRecord(ownPath, env.Display(ownPath))
+	own, ownRaw, err := record.Read(ownPath, env.Display(ownPath))
 	if err != nil {
 		return env, nil, err
 	}
@@ -100,7 +101,7 @@ func recognise(env target.Env) (target.Env, *cloneState, error) {
 		if err != nil {
 			return env, nil, err
 		}
-		old, oldRaw, err := ReadRecord(oldPath, env.Display(oldPath))
+		old, oldRaw, err := record.Read(oldPath, env.Display(oldPath))
 		if err != nil || oldRaw == nil || old.ID != ident.ID || old.Root != ident.Root {
 			break // no record of this workspace there: nothing follows
 		}

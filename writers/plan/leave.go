@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -44,95 +45,152 @@ func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*tool
 	if err != nil || len(rs.rec.Targets) == 0 {
 		return nil, nil, err
 	}
-	type place struct{ file, key string }
-	placeOf := func(path string, key []string) place {
-		return place{rs.fileKey(&target.Target{Path: path, Display: env.Display(path)}), strings.Join(key, "\x00")}
+	lv := &leaver{places: newPlaces(env, scope, rs), reason: reason, byPlace: map[place]*target.Target{}, kept: map[place]*Kept{}}
+	lv.stayingAt = lv.writers(staying)
+	for _, p := range leaving {
+		if err := lv.leave(p); err != nil {
+			return nil, nil, err
+		}
 	}
-	// Only a key the record lists can hold repo's entries: the paths of
-	// the others need not be resolved (placeOf follows symbolic links).
-	recorded := map[string]bool{}
+	out := make([]*target.Target, 0, len(lv.order))
+	for _, pl := range lv.order {
+		out = append(out, lv.byPlace[pl])
+	}
+	sortTools(out)
+	var ks []Kept
+	for _, pl := range lv.keptOrder {
+		ks = append(ks, *lv.kept[pl])
+	}
+	return out, ks, nil
+}
+
+// place is a file and key as a scope's record names them.
+type place struct{ file, key string }
+
+// places finds the places a scope's record lists (scopeRecord).
+type places struct {
+	env   target.Env
+	scope target.Scope
+	rs    *recordState
+	// keys are the keys the record lists: only those can hold repo's
+	// entries, so the paths of the others need not be resolved (at
+	// follows symbolic links).
+	keys map[string]bool
+}
+
+func newPlaces(env target.Env, scope target.Scope, rs *recordState) *places {
+	ps := &places{env: env, scope: scope, rs: rs, keys: map[string]bool{}}
 	for _, t := range rs.rec.Targets {
-		recorded[strings.Join(t.Key, "\x00")] = true
+		ps.keys[strings.Join(t.Key, "\x00")] = true
 	}
-	stayingAt := map[place][]string{}
-	for _, p := range staying {
-		st := p.Scopes.Get(string(scope))
+	return ps
+}
+
+// at is the place of a file and key.
+func (ps *places) at(path string, key []string) place {
+	return place{ps.rs.fileKey(&target.Target{Path: path, Display: ps.env.Display(path)}), strings.Join(key, "\x00")}
+}
+
+// listed reports whether the record lists key in some file.
+func (ps *places) listed(key []string) bool { return ps.keys[strings.Join(key, "\x00")] }
+
+// leaver is the state of LeavingTargets: the targets that remove the
+// leaving tools' entries, by place, and the places kept for staying tools.
+type leaver struct {
+	*places
+	reason           Reason
+	stayingAt        map[place][]string // the staying tools that write each place
+	byPlace          map[place]*target.Target
+	kept             map[place]*Kept
+	order, keptOrder []place
+}
+
+// writers are the tools of profiles that write each place the record
+// lists, now or in a former place.
+func (lv *leaver) writers(profiles []*toolprofiles.Profile) map[place][]string {
+	at := map[place][]string{}
+	for _, p := range profiles {
+		st := p.Scopes.Get(string(lv.scope))
 		if st == nil || !p.MCP {
 			continue
 		}
 		for _, t := range withFormer(st) {
-			key := target.ProfileKey(t, env)
-			if !recorded[strings.Join(key, "\x00")] {
+			key := target.ProfileKey(t, lv.env)
+			if !lv.listed(key) {
 				continue
 			}
-			for _, path := range candidatePaths(t, env) {
-				pl := placeOf(path, key)
-				stayingAt[pl] = append(stayingAt[pl], p.ID)
+			for _, path := range candidatePaths(t, lv.env) {
+				pl := lv.at(path, key)
+				at[pl] = append(at[pl], p.ID)
 			}
 		}
 	}
-	byPlace := map[place]*target.Target{}
-	kept := map[place]*Kept{}
-	var order, keptOrder []place
-	for _, p := range leaving {
-		lt := p.Scopes.Get(string(scope))
-		if lt == nil || !p.MCP || scope != toolprofiles.ScopeProject && p.FromWorkspace() {
+	return at
+}
+
+// leave adds leaving tool p to the targets of each place the record lists
+// that it may have written, or to the places kept for a staying tool.
+func (lv *leaver) leave(p *toolprofiles.Profile) error {
+	lt := p.Scopes.Get(string(lv.scope))
+	if lt == nil || !p.MCP || lv.scope != toolprofiles.ScopeProject && p.FromWorkspace() {
+		return nil
+	}
+	sp := p.ForScope(string(lv.scope))
+	for _, t := range withFormer(lt) {
+		key := target.ProfileKey(t, lv.env)
+		if !lv.listed(key) {
 			continue
 		}
-		sp := p.ForScope(string(scope))
-		for _, t := range withFormer(lt) {
-			key := target.ProfileKey(t, env)
-			if !recorded[strings.Join(key, "\x00")] {
-				continue
-			}
-			paths := candidatePaths(t, env)
-			if t.PerExtension() {
-				paths = recordedDropIns(rs, t, env)
-			}
-			for _, path := range paths {
-				pl := placeOf(path, key)
-				if rs.rec.Find(pl.file, key) == nil {
-					continue
-				}
-				if by := stayingAt[pl]; len(by) > 0 {
-					k, ok := kept[pl]
-					if !ok {
-						k = &Kept{Display: env.Display(path), Scope: scope, By: sortedUnique(by)}
-						kept[pl] = k
-						keptOrder = append(keptOrder, pl)
-					}
-					k.Tools = sortedUnique(append(k.Tools, p.ID))
-					continue
-				}
-				tg, ok := byPlace[pl]
-				if !ok {
-					tg = target.New(env, scope, path, key, t)
-					tg.Leaving = string(reason)
-					byPlace[pl] = tg
-					order = append(order, pl)
-				}
-				if slices.Contains(tg.Tools, p.ID) {
-					continue
-				}
-				if err := tg.AddTool(sp, t, env); err != nil {
-					return nil, nil, err
-				}
+		paths := candidatePaths(t, lv.env)
+		if t.PerExtension() {
+			paths = recordedDropIns(lv.rs, t, lv.env)
+		}
+		for _, path := range paths {
+			if err := lv.leaveAt(sp, t, path, key); err != nil {
+				return err
 			}
 		}
 	}
-	out := make([]*target.Target, 0, len(order))
-	for _, pl := range order {
-		tg := byPlace[pl]
+	return nil
+}
+
+// leaveAt adds tool p, whose scope target t may have written key in the
+// file at path, to that place's target, when the record lists the place.
+func (lv *leaver) leaveAt(p *toolprofiles.Profile, t *toolprofiles.Target, path string, key []string) error {
+	pl := lv.at(path, key)
+	if lv.rs.rec.Find(pl.file, key) == nil {
+		return nil
+	}
+	if by := lv.stayingAt[pl]; len(by) > 0 {
+		k, ok := lv.kept[pl]
+		if !ok {
+			k = &Kept{Display: lv.env.Display(path), Scope: lv.scope, By: sortedUnique(by)}
+			lv.kept[pl] = k
+			lv.keptOrder = append(lv.keptOrder, pl)
+		}
+		k.Tools = sortedUnique(append(k.Tools, p.ID))
+		return nil
+	}
+	tg, ok := lv.byPlace[pl]
+	if !ok {
+		tg = target.New(lv.env, lv.scope, path, key, t)
+		tg.Leaving = string(lv.reason)
+		lv.byPlace[pl] = tg
+		lv.order = append(lv.order, pl)
+	}
+	if slices.Contains(tg.Tools, p.ID) {
+		return nil
+	}
+	return tg.AddTool(p, t, lv.env)
+}
+
+// sortTools sorts the tools and members of targets a plan made.
+func sortTools(targets []*target.Target) {
+	for _, tg := range targets {
 		slices.Sort(tg.Tools)
 		slices.Sort(tg.Preserve)
 		slices.Sort(tg.Written)
-		out = append(out, tg)
 	}
-	var ks []Kept
-	for _, pl := range keptOrder {
-		ks = append(ks, *kept[pl])
-	}
-	return out, ks, nil
 }
 
 // withFormer is a scope target followed by its former places
@@ -149,93 +207,118 @@ func withFormer(t *toolprofiles.Target) []*toolprofiles.Target {
 // place of a selected tool (toolprofiles.Target.Former: where it read its
 // servers before, as Devin read config.json) that the scope's ownership
 // record lists, which removes the entries repo wrote there, each with the
-// reason that the tool reads its servers from its file now. The user's
-// entries there stay, as do those edited by hand since. A place that a
-// selected tool writes now is left to that tool's own target.
+// reason that the tool reads its servers from its file now; and one for
+// each drop-in of a per-extension target that the record lists and no
+// extension writes now. The user's entries there stay, as do those edited
+// by hand since. A place that a selected tool writes now is left to that
+// tool's own target.
 func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.Profile, built []*target.Target) ([]*target.Target, error) {
-	var rs *recordState
-	written := map[string]bool{}
+	fm := &formers{env: env, scope: scope, written: map[string]bool{}, byPlace: map[string]*target.Target{}}
 	for _, p := range profiles {
 		if t := p.Scopes.Get(string(scope)); t != nil && p.MCP {
 			for _, path := range candidatePaths(t, env) {
-				written[path+"\x00"+strings.Join(target.ProfileKey(t, env), "\x00")] = true
+				fm.written[placeID(path, target.ProfileKey(t, env))] = true
 			}
 		}
 	}
 	for _, t := range built {
-		written[t.Path+"\x00"+strings.Join(t.Key, "\x00")] = true
+		fm.written[placeID(t.Path, t.Key)] = true
 	}
-	byPlace := map[string]*target.Target{}
-	var out []*target.Target
 	for _, p := range profiles {
 		cur := p.Scopes.Get(string(scope))
 		if cur == nil || !p.MCP || len(cur.Former) == 0 && !cur.PerExtension() {
 			continue
 		}
-		if rs == nil {
+		if fm.rs == nil {
 			var err error
-			if rs, err = scopeRecord(env, scope); err != nil {
+			if fm.rs, err = scopeRecord(env, scope); err != nil {
 				return nil, err
 			}
 		}
+		var err error
 		if cur.PerExtension() {
-			// The drop-ins of extensions that have no server for the tool
-			// any more (removed, or every server switched off).
-			sp := p.ForScope(string(scope))
-			key := target.ProfileKey(cur, env)
-			for _, path := range recordedDropIns(rs, cur, env) {
-				id := path + "\x00" + strings.Join(key, "\x00")
-				if written[id] || byPlace[id] != nil {
-					continue
-				}
-				tg := target.New(env, scope, path, key, cur)
-				tg.Leaving = "its extension declares no server for " + p.Name + " any more"
-				if err := tg.AddTool(sp, cur, env); err != nil {
-					return nil, err
-				}
-				byPlace[id] = tg
-				out = append(out, tg)
-			}
+			err = fm.dropIns(p, cur)
+		} else {
+			err = fm.former(p, cur)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	sortTools(fm.out)
+	return fm.out, nil
+}
+
+// formers is the state of FormerTargets.
+type formers struct {
+	env     target.Env
+	scope   target.Scope
+	rs      *recordState              // the scope's record, read when a tool has former places
+	written map[string]bool           // the places the selected tools write now (placeID)
+	byPlace map[string]*target.Target // the targets made, by placeID
+	out     []*target.Target
+}
+
+// placeID is a file and key, as FormerTargets tells places apart.
+func placeID(path string, key []string) string { return path + "\x00" + strings.Join(key, "\x00") }
+
+// dropIns adds a target for each drop-in of p's per-extension target cur
+// that the record lists, of an extension that has no server for the tool
+// any more (removed, or every server switched off).
+func (fm *formers) dropIns(p *toolprofiles.Profile, cur *toolprofiles.Target) error {
+	sp := p.ForScope(string(fm.scope))
+	key := target.ProfileKey(cur, fm.env)
+	for _, path := range recordedDropIns(fm.rs, cur, fm.env) {
+		id := placeID(path, key)
+		if fm.written[id] || fm.byPlace[id] != nil {
 			continue
 		}
-		now := "its own file"
-		if paths := candidatePaths(cur, env); len(paths) > 0 {
-			now = env.Display(paths[0])
+		tg := target.New(fm.env, fm.scope, path, key, cur)
+		tg.Leaving = "its extension declares no server for " + p.Name + " any more"
+		if err := tg.AddTool(sp, cur, fm.env); err != nil {
+			return err
 		}
-		for i := range cur.Former {
-			f := &cur.Former[i]
-			key := target.ProfileKey(f, env)
-			for _, path := range candidatePaths(f, env) {
-				id := path + "\x00" + strings.Join(key, "\x00")
-				if written[id] {
-					continue
-				}
-				file := rs.fileKey(&target.Target{Path: path, Display: env.Display(path)})
-				if rs.rec.Find(file, key) == nil {
-					continue
-				}
-				tg, ok := byPlace[id]
-				if !ok {
-					tg = target.New(env, scope, path, key, f)
-					tg.Leaving = fmt.Sprintf("%s reads its servers from %s now", p.Name, now)
-					byPlace[id] = tg
-					out = append(out, tg)
-				}
-				if slices.Contains(tg.Tools, p.ID) {
-					continue
-				}
-				if err := tg.AddTool(p, f, env); err != nil {
-					return nil, err
-				}
+		fm.byPlace[id] = tg
+		fm.out = append(fm.out, tg)
+	}
+	return nil
+}
+
+// former adds p to a target for each former place of its scope target
+// cur that the record lists and no selected tool writes now.
+func (fm *formers) former(p *toolprofiles.Profile, cur *toolprofiles.Target) error {
+	now := "its own file"
+	if paths := candidatePaths(cur, fm.env); len(paths) > 0 {
+		now = fm.env.Display(paths[0])
+	}
+	for i := range cur.Former {
+		f := &cur.Former[i]
+		key := target.ProfileKey(f, fm.env)
+		for _, path := range candidatePaths(f, fm.env) {
+			id := placeID(path, key)
+			if fm.written[id] {
+				continue
+			}
+			file := fm.rs.fileKey(&target.Target{Path: path, Display: fm.env.Display(path)})
+			if fm.rs.rec.Find(file, key) == nil {
+				continue
+			}
+			tg, ok := fm.byPlace[id]
+			if !ok {
+				tg = target.New(fm.env, fm.scope, path, key, f)
+				tg.Leaving = fmt.Sprintf("%s reads its servers from %s now", p.Name, now)
+				fm.byPlace[id] = tg
+				fm.out = append(fm.out, tg)
+			}
+			if slices.Contains(tg.Tools, p.ID) {
+				continue
+			}
+			if err := tg.AddTool(p, f, fm.env); err != nil {
+				return err
 			}
 		}
 	}
-	for _, tg := range out {
-		slices.Sort(tg.Tools)
-		slices.Sort(tg.Preserve)
-		slices.Sort(tg.Written)
-	}
-	return out, nil
+	return nil
 }
 
 // recordedDropIns are the files of a per-extension target (a drop-in per
@@ -292,19 +375,19 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 		// says which of them to look at; Build, which reads the records
 		// with git's word, decides what in them is repo's. That saves a
 		// run of git per sync.
-		rs := &recordState{kind: recordProject, env: env, path: ProjectRecordPath(env.Root)}
-		rec, _, err := ReadRecord(rs.path, env.Display(rs.path))
+		rs := &recordState{kind: recordProject, env: env, path: record.ProjectPath(env.Root)}
+		rec, _, err := record.Read(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
 		}
-		machine := MachineRecordPath(env.Root)
-		mrec, _, err := ReadRecord(machine, env.Display(machine))
+		machine := record.MachinePath(env.Root)
+		mrec, _, err := record.Read(machine, env.Display(machine))
 		if err != nil {
 			return nil, err
 		}
 		for _, t := range mrec.Targets {
 			if rec.Find(t.File, t.Key) == nil {
-				rec.take(t)
+				rec.Take(t)
 			}
 		}
 		canonicalFiles(env, recordProject, rec, nil)
@@ -320,7 +403,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if rs.path, err = UserRecordPath(env); err != nil {
 		return nil, err
 	}
-	rec, raw, err := ReadRecord(rs.path, env.Display(rs.path))
+	rec, raw, err := record.Read(rs.path, env.Display(rs.path))
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +412,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 			if old, _, _, ok := aliasRecord(env, alias); ok {
 				for _, t := range old.Targets {
 					if rec.Find(t.File, t.Key) == nil {
-						rec.take(t)
+						rec.Take(t)
 					}
 				}
 			}

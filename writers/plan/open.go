@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/repo-manager/repo/writers/internal/fileio"
 )
@@ -32,6 +33,7 @@ func openDocument(display, path string, format Format, held int, readOnly bool, 
 	s := fileio.NewSettler(path)
 	waitedForFile := false
 	for {
+		readAt := time.Now()
 		data, v, mapped, err := fileio.ReadTarget(path, readOnly, unmap)
 		switch {
 		case fileio.IsMissing(err):
@@ -54,7 +56,7 @@ func openDocument(display, path string, format Format, held int, readOnly bool, 
 		} else if doc, perr = format.Parse(data); perr == nil {
 			return doc, snap, nil
 		}
-		if fileio.RecentlyChanged(v) {
+		if fileio.ChangedNear(v, readAt) {
 			unchanged, err := s.WaitQuiet(v)
 			if err != nil {
 				return nil, snap, &FileError{File: display, Err: err}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,14 +14,12 @@ import (
 
 	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/jsonvalue"
-	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
-	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/internal/canon"
 	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -372,102 +369,6 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	return p, nil
 }
 
-// recordSet is the ownership records a plan reads, each once, by kind
-// (recordProject, recordMachine, recordUser).
-type recordSet struct {
-	env       target.Env
-	aliases   *aliasPlan
-	clone     *cloneState       // the clone's identity, for a plan of per-user files
-	reals     map[string]string // the targets' real paths, by path
-	bases     *baseStore        // the bases of hand edits (bases.go)
-	byKind    map[string]*recordState
-	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
-}
-
-// get reads the record of a kind, the first time it is asked for.
-func (rs *recordSet) get(kind string) (*recordState, error) {
-	if st, ok := rs.byKind[kind]; ok {
-		return st, nil
-	}
-	env := rs.env
-	var path string
-	var rec *Record
-	var raw []byte
-	var err error
-	switch kind {
-	case recordProject, recordMachine:
-		if rs.workspace == nil {
-			if rs.workspace, err = readWorkspaceRecords(env); err != nil {
-				return nil, err
-			}
-		}
-		path, rec, raw = ProjectRecordPath(env.Root), rs.workspace.project, rs.workspace.projectRaw
-		if kind == recordMachine {
-			path, rec, raw = MachineRecordPath(env.Root), rs.workspace.machine, rs.workspace.machineRaw
-		}
-	default:
-		if path, err = UserRecordPath(env); err != nil {
-			return nil, err
-		}
-		if rec, raw, err = ReadRecord(path, env.Display(path)); err != nil {
-			return nil, err
-		}
-		rec.Root = env.Root
-		rs.aliases.adoptInto(rec)
-	}
-	canonicalFiles(env, kind, rec, rs.reals) // see samefile.go
-	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.clone(), before: raw, bases: rs.bases}
-	if kind == recordUser {
-		if st.others, err = readOthers(env, path, rs.reals); err != nil { // see workspaces.go
-			return nil, err
-		}
-	}
-	rs.byKind[kind] = st
-	return st, nil
-}
-
-// warnings are what reading the records found to say (claims.go).
-func (rs *recordSet) warnings() []string {
-	if rs.workspace == nil {
-		return nil
-	}
-	return rs.workspace.warnings
-}
-
-// ofFiles is the record each file's entries go into.
-func (rs *recordSet) ofFiles(files []*fileGroup) ([]*recordState, error) {
-	states := make([]*recordState, len(files))
-	for i, file := range files {
-		var err error
-		if states[i], err = rs.get(recordKind(rs.env, file.targets)); err != nil {
-			return nil, err
-		}
-		if file.targets[0].Scope == target.ScopeProject {
-			// A project file's entries are in the committed record or in
-			// the clone's own (the machine-specific files, when they are
-			// git-ignored): one that the other record holds, from before
-			// [mcp] gitignore was turned on or off, moves over.
-			other := recordMachine
-			if states[i].kind == recordMachine {
-				other = recordProject
-			}
-			from, err := rs.get(other)
-			if err != nil {
-				return nil, err
-			}
-			states[i].takeOver(from, file.targets)
-			if states[i].kind == recordMachine {
-				// The committed record's claims on a per-clone file that
-				// do not count here (claims.go) are not kept for later
-				// either: no committed record claims a per-clone file,
-				// and every clone, dropping them, agrees.
-				rs.workspace.forgetInactive(file.targets)
-			}
-		}
-	}
-	return states, nil
-}
-
 // leaveOutMachineFiles drops the files whose entries go into the clone's
 // own record (Options.CommittedOnly), listing them as Unchecked.
 func (p *Plan) leaveOutMachineFiles(files []*fileGroup, states []*recordState) ([]*fileGroup, []*recordState) {
@@ -539,55 +440,11 @@ func (p *Plan) addFiles(files []*fileGroup, states []*recordState, results []pla
 			states[i].intent.SetCreated(put.file, put.key, put.created)
 		}
 		if !r.fp.Delete {
-			states[i].rec.handOver(r.out.puts)
+			handOver(states[i].rec, r.out.puts)
 		}
 		p.Files = append(p.Files, r.fp)
 	}
 	return errs
-}
-
-// addRecords adds the ownership records the plan read to p, as they are
-// to be after it. A record that is to change and that this user may not
-// write is refused, as a tool's file is (checkWritable).
-func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) error {
-	configsChange := slices.ContainsFunc(p.Files, func(f *FilePlan) bool { return f.Changed() })
-	var errs []error
-	for _, kind := range []string{recordProject, recordMachine, recordUser} {
-		rs, ok := records.byKind[kind]
-		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
-			continue
-		}
-		rs.rec.Version, rs.intent.Version = rs.rec.MinVersion(), rs.intent.MinVersion()
-		after := rs.rec.Bytes()
-		if rs.before == nil && len(rs.rec.Targets) == 0 {
-			continue // nothing owned, nothing to remember
-		}
-		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
-			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser), PerClone: rs.kind == recordMachine}
-		// A per-user record that owns nothing goes: it is outside the
-		// workspace, and would outlive it.
-		fp.Delete = kind == recordUser && len(rs.rec.Targets) == 0
-		if fp.Changed() {
-			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
-			if fp.Delete {
-				fp.Changes[0] = Change{Action: ActionDelete, Reason: ReasonRecordEmpty}
-			}
-			// A record that changes with the files is written first, as
-			// its intent, so that no entry repo writes is ever on disk
-			// unrecorded: an entry a killed run left unrecorded would be
-			// indistinguishable from the user's own.
-			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) || configsChange {
-				fp.Intent = intent
-			}
-			if fi, err := os.Stat(rs.path); err == nil && fp.Existed && !opts.ReadOnly {
-				if err := fileio.CheckWritable(rs.path, fi); err != nil {
-					errs = append(errs, &FileError{File: fp.Display, Err: err})
-				}
-			}
-		}
-		p.Files = append(p.Files, fp)
-	}
-	return errors.Join(errs...)
 }
 
 // planned is one file's plan and what it adds to the whole plan.
@@ -608,78 +465,6 @@ type fileOut struct {
 	shadows  []*shadowCheck
 	unmap    []func() // mappings of a ReadOnly plan
 	puts     []recordPut
-}
-
-// recordPut is a Record.Put to make when the plan is merged: entries to
-// the record, intent to its intent (see FilePlan.Intent).
-type recordPut struct {
-	file    string
-	key     []string
-	entries map[string]Owned
-	intent  map[string]Owned
-	// created is what repo created for the target (Created), in the
-	// record and in its intent alike: it only grows while the target has
-	// entries, and goes with the target.
-	created *Created
-}
-
-// The records a plan reads and writes (recordState.kind).
-const (
-	recordProject = "project" // .repository/mcp-managed.json, committed
-	recordMachine = "machine" // .repository/mcp-managed.machine.json, git-ignored
-	recordUser    = "user"    // the per-user record of local and user scope
-)
-
-// recordKind is the record of the entries in a file (the targets of one
-// file group): the per-user record for local and user scope; for a project
-// file the committed record, or the clone's own when the file is
-// machine-specific and git-ignored (Env.Gitignore). Entries in a file each
-// clone writes for itself are that clone's: a committed claim on them
-// would make a teammate's own entry of the same name look like repo's,
-// and would forget, when a commit removes an extension, the entries a
-// teammate's file still holds.
-func recordKind(env target.Env, group []*target.Target) string {
-	switch {
-	case group[0].Scope != toolprofiles.ScopeProject:
-		return recordUser
-	case env.Gitignore && slices.ContainsFunc(group, func(t *target.Target) bool { return t.Machine }):
-		return recordMachine
-	}
-	return recordProject
-}
-
-// takeOver moves into rs what the other workspace record holds of the
-// targets and rs does not, with what repo created for them (Record.take).
-// The other record's intent keeps it until the sync is applied, so a run
-// killed halfway leaves it owned in one of them.
-func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
-	for _, t := range targets {
-		file := rs.fileKey(t)
-		e := from.rec.Find(file, t.Key)
-		if e == nil {
-			continue
-		}
-		if rs.rec.Find(file, t.Key) != nil {
-			// Both claim it (a run that wrote the one record only, as
-			// repo sync --hook does): the other's claim goes.
-			from.rec.Put(file, t.Key, nil)
-			continue
-		}
-		rs.rec.take(e)
-		rs.intent.take(e)
-		from.rec.Put(file, t.Key, nil)
-	}
-}
-
-type recordState struct {
-	kind   string
-	env    target.Env
-	others *otherClaims // of a per-user record: the other workspaces' (workspaces.go)
-	bases  *baseStore   // the bases of hand edits (bases.go)
-	path   string
-	rec    *Record // as it will be
-	intent *Record // as it is while the sync is applied
-	before []byte
 }
 
 // fileGroup is the targets that land in one file.
@@ -848,9 +633,9 @@ func missingFolders(path string) int {
 // writing t's first entries into doc creates: the file, when it does not
 // exist (with the folders it needs), and the containers of the key path
 // that are missing (found is whether Entries found the server map).
-func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool) *Created {
+func noteCreated(c *record.Created, doc Document, t *target.Target, newFile, found bool) *record.Created {
 	if c == nil {
-		c = &Created{}
+		c = &record.Created{}
 	}
 	if newFile {
 		c.File, c.Folders = true, missingFolders(t.Path)
@@ -869,7 +654,7 @@ func noteCreated(c *Created, doc Document, t *target.Target, newFile, found bool
 // dropCreated removes, from the innermost up, the containers of t's key
 // path that repo created (c.Key and those under it) and that are empty:
 // what is left when a target's last entry has gone.
-func dropCreated(doc Document, t *target.Target, c *Created) (Document, error) {
+func dropCreated(doc Document, t *target.Target, c *record.Created) (Document, error) {
 	if c == nil || len(c.Key) == 0 || !isKeyPrefix(c.Key, t.Key) {
 		return doc, nil
 	}
@@ -891,431 +676,6 @@ func isKeyPrefix(p, key []string) bool {
 	return len(p) > 0 && len(p) <= len(key) && slices.Equal(p, key[:len(p)])
 }
 
-// handOver keeps what a dropped target knew of its file, which stays
-// (another target of the record still has entries in it, or the user
-// added to it): the record's other targets in that file now say that repo
-// created it, so the last of them to go deletes it when it is empty.
-func (r *Record) handOver(puts []recordPut) {
-	for _, put := range puts {
-		if len(put.entries) > 0 || put.created == nil || !put.created.File {
-			continue
-		}
-		for _, t := range r.Targets {
-			if t.File != put.file {
-				continue
-			}
-			c := t.Created.clone()
-			if c == nil {
-				c = &Created{}
-			}
-			c.File, c.Folders = true, max(c.Folders, put.created.Folders)
-			t.Created = c
-		}
-	}
-}
-
-// heldEntries is how many entries the record says repo wrote into the
-// file of a group of targets.
-func heldEntries(rs *recordState, group []*target.Target) int {
-	n := 0
-	for _, t := range group {
-		if e := rs.rec.Find(rs.fileKey(t), t.Key); e != nil {
-			n += len(e.Entries)
-		}
-	}
-	return n
-}
-
-// fileKey is how the record names a target's file: by its real path,
-// root-relative in the project record, absolute in a per-user one (see
-// recordFile).
-func (rs *recordState) fileKey(t *target.Target) string {
-	return targetFile(rs.env, rs.kind, t)
-}
-
-// planTarget plans one target of a file: it compares the entries the file
-// holds at t.Key with the ones repo wants and the record says repo wrote,
-// notes each change, edits doc and returns it, and adds the target's part
-// of the record to out.
-//
-// fromRepo, when not nil, says whether the file holds what git held for
-// it: an entry no record claims that is what repo writes for a server
-// (here, or at another root) was written by repo on another clone, and is
-// recognised as repo's.
-func planTarget(env target.Env, doc Document, t *target.Target, fp *FilePlan, rs *recordState, opts Options, out *fileOut, fromRepo func() (bool, error)) (Document, error) {
-	members, found, err := doc.Entries(t.Key)
-	if err != nil {
-		l, c := position(err)
-		return nil, &FileError{File: t.Display, Line: l, Col: c,
-			Err: fmt.Errorf("%v (repo expects the server map %s here)", stripPosition(err), keyString(t.Key))}
-	}
-	tp := &targetPlan{env: env, t: t, fp: fp, opts: opts, out: out, committed: rs.kind == recordProject, fromRepo: fromRepo,
-		current: map[string]Member{}, next: map[string]Owned{}, intent: map[string]Owned{}}
-	for _, m := range members {
-		tp.current[m.Key] = m
-	}
-	recFile := rs.fileKey(t)
-	tp.others, tp.recFile = rs.others, recFile
-	tp.bases, tp.section = rs.bases, basesWorkspace
-	if rs.kind == recordUser {
-		tp.section = basesUser
-	}
-	if e := rs.rec.Find(recFile, t.Key); e != nil {
-		tp.owned = e.Entries
-		tp.created = e.Created.clone()
-	}
-	tp.movedHere(rs)
-	var conflicts []error // every entry whose hand edits collide, at once
-	for _, d := range t.Entries {
-		if err := tp.want(doc, d); err != nil {
-			if _, ok := err.(*EditConflictError); ok {
-				conflicts = append(conflicts, err)
-				continue
-			}
-			return nil, err
-		}
-	}
-	if len(conflicts) > 0 {
-		return nil, errors.Join(conflicts...)
-	}
-	tp.dropGone()
-	tp.noteBases()
-	if sc := tp.shadowCheck(); sc != nil {
-		out.shadows = append(out.shadows, sc)
-	}
-	if opts.Committed != nil && t.Scope == target.ScopeProject {
-		tp.warnUserSecrets(doc, members)
-	}
-	if doc, err = tp.edit(doc, found); err != nil {
-		return nil, err
-	}
-	out.puts = append(out.puts, recordPut{file: recFile, key: t.Key, entries: tp.next, intent: tp.intent, created: tp.created})
-	return doc, nil
-}
-
-// movedHere counts as repo's the entries the tool moved into this file
-// from a place it read its servers from before (Target.Former): each one
-// whose name the record lists there, and whose members repo answers for
-// still hold what repo wrote. An entry of that name that differs is the
-// user's, as it would be anywhere else.
-func (tp *targetPlan) movedHere(rs *recordState) {
-	for _, pl := range tp.t.Former {
-		e := rs.rec.Find(rs.fileKey(&target.Target{Path: pl.Path, Display: tp.env.Display(pl.Path)}), pl.Key)
-		if e == nil {
-			continue
-		}
-		for _, name := range sortedKeys(e.Entries) {
-			if _, ok := tp.owned[name]; ok {
-				continue
-			}
-			cur, present := tp.current[name]
-			if !present || !e.Entries[name].owns(tp.env, canon.Only(cur.Value, tp.t.Judged())) {
-				continue
-			}
-			owned := make(map[string]Owned, len(tp.owned)+1)
-			maps.Copy(owned, tp.owned)
-			owned[name] = e.Entries[name]
-			tp.owned = owned
-		}
-	}
-}
-
-// targetPlan is the state of planTarget: what the file holds, what the
-// record says, and what the plan does so far.
-type targetPlan struct {
-	env  target.Env
-	t    *target.Target
-	fp   *FilePlan
-	opts Options
-	out  *fileOut
-	// committed: the file's entries are in the committed record (a file
-	// the team commits), not a per-clone or per-user one.
-	committed bool
-	fromRepo  func() (bool, error) // see planTarget
-	err       error                // from fromRepo, returned by want
-
-	current map[string]Member // the file's entries
-	owned   map[string]Owned  // what the record says repo wrote
-	created *Created          // what repo created for the target
-	next    map[string]Owned  // the record after the plan
-	intent  map[string]Owned  // next, and what the file holds of repo's now
-	// Entries already in the file are replaced together, after the loop,
-	// in one edit (a moved root or an upgrade changes every entry).
-	updates []target.Desired
-	adds    []target.Desired // written together at the end, in one edit
-	gone    []string         // deleted together after the loop
-	added   []string         // names the plan adds or takes over (shadow.go)
-
-	recFile string       // the file, as the record names it
-	others  *otherClaims // the other workspaces' claims (per-user files: workspaces.go)
-	bases   *baseStore   // the bases of hand edits, and their section (bases.go)
-	section string
-	wanted  map[string]ordered.Object // what each server wants, for its base
-}
-
-func (tp *targetPlan) change(action Action, entry string, reason Reason) {
-	tp.fp.Changes = append(tp.fp.Changes, Change{Action: action, Entry: entry, Reason: reason})
-}
-
-// replacing notes that the file's entry name, cur, is replaced by repo's
-// o: until the file is written, the record's intent knows cur as repo's.
-func (tp *targetPlan) replacing(name string, o Owned, cur []byte) {
-	o.Previous = normalizedDigest(canon.Only(cur, tp.t.Judged()), tp.env.Root)
-	if o.Previous == o.Digest {
-		o.Previous = ""
-	}
-	o.Defaults = tp.intent[name].Defaults // the offers the file's values still reflect
-	tp.intent[name] = o
-}
-
-func (tp *targetPlan) set(name string, v ordered.Object) {
-	tp.updates = append(tp.updates, target.Desired{Name: name, Value: v})
-}
-
-// want plans the entry repo wants for server d.
-func (tp *targetPlan) want(doc Document, d target.Desired) error {
-	env, t, opts := tp.env, tp.t, tp.opts
-	want := d.Value
-	cur, present := tp.current[d.Name]
-	rec, isOwned := tp.owned[d.Name]
-	var offered map[string]string
-	if present {
-		var kept []keptMember
-		want, offered, kept = mergePreserved(want, cur.Value, t.Preserve, d.Fixed, rec.Defaults)
-		for _, k := range kept {
-			tp.out.warnings = append(tp.out.warnings, k.warning(t.Display, d.Name))
-		}
-	} else {
-		offered = offers(want, t.Preserve, d.Fixed)
-	}
-	digest := entryDigest(want.Without(t.Preserve...), env.Root)
-	// What repo writes, before the members it keeps: a diff never redacts
-	// a value of repo's own (see redact.go), and never shows a kept one.
-	tp.fp.ours = append(tp.fp.ours, want)
-	if present {
-		// The members no tool of the target writes are the tool's or the
-		// user's: they stay in the entry, and are no part of the digest.
-		want = keepUnwritten(want, cur.Value, t.Written)
-	}
-	tp.next[d.Name] = Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
-	if tp.wanted == nil {
-		tp.wanted = map[string]ordered.Object{}
-	}
-	tp.wanted[d.Name] = want
-	tp.intent[d.Name] = tp.next[d.Name]
-	if present && isOwned {
-		// Until the file is written it holds the values the old offers
-		// describe: a run killed before then must still read them as
-		// repo's (see FilePlan.Intent).
-		o := tp.intent[d.Name]
-		o.Defaults = rec.Defaults
-		tp.intent[d.Name] = o
-	}
-	// One owner per entry of a file workspaces share (workspaces.go).
-	if stop, err := tp.settleClaims(doc, d, want, cur, present, isOwned, rec); stop || err != nil {
-		return err
-	}
-	switch {
-	case !present:
-		tp.change(ActionAdd, d.Name, ReasonMissing)
-		tp.added = append(tp.added, d.Name)
-		tp.adds = append(tp.adds, target.Desired{Name: d.Name, Extension: d.Extension, Value: want})
-	case !isOwned && tp.recognised(d.Name, cur.Value, want):
-		if err := tp.err; err != nil {
-			return err
-		}
-		// Written by repo on another clone: this clone's now.
-		tp.added = append(tp.added, d.Name)
-		if !sameJSON(cur.Value, ordered.JSON(want)) {
-			tp.change(ActionUpdate, d.Name, ReasonRelocated)
-			tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-			tp.set(d.Name, want)
-		}
-	case sameJSON(cur.Value, ordered.JSON(want)):
-		if !isOwned {
-			// Exactly what repo writes, but not in the record. Only the
-			// record says what is repo's: a run killed between writing
-			// the file and the record leaves the entry in the record's
-			// intent (FilePlan.Intent), so this is the user's own entry
-			// (or another workspace's, or one whose record is gone). It
-			// stays theirs — never rewritten, never removed when the
-			// server goes — unless they ask repo to take it over
-			// (--adopt; repo mcp import adopts what it imported).
-			if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
-				delete(tp.next, d.Name)
-				delete(tp.intent, d.Name)
-				tp.out.yours = append(tp.out.yours, Yours{File: t.Display, Scope: t.Scope, Tools: slices.Clone(t.Tools), Entry: d.Name, Extension: d.Extension, Line: lineOf(doc, t, cur)})
-				return nil
-			}
-			tp.change(ActionAdopt, d.Name, ReasonAdopted)
-			tp.added = append(tp.added, d.Name)
-		}
-	case isOwned && relocated(cur.Value, ordered.JSON(want), env.Root):
-		// What repo wrote for this server at another root. Only an
-		// entry the record owns: a user's own entry that happens to
-		// differ from the wanted one by a path prefix is the user's.
-		// Accepted only in a committed file, which a checkout elsewhere
-		// cannot hold with its own paths (Options.AcceptRelocated).
-		if opts.AcceptRelocated && tp.committed {
-			break
-		}
-		tp.change(ActionUpdate, d.Name, ReasonRelocated)
-		tp.fp.ours = append(tp.fp.ours, cur.Value)
-		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-		tp.set(d.Name, want)
-	case !isOwned:
-		if !opts.Adopt && !slices.Contains(opts.AdoptNames, d.Name) {
-			fromRepo := false
-			if tp.fromRepo != nil {
-				var err error
-				if fromRepo, err = tp.fromRepo(); err != nil {
-					return &FileError{File: t.Display, Err: err}
-				}
-			}
-			return &ConflictError{File: t.Display, Line: lineOf(doc, t, cur), Entry: d.Name, Tools: t.Tools, FromRepository: fromRepo}
-		}
-		tp.change(ActionAdopt, d.Name, ReasonAdopted)
-		tp.added = append(tp.added, d.Name)
-		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-		tp.set(d.Name, want)
-	default:
-		edited := !rec.owns(env, canon.Only(cur.Value, t.Judged()))
-		if edited {
-			// Hand edits survive where the extension did not change the
-			// field (handedit.go).
-			if done, err := tp.keepHandEdit(doc, d, want, cur, rec); done || err != nil {
-				return err
-			}
-		}
-		tp.replacing(d.Name, tp.next[d.Name], cur.Value)
-		reason := ReasonStale
-		if edited {
-			reason = ReasonHandEdited
-			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q was edited by hand since repo wrote it; repo sync puts the managed version back, as it cannot merge the extension's change into your edit (what repo last wrote there is not known on this machine); keep your version under another name", t.Display, d.Name))
-		} else {
-			tp.fp.ours = append(tp.fp.ours, cur.Value) // what repo wrote; a hand edit is the user's
-		}
-		tp.change(ActionUpdate, d.Name, reason)
-		tp.set(d.Name, want)
-	}
-	return nil
-}
-
-// warnUserSecrets warns of the literal credentials in the user's own
-// entries of a file git commits: every entry repo neither writes nor
-// removes (one it forgets is the user's now). The warning names the entry
-// and the field, never the value.
-func (tp *targetPlan) warnUserSecrets(doc Document, members []Member) {
-	asked, committed := false, false
-	for _, m := range members {
-		if _, ours := tp.next[m.Key]; ours || slices.Contains(tp.gone, m.Key) {
-			continue
-		}
-		lits := target.EntrySecrets(m.Value)
-		if len(lits) == 0 {
-			continue
-		}
-		if !asked { // git is asked only when there is something to say
-			asked, committed = true, tp.opts.Committed(tp.t)
-		}
-		if !committed {
-			return
-		}
-		loc := tp.t.Display
-		if l := lineOf(doc, tp.t, m); l > 0 {
-			loc = fmt.Sprintf("%s:%d", loc, l)
-		}
-		seen := map[string]bool{}
-		for _, l := range lits {
-			if seen[l.Field] {
-				continue
-			}
-			seen[l.Field] = true
-			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: your entry %q: %s holds what looks like a literal credential (%s), and git commits this file: take the value from the environment (an environment reference in the tool's syntax), or move the entry to your user or local config",
-				loc, m.Key, l, l.What))
-		}
-	}
-}
-
-// dropGone plans the entries repo wrote that no server wants any more:
-// removed, unless edited by hand since (then forgotten, left to the user).
-func (tp *targetPlan) dropGone() {
-	env, t := tp.env, tp.t
-	for _, name := range sortedKeys(tp.owned) {
-		if _, still := tp.next[name]; still {
-			continue
-		}
-		cur, present := tp.current[name]
-		if !present {
-			continue // already gone: just forget it
-		}
-		if tp.heldElsewhere(name) {
-			tp.change(ActionForget, name, ReasonHeldElsewhere)
-			continue
-		}
-		if !tp.owned[name].owns(env, canon.Only(cur.Value, t.Judged())) {
-			tp.change(ActionForget, name, goneReason(t))
-			tp.out.warnings = append(tp.out.warnings, fmt.Sprintf("%s: entry %q belongs to a server no extension declares any more, but it was edited by hand; it is left in place and is yours now", t.Display, name))
-			continue
-		}
-		tp.change(ActionRemove, name, goneReason(t))
-		tp.fp.ours = append(tp.fp.ours, cur.Value)
-		tp.intent[name] = tp.owned[name]
-		tp.gone = append(tp.gone, name)
-	}
-}
-
-// edit makes the planned changes to doc: deletions, then replacements and
-// additions, each set in one edit. found: the server map was in the file.
-func (tp *targetPlan) edit(doc Document, found bool) (Document, error) {
-	t, gone, updates, adds, created := tp.t, tp.gone, tp.updates, tp.adds, tp.created
-	fileErr := func(line int, err error) error {
-		l, c := position(err)
-		if l == 0 {
-			l = line
-		}
-		return &FileError{File: t.Display, Line: l, Col: c, Err: stripPosition(err)}
-	}
-	if len(gone) > 0 {
-		nd, err := doc.Delete(t.Key, gone)
-		switch {
-		case err != nil && len(gone) == 1:
-			return nil, fileErr(lineOf(doc, t, tp.current[gone[0]]), fmt.Errorf("removing entry %q: %w", gone[0], err))
-		case err != nil:
-			return nil, fileErr(0, fmt.Errorf("removing entries: %w", err))
-		}
-		doc = nd
-	}
-	if len(adds) > 0 {
-		// Before the edit: the file and containers it is going to create.
-		created = noteCreated(created, doc, t, !tp.fp.Existed, found)
-	}
-	if len(updates) > 0 || len(adds) > 0 {
-		var err error
-		if doc, err = doc.Write(t.Key, editorEntries(updates), editorEntries(adds)); err != nil {
-			return nil, fileErr(0, fmt.Errorf("writing entries: %w", err))
-		}
-	}
-	if len(tp.next) == 0 {
-		var err error
-		if doc, err = dropCreated(doc, t, created); err != nil {
-			return nil, fileErr(0, err)
-		}
-	}
-	tp.created = created
-	return doc, nil
-}
-
-// lineOf is the line of an entry, for a message. An editor whose Entries
-// leaves lines out (numbering them can cost more than the whole plan)
-// numbers one on demand.
-func lineOf(doc Document, t *target.Target, m Member) int {
-	if m.Line > 0 {
-		return m.Line
-	}
-	return doc.Line(t.Key, m.Key)
-}
-
 func sameJSON(a, b []byte) bool {
 	if bytes.Equal(a, b) { // what repo wrote, read back: the common case
 		return true
@@ -1323,7 +683,7 @@ func sameJSON(a, b []byte) bool {
 	return jsonvalue.Equal(a, b, jsonvalue.SameFloat)
 }
 
-func sortedKeys(m map[string]Owned) []string {
+func sortedKeys(m map[string]record.Owned) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -1335,113 +695,4 @@ func sortedKeys(m map[string]Owned) []string {
 func keyString(key []string) string {
 	b, _ := json.Marshal(key)
 	return string(b)
-}
-
-// realRoot is the workspace root with its symlinks resolved, once per
-// Build rather than once per file; ok is false if it could not be.
-type realRoot struct {
-	path string
-	ok   bool
-}
-
-func resolveRoot(root string) realRoot {
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		return realRoot{path: real, ok: true}
-	}
-	return realRoot{path: root}
-}
-
-// checkWritable refuses, before anything is written, a target that a write
-// would damage or that the user has marked as not to be written:
-//   - anything but a regular file: a FIFO, socket or device, also behind
-//     a symlink;
-//   - a project file that leads out of the workspace through a symlink;
-//   - a read-only file (rename would replace it regardless of its mode),
-//     and one this user may not write by the system's full check (owner,
-//     group, ACL, read-only mount, immutable): a rename needs only the
-//     folder's permission, and would take the file from its owner;
-//   - a file with other hard links (an atomic write gives this name a new
-//     file and silently leaves the other names with the old content);
-//   - a new file whose folder cannot be created because a file is in the way.
-func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Target) error {
-	fail := func(format string, args ...any) error {
-		return &FileError{File: t.Display, Err: fmt.Errorf(format, args...)}
-	}
-	path := file.path
-	if t.Scope == toolprofiles.ScopeProject {
-		real := path // already resolved by groupByFile, when it exists
-		if !file.real {
-			real = existingRealPath(path)
-		}
-		if !within(root.path, real) {
-			return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", real)
-		}
-		// A profile's path cannot name a version-control folder
-		// (toolprofiles.VCSFolder), but a symbolic link in the workspace
-		// can lead into one.
-		if rel, err := filepath.Rel(root.path, real); err == nil {
-			if v := toolprofiles.VCSFolder(rel); v != "" {
-				return fail("is inside %s, a version-control folder (its files can make it run commands), by way of %s; repo writes nothing there", termtext.Safe(v), termtext.Safe(filepath.ToSlash(rel)))
-			}
-		}
-	}
-	// Lstat gives what Stat would for anything but a symlink: only a
-	// symlink needs the second look.
-	fi, err := os.Lstat(path)
-	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if fi, err = os.Stat(path); fileio.IsMissing(err) {
-			dest, _ := os.Readlink(path)
-			target := dest
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(filepath.Dir(existingRealPath(path)), target)
-			}
-			if root.ok && t.Scope == toolprofiles.ScopeProject && !within(root.path, existingRealPath(target)) {
-				return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", target)
-			}
-			return fail("is a symbolic link to %s, which does not exist; create the file it points to (or remove the link) and run repo sync again", dest)
-		}
-	}
-	switch {
-	case err == nil:
-		if fi.IsDir() {
-			return fail("cannot read: is a directory")
-		}
-		if err := regfile.Check(fi); err != nil {
-			// A FIFO would block the run; a device behind a link
-			// (~/.claude.json -> /dev/null) would be replaced by a file.
-			return fail("%v", err)
-		}
-		if fi.Mode().Perm()&0o200 == 0 {
-			return fail("is read-only; make it writable (chmod u+w) to let repo update it")
-		}
-		if err := fileio.CheckWritable(path, fi); err != nil {
-			return fail("%v", err)
-		}
-		if n := fileio.LinkCount(fi); n > 1 {
-			return fail("has %d hard links; an atomic write would give this name a new file and leave the other links unchanged. Replace the hard link with a symbolic link (repo writes through those)", n)
-		}
-	case fileio.IsMissing(err):
-		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-			fi, err := os.Stat(dir)
-			if err == nil {
-				if !fi.IsDir() {
-					return fail("cannot create it: %s is a file, not a folder", env.Display(dir))
-				}
-				break
-			}
-			if parent := filepath.Dir(dir); parent == dir {
-				break
-			}
-		}
-	}
-	return nil
-}
-
-// existingRealPath resolves the symlinks of the longest existing prefix of
-// p, so a path not created yet is judged by where its folder really is.
-func existingRealPath(p string) string { return target.RealPath(p) }
-
-func within(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }

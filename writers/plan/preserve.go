@@ -9,6 +9,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/writers/internal/canon"
+	"github.com/repo-manager/repo/writers/internal/record"
 )
 
 // Members a tool or its user owns inside a managed entry (a profile's
@@ -72,7 +73,7 @@ func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed or
 		}
 		fileDigest := ""
 		if inFile {
-			fileDigest = digest(fileValue)
+			fileDigest = record.Digest(fileValue)
 		}
 		if fileDigest == base {
 			continue // untouched: the offer (or its absence) stands
@@ -85,7 +86,7 @@ func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed or
 		}
 		// Worth a word only when the author asks for another value now; an
 		// author who stopped setting the member has no wish left to miss.
-		if isOffered && digest(offerText) != base && digest(offerText) != fileDigest {
+		if isOffered && record.Digest(offerText) != base && record.Digest(offerText) != fileDigest {
 			k := keptMember{member: m, offer: offerText}
 			if inFile {
 				k.file = canon.JSON(fileValue)
@@ -121,7 +122,7 @@ func memberDigest(o ordered.Object, m string) string {
 	if !ok {
 		return ""
 	}
-	return digest(ordered.JSON(v))
+	return record.Digest(ordered.JSON(v))
 }
 
 // currentMembers reads the preserved members of the entry in the file with

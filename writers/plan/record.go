@@ -2,667 +2,49 @@ package plan
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
-	"maps"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
-
-	"github.com/repo-manager/repo/internal/ordered"
-	"github.com/repo-manager/repo/internal/regfile"
-	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/canon"
+	"github.com/repo-manager/repo/writers/internal/fileio"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
-// recordVersion is the newest format version of ownership records. A
-// record is written with the lowest version that holds what it records
-// (Record.MinVersion): version 2 added Owned.Defaults, version 3
-// RecordEntry.Created and version 4 Record.ID, so a workspace whose
-// extensions use no settings, in files repo did not create, keeps a
-// record that earlier releases of repo read.
-const recordVersion = 4
+// The ownership record is package writers/internal/record: its types, its
+// codec, its digests. These names keep it where importers of plan found
+// it (they go when the job packages move under internal/).
+type (
+	// Record is record.Record: repo's memory of the entries it wrote.
+	Record = record.Record
+	// RecordEntry is record.Entry: what repo owns in one target.
+	RecordEntry = record.Entry
+	// Created is record.Created: what repo made for a target.
+	Created = record.Created
+	// Owned is record.Owned: one managed entry.
+	Owned = record.Owned
+)
 
-// Record is repo's memory of the entries it wrote: per target, each name
-// with a digest of the value written — never the value, which can hold a
-// secret. It is the source of truth for ownership; nothing in the tool
-// files themselves is trusted to say what repo owns.
-type Record struct {
-	Version int `json:"version"`
-	// Root is set only in per-user records, which live outside the workspace.
-	Root string `json:"root,omitempty"`
-	// ID, in a per-user record, is the identity of the clone it was
-	// written for (identity.go): what recognises the workspace after it
-	// moved to another path.
-	ID      string         `json:"id,omitempty"`
-	Targets []*RecordEntry `json:"targets"`
-}
+// ReadRecord loads a record; a missing file is an empty record
+// (record.Read).
+func ReadRecord(path, display string) (*Record, []byte, error) { return record.Read(path, display) }
 
-// RecordEntry is what repo owns in one target.
-type RecordEntry struct {
-	File string   `json:"file"` // root-relative (project) or absolute (per-user)
-	Key  []string `json:"key"`
-	// Created is what repo made to write the target's first entries: the
-	// file, its folders, the objects of the key path. nil when it made
-	// nothing, and in every record of version 1 or 2: those never said, so
-	// nothing they list counts as created.
-	Created *Created         `json:"created,omitempty"`
-	Entries map[string]Owned `json:"entries"`
-}
+// ProjectRecordPath is where the record of project-scope entries lives
+// (record.ProjectPath).
+func ProjectRecordPath(root string) string { return record.ProjectPath(root) }
 
-// Created is what repo made for a target, which it removes again when the
-// target's last entry leaves and nothing else is in it: a file repo did
-// not create is never deleted, a container it did not create never
-// removed.
-type Created struct {
-	// File: repo created the file. It is deleted when nothing is left in
-	// it but what a new file of its format holds ({} for JSON).
-	File bool `json:"file,omitempty"`
-	// Folders is how many of the folders above the file repo created with
-	// it (the innermost ones); they are removed with the file when empty.
-	Folders int `json:"folders,omitempty"`
-	// Key is the outermost container of the key path that repo added: a
-	// prefix of the target's key. It and the containers under it go when
-	// they are empty (["mcpServers"] in a settings file repo added
-	// "mcpServers" to; ["projects", "<root>"] in a ~/.claude.json that had
-	// no entry for the workspace).
-	Key []string `json:"key,omitempty"`
-}
-
-// clone is a copy of c (nil for nil).
-func (c *Created) clone() *Created {
-	if c == nil {
-		return nil
-	}
-	return &Created{File: c.File, Folders: c.Folders, Key: slices.Clone(c.Key)}
-}
-
-// none reports that c says nothing was created (the form to store is nil).
-func (c *Created) none() bool {
-	return c == nil || !c.File && c.Folders == 0 && len(c.Key) == 0
-}
-
-// Owned is one managed entry.
-type Owned struct {
-	Extension string `json:"extension"`
-	Digest    string `json:"digest"`
-	// Previous is set only while a sync is being applied (Apply writes the
-	// record with it first, and without it last): the digest of the entry
-	// the sync replaces. A run that was killed in between leaves it, and
-	// the next run then knows the entry as repo's whichever of the two
-	// versions the file holds.
-	Previous string `json:"previous,omitempty"`
-	// Defaults remembers, per member the tool or user owns (a profile's
-	// preserve), the digest of the value repo last offered for it — the
-	// author's setting — where that differs from the profile's own default
-	// (entry.set, else no member). A member whose value in the file still
-	// has that digest was not changed by the user, so a new offer replaces
-	// it; any other value is the user's, and stays. "" is an offer of no
-	// member. Values are digests, like Digest: never the values.
-	Defaults map[string]string `json:"defaults,omitempty"`
-}
-
-// MinVersion is the lowest record format version that holds r.
-func (r *Record) MinVersion() int {
-	if r.ID != "" {
-		return 4
-	}
-	if slices.ContainsFunc(r.Targets, func(t *RecordEntry) bool { return t.Created != nil }) {
-		return 3
-	}
-	for _, t := range r.Targets {
-		for _, o := range t.Entries {
-			if len(o.Defaults) > 0 {
-				return 2
-			}
-		}
-	}
-	return 1
-}
+// MachineRecordPath is where the record of the machine-specific project
+// files lives when they are git-ignored (record.MachinePath).
+func MachineRecordPath(root string) string { return record.MachinePath(root) }
 
 // owns reports whether an entry found in a file is the one recorded (or
 // the one an interrupted sync was replacing), written at any root (see
 // matchesDigestAt).
-func (o Owned) owns(env target.Env, raw []byte) bool {
+func owns(env target.Env, o record.Owned, raw []byte) bool {
 	return matchesDigestAt(env, raw, o.Digest) || (o.Previous != "" && matchesDigestAt(env, raw, o.Previous))
-}
-
-// ProjectRecordPath is where the record of project-scope entries lives. It
-// is meant to be committed: it holds relative paths and digests only.
-func ProjectRecordPath(root string) string {
-	return filepath.Join(root, ".repository", "mcp-managed.json")
-}
-
-// MachineRecordPath is where the record of the machine-specific project
-// files lives when they are git-ignored (Env.Gitignore): in the workspace,
-// next to the committed record, and ignored with the files it describes,
-// so it belongs to the clone, moves with it, and goes when they go.
-func MachineRecordPath(root string) string {
-	return filepath.Join(root, ".repository", "mcp-managed.machine.json")
-}
-
-// UserRecordPath is where the record of one workspace's local- and
-// user-scope entries lives: outside the workspace, since those files are
-// the user's, one record per workspace so that two workspaces writing to
-// the same ~/.claude.json never claim each other's entries.
-func UserRecordPath(env target.Env) (string, error) {
-	sum := sha256.Sum256([]byte(env.Root))
-	name := hex.EncodeToString(sum[:8]) + ".json"
-	base, err := StateDir(env)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, "workspaces", name), nil
-}
-
-// StateVars are the directory variables StateDir reads on goos, in order.
-func StateVars(goos string) []string {
-	if goos == "windows" {
-		return []string{"XDG_STATE_HOME", "LOCALAPPDATA"}
-	}
-	return []string{"XDG_STATE_HOME"}
-}
-
-// StateDir is repo's per-user state folder, which holds the records of
-// per-user entries and the workspace locks: $XDG_STATE_HOME/repo (on
-// Windows else %LOCALAPPDATA%\repo), else ~/.local/state/repo. A relative
-// value of either variable is ignored, as the XDG Base Directory spec says
-// (see toolprofiles.Env.DirVar): it would put the state inside the
-// workspace, in another place from each subfolder.
-func StateDir(env target.Env) (string, error) {
-	for _, name := range StateVars(env.GOOS) {
-		if base, _ := env.DirVar(name); base != "" {
-			return filepath.Join(base, "repo"), nil
-		}
-	}
-	if env.Home == "" {
-		return "", errors.New("the home directory is not known (set HOME to an absolute path): repo keeps its record of per-user entries there")
-	}
-	return filepath.Join(env.Home, ".local", "state", "repo"), nil
-}
-
-// ReadRecord loads a record; a missing file is an empty record.
-func ReadRecord(path, display string) (*Record, []byte, error) {
-	data, err := regfile.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		// A link to nothing is not a missing record: the record repo would
-		// write could not replace it as planned, and each attempt would
-		// look like another program's write.
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			dest, _ := os.Readlink(path)
-			return nil, nil, fmt.Errorf("%s: the ownership record is a symbolic link to %s, which does not exist; restore the file it points to (from version control) or remove the link, and run repo again", display, termtext.Safe(dest))
-		}
-		return &Record{Version: recordVersion}, nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
-	}
-	r, err := recordFromBytes(data, display)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r, data, nil
-}
-
-// recordFromBytes parses the bytes of a record.
-func recordFromBytes(data []byte, display string) (*Record, error) {
-	r, ok := parseRecord(data)
-	if !ok {
-		r = new(Record)
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(r); err != nil {
-			return nil, fmt.Errorf("%s: the ownership record is damaged (%v); restore it from version control, or delete it and run `repo sync --adopt` to claim the entries again", display, err)
-		}
-	}
-	if r.Version < 1 || r.Version > recordVersion {
-		return nil, fmt.Errorf("%s: ownership record version %d is not supported (this repo reads versions 1 to %d)", display, r.Version, recordVersion)
-	}
-	return r, nil
-}
-
-// parseRecord reads a record in the form Bytes writes, which is what
-// ReadRecord meets on every run, with gjson: decoding it with encoding/json
-// took a tenth of a small sync. Anything else — an unknown, repeated or
-// differently cased key, a null, another type, a number that is not a
-// plain integer, invalid JSON — gives ok false, and ReadRecord decodes the
-// file with encoding/json, which then decides what the record holds or how
-// it is damaged. So a record parseRecord accepts reads as encoding/json
-// reads it.
-func parseRecord(data []byte) (*Record, bool) {
-	if !gjson.ValidBytes(data) {
-		return nil, false
-	}
-	r := new(Record)
-	ok := eachMember(gjson.ParseBytes(data), func(k string, v gjson.Result) (ok bool) {
-		switch k {
-		case "version":
-			n, err := strconv.Atoi(v.Raw)
-			r.Version = n
-			return v.Type == gjson.Number && err == nil && strconv.Itoa(n) == v.Raw
-		case "root":
-			r.Root, ok = recordString(v)
-			return ok
-		case "id":
-			// encoding/json leaves an empty one out: not the form Bytes writes.
-			r.ID, ok = recordString(v)
-			return ok && r.ID != ""
-		case "targets":
-			r.Targets = []*RecordEntry{}
-			return eachElement(v, func(t gjson.Result) bool {
-				e, ok := parseRecordEntry(t)
-				r.Targets = append(r.Targets, e)
-				return ok
-			})
-		}
-		return false
-	})
-	return r, ok
-}
-
-func parseRecordEntry(t gjson.Result) (*RecordEntry, bool) {
-	e := new(RecordEntry)
-	ok := eachMember(t, func(k string, v gjson.Result) (ok bool) {
-		switch k {
-		case "file":
-			e.File, ok = recordString(v)
-			return ok
-		case "key":
-			e.Key, ok = recordStrings(v)
-			return ok
-		case "created":
-			e.Created, ok = parseCreated(v)
-			return ok
-		case "entries":
-			// Not eachMember: it looks for repeated keys the slow way,
-			// which is fine for three field names, not for every entry.
-			if !v.IsObject() {
-				return false
-			}
-			e.Entries = map[string]Owned{}
-			ok = true
-			v.ForEach(func(k, o gjson.Result) bool {
-				name, plain := recordString(k)
-				_, repeated := e.Entries[name]
-				var owned Owned
-				ok = plain && !repeated && eachMember(o, func(k string, v gjson.Result) (ok bool) {
-					switch k {
-					case "extension":
-						owned.Extension, ok = recordString(v)
-					case "digest":
-						owned.Digest, ok = recordString(v)
-					case "previous":
-						// encoding/json leaves an empty one out: not the form Bytes writes.
-						owned.Previous, ok = recordString(v)
-						ok = ok && owned.Previous != ""
-					case "defaults":
-						owned.Defaults = map[string]string{}
-						ok = eachMember(v, func(member string, d gjson.Result) bool {
-							digest, plain := recordString(d)
-							owned.Defaults[member] = digest
-							return plain
-						})
-					}
-					return ok
-				})
-				e.Entries[name] = owned
-				return ok
-			})
-			return ok
-		}
-		return false
-	})
-	return e, ok
-}
-
-// parseCreated reads a RecordEntry.Created as encoding/json would.
-func parseCreated(v gjson.Result) (*Created, bool) {
-	c := new(Created)
-	ok := eachMember(v, func(k string, v gjson.Result) (ok bool) {
-		switch k {
-		case "file":
-			c.File = v.Type == gjson.True
-			return v.Type == gjson.True || v.Type == gjson.False
-		case "folders":
-			n, err := strconv.Atoi(v.Raw)
-			c.Folders = n
-			return v.Type == gjson.Number && err == nil && strconv.Itoa(n) == v.Raw
-		case "key":
-			c.Key, ok = recordStrings(v)
-			return ok
-		}
-		return false
-	})
-	return c, ok
-}
-
-// recordStrings reads an array of recordString.
-func recordStrings(v gjson.Result) ([]string, bool) {
-	out := []string{}
-	ok := eachElement(v, func(seg gjson.Result) bool {
-		s, ok := recordString(seg)
-		out = append(out, s)
-		return ok
-	})
-	return out, ok
-}
-
-// eachMember calls f with each member of object o, and reports whether o
-// is an object whose keys need no unescaping and are not repeated, and
-// every call returned true.
-func eachMember(o gjson.Result, f func(key string, v gjson.Result) bool) bool {
-	if !o.IsObject() {
-		return false
-	}
-	ok := true
-	var seen []string
-	o.ForEach(func(k, v gjson.Result) bool {
-		key, plain := recordString(k)
-		if ok = plain && !slices.Contains(seen, key); ok {
-			seen = append(seen, key)
-			ok = f(key, v)
-		}
-		return ok
-	})
-	return ok
-}
-
-// eachElement calls f with each element of array a, and reports whether a
-// is an array and every call returned true.
-func eachElement(a gjson.Result, f func(v gjson.Result) bool) bool {
-	if !a.IsArray() {
-		return false
-	}
-	ok := true
-	a.ForEach(func(_, v gjson.Result) bool {
-		ok = f(v)
-		return ok
-	})
-	return ok
-}
-
-// recordString is a string value whose text gjson and encoding/json read
-// the same: valid UTF-8 without escapes (a record holds file names, server
-// names and digests; others go to encoding/json).
-func recordString(v gjson.Result) (string, bool) {
-	if v.Type != gjson.String || strings.IndexByte(v.Raw, '\\') >= 0 || !utf8.ValidString(v.Str) {
-		return "", false
-	}
-	return v.Str, true
-}
-
-// Find returns the entries owned in one target (nil if none).
-func (r *Record) Find(file string, key []string) *RecordEntry {
-	for _, t := range r.Targets {
-		if t.File == file && slices.Equal(t.Key, key) {
-			return t
-		}
-	}
-	return nil
-}
-
-// clone is a copy of r that Put on either leaves the other as it is.
-func (r *Record) clone() *Record {
-	c := &Record{Version: r.Version, Root: r.Root, ID: r.ID, Targets: make([]*RecordEntry, len(r.Targets))}
-	for i, t := range r.Targets {
-		c.Targets[i] = &RecordEntry{File: t.File, Key: slices.Clone(t.Key), Created: t.Created.clone(), Entries: maps.Clone(t.Entries)}
-	}
-	return c
-}
-
-// SetCreated replaces what the record says repo created for a target it
-// lists (see Created); a Created that says nothing is stored as nil.
-func (r *Record) SetCreated(file string, key []string, c *Created) {
-	if t := r.Find(file, key); t != nil {
-		if c.none() {
-			c = nil
-		}
-		t.Created = c.clone()
-	}
-}
-
-// take makes e, a target of another record, one of r's: its entries and
-// what repo created for it (Created), which Put alone would leave behind.
-// Every move of a target between records goes through it: the committed
-// record and the clone's (takeOver), a record kept under another path to
-// the workspace (aliases).
-func (r *Record) take(e *RecordEntry) {
-	r.Put(e.File, e.Key, maps.Clone(e.Entries))
-	r.SetCreated(e.File, e.Key, e.Created)
-}
-
-// Put replaces the entries of one target; an empty map drops the target.
-func (r *Record) Put(file string, key []string, entries map[string]Owned) {
-	for i, t := range r.Targets {
-		if t.File == file && slices.Equal(t.Key, key) {
-			if len(entries) == 0 {
-				r.Targets = slices.Delete(r.Targets, i, i+1)
-			} else {
-				t.Entries = entries
-			}
-			return
-		}
-	}
-	if len(entries) > 0 {
-		r.Targets = append(r.Targets, &RecordEntry{File: file, Key: slices.Clone(key), Entries: entries})
-	}
-}
-
-// Bytes renders the record deterministically: targets sorted, two-space
-// indent, final newline, no timestamps — so a second sync rewrites nothing
-// and a committed record diffs cleanly. The text is what encoding/json's
-// Encoder gives with two-space indent and no HTML escaping (records written
-// by earlier versions stay byte for byte), written directly: a sync renders
-// its records on every run, and reflection made that a tenth of its time.
-func (r *Record) Bytes() []byte {
-	slices.SortFunc(r.Targets, func(a, b *RecordEntry) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		return slices.Compare(a.Key, b.Key)
-	})
-	if r.Targets == nil {
-		r.Targets = []*RecordEntry{}
-	}
-	b := make([]byte, 0, 256+200*len(r.Targets))
-	b = fmt.Appendf(b, "{\n  \"version\": %d,\n", r.Version)
-	if r.Root != "" {
-		b = append(b, `  "root": `...)
-		b = ordered.AppendString(b, r.Root)
-		b = append(b, ",\n"...)
-	}
-	if r.ID != "" {
-		b = append(b, `  "id": `...)
-		b = ordered.AppendString(b, r.ID)
-		b = append(b, ",\n"...)
-	}
-	b = append(b, `  "targets": [`...)
-	for i, t := range r.Targets {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    {\n      \"file\": "...)
-		b = ordered.AppendString(b, t.File)
-		b = append(b, ",\n      \"key\": "...)
-		b = appendIndentedStrings(b, t.Key, "      ")
-		if c := t.Created; c != nil {
-			b = append(b, ",\n      \"created\": "...)
-			b = appendCreated(b, c)
-		}
-		b = append(b, ",\n      \"entries\": "...)
-		switch {
-		case t.Entries == nil:
-			b = append(b, "null"...)
-		case len(t.Entries) == 0:
-			b = append(b, "{}"...)
-		default:
-			b = append(b, '{')
-			for j, name := range slices.Sorted(maps.Keys(t.Entries)) {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				o := t.Entries[name]
-				b = append(b, "\n        "...)
-				b = ordered.AppendString(b, name)
-				b = append(b, ": {\n          \"extension\": "...)
-				b = ordered.AppendString(b, o.Extension)
-				b = append(b, ",\n          \"digest\": "...)
-				b = ordered.AppendString(b, o.Digest)
-				if o.Previous != "" {
-					b = append(b, ",\n          \"previous\": "...)
-					b = ordered.AppendString(b, o.Previous)
-				}
-				if len(o.Defaults) > 0 {
-					b = append(b, ",\n          \"defaults\": {"...)
-					for k, member := range slices.Sorted(maps.Keys(o.Defaults)) {
-						if k > 0 {
-							b = append(b, ',')
-						}
-						b = append(b, "\n            "...)
-						b = ordered.AppendString(b, member)
-						b = append(b, ": "...)
-						b = ordered.AppendString(b, o.Defaults[member])
-					}
-					b = append(b, "\n          }"...)
-				}
-				b = append(b, "\n        }"...)
-			}
-			b = append(b, "\n      }"...)
-		}
-		b = append(b, "\n    }"...)
-	}
-	if len(r.Targets) > 0 {
-		b = append(b, "\n  "...)
-	}
-	return append(b, "]\n}\n"...)
-}
-
-// appendCreated appends c as the indenting Encoder does inside a target.
-func appendCreated(b []byte, c *Created) []byte {
-	var members [][]byte
-	if c.File {
-		members = append(members, []byte(`"file": true`))
-	}
-	if c.Folders != 0 {
-		members = append(members, strconv.AppendInt([]byte(`"folders": `), int64(c.Folders), 10))
-	}
-	if len(c.Key) > 0 {
-		members = append(members, appendIndentedStrings([]byte(`"key": `), c.Key, "        "))
-	}
-	if len(members) == 0 {
-		return append(b, "{}"...)
-	}
-	b = append(b, '{')
-	for i, m := range members {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n        "...)
-		b = append(b, m...)
-	}
-	return append(b, "\n      }"...)
-}
-
-// appendIndentedStrings appends a string list as the indenting Encoder
-// does at the given indent.
-func appendIndentedStrings(b []byte, list []string, indent string) []byte {
-	switch {
-	case list == nil:
-		return append(b, "null"...)
-	case len(list) == 0:
-		return append(b, "[]"...)
-	}
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
-		b = append(b, indent...)
-		b = append(b, "  "...)
-		b = ordered.AppendString(b, s)
-	}
-	b = append(b, '\n')
-	b = append(b, indent...)
-	return append(b, ']')
-}
-
-// digest fingerprints an entry value. Key order and whitespace do not
-// matter (a tool that reformats its file has not edited our entry), so the
-// value is canonicalised first.
-func digest(raw []byte) string {
-	return digestOf(canon.JSON(raw), "")
-}
-
-// normalizedDigest fingerprints an entry with the workspace root spelled
-// <<root>>: the digest of an entry does not depend on where the workspace
-// is, so a committed record stays valid on every clone.
-func normalizedDigest(raw []byte, root string) string {
-	return digestOf(canon.JSON(raw), root)
-}
-
-// entryDigest is normalizedDigest(ordered.JSON(v), root) for an entry repo
-// builds, without rendering it (canon.Value).
-func entryDigest(v ordered.Object, root string) string {
-	c, ok := canon.Value(v)
-	if !ok {
-		c = canon.JSON(ordered.JSON(v))
-	}
-	return digestOf(c, root)
-}
-
-// digestOf hashes a canonical entry, with root (if any) spelled <<root>>:
-// the text between the root's occurrences is hashed piece by piece, which
-// is bytes.ReplaceAll without the copy.
-func digestOf(c []byte, root string) string {
-	h := sha256.New()
-	if root != "" {
-		text := []byte(canon.Text(root))
-		for {
-			i := bytes.Index(c, text)
-			if i < 0 {
-				break
-			}
-			h.Write(c[:i])
-			h.Write([]byte("<<root>>"))
-			c = c[i+len(text):]
-		}
-	}
-	h.Write(c)
-	var sum [sha256.Size]byte
-	return "sha256:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
-}
-
-// matchesDigest reports whether an entry found in a file is the one a
-// record digest was taken of. The entry may have been written at another
-// root (a teammate's checkout): the root it shows — the part of a path
-// before /.repository/extensions/ — is tried as well as this one.
-func matchesDigest(raw []byte, digest, root string) bool {
-	if normalizedDigest(raw, root) == digest {
-		return true
-	}
-	c := string(canon.JSON(raw))
-	marker := canon.Text(string(filepath.Separator) + ".repository" + string(filepath.Separator) + "extensions" + string(filepath.Separator))
-	if i := strings.Index(c, marker); i > 0 {
-		start := strings.LastIndexByte(c[:i], '"') + 1
-		if other := c[start:i]; other != "" {
-			var unq string
-			if json.Unmarshal([]byte(`"`+other+`"`), &unq) == nil && normalizedDigest(raw, unq) == digest {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // relocated reports whether cur is want with the workspace root replaced by
@@ -694,25 +76,261 @@ func relocated(cur, want []byte, root string) bool {
 	return strings.ReplaceAll(w, r, other) == c
 }
 
-// FileLockPath is the lock of a per-user file (a local- or user-scope
-// target, shared by every workspace on the machine), keyed by its real
-// path: in the per-user state folder, next to the workspace locks.
-func FileLockPath(env target.Env, real string) (string, error) {
-	dir, err := StateDir(env)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(real))
-	return filepath.Join(dir, "locks", "file-"+hex.EncodeToString(sum[:8])+".lock"), nil
+// The records a plan reads and writes: each once, by kind (recordKind),
+// with the entries of each planned file put into the record its file
+// belongs to (addFiles), and the records themselves planned last
+// (addRecords).
+
+// recordSet is the ownership records a plan reads, each once, by kind
+// (recordProject, recordMachine, recordUser).
+type recordSet struct {
+	env       target.Env
+	aliases   *aliasPlan
+	clone     *cloneState       // the clone's identity, for a plan of per-user files
+	reals     map[string]string // the targets' real paths, by path
+	bases     *baseStore        // the bases of hand edits (bases.go)
+	byKind    map[string]*recordState
+	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
 }
 
-// LockPath is the lock file of a workspace: in the per-user state folder,
-// so that no file appears in the repository.
-func LockPath(env target.Env) (string, error) {
-	dir, err := StateDir(env)
-	if err != nil {
-		return "", err
+// get reads the record of a kind, the first time it is asked for.
+func (rs *recordSet) get(kind string) (*recordState, error) {
+	if st, ok := rs.byKind[kind]; ok {
+		return st, nil
 	}
-	sum := sha256.Sum256([]byte(env.Root))
-	return filepath.Join(dir, "locks", hex.EncodeToString(sum[:8])+".lock"), nil
+	env := rs.env
+	var path string
+	var rec *record.Record
+	var raw []byte
+	var err error
+	switch kind {
+	case recordProject, recordMachine:
+		if rs.workspace == nil {
+			if rs.workspace, err = readWorkspaceRecords(env); err != nil {
+				return nil, err
+			}
+		}
+		path, rec, raw = record.ProjectPath(env.Root), rs.workspace.project, rs.workspace.projectRaw
+		if kind == recordMachine {
+			path, rec, raw = record.MachinePath(env.Root), rs.workspace.machine, rs.workspace.machineRaw
+		}
+	default:
+		if path, err = UserRecordPath(env); err != nil {
+			return nil, err
+		}
+		if rec, raw, err = record.Read(path, env.Display(path)); err != nil {
+			return nil, err
+		}
+		rec.Root = env.Root
+		rs.aliases.adoptInto(rec)
+	}
+	canonicalFiles(env, kind, rec, rs.reals) // see samefile.go
+	st := &recordState{kind: kind, env: env, path: path, rec: rec, intent: rec.Clone(), before: raw, bases: rs.bases}
+	if kind == recordUser {
+		if st.others, err = readOthers(env, path, rs.reals); err != nil { // see workspaces.go
+			return nil, err
+		}
+	}
+	rs.byKind[kind] = st
+	return st, nil
+}
+
+// warnings are what reading the records found to say (claims.go).
+func (rs *recordSet) warnings() []string {
+	if rs.workspace == nil {
+		return nil
+	}
+	return rs.workspace.warnings
+}
+
+// ofFiles is the record each file's entries go into.
+func (rs *recordSet) ofFiles(files []*fileGroup) ([]*recordState, error) {
+	states := make([]*recordState, len(files))
+	for i, file := range files {
+		var err error
+		if states[i], err = rs.get(recordKind(rs.env, file.targets)); err != nil {
+			return nil, err
+		}
+		if file.targets[0].Scope == target.ScopeProject {
+			// A project file's entries are in the committed record or in
+			// the clone's own (the machine-specific files, when they are
+			// git-ignored): one that the other record holds, from before
+			// [mcp] gitignore was turned on or off, moves over.
+			other := recordMachine
+			if states[i].kind == recordMachine {
+				other = recordProject
+			}
+			from, err := rs.get(other)
+			if err != nil {
+				return nil, err
+			}
+			states[i].takeOver(from, file.targets)
+			if states[i].kind == recordMachine {
+				// The committed record's claims on a per-clone file that
+				// do not count here (claims.go) are not kept for later
+				// either: no committed record claims a per-clone file,
+				// and every clone, dropping them, agrees.
+				rs.workspace.forgetInactive(file.targets)
+			}
+		}
+	}
+	return states, nil
+}
+
+// addRecords adds the ownership records the plan read to p, as they are
+// to be after it. A record that is to change and that this user may not
+// write is refused, as a tool's file is (checkWritable).
+func (p *Plan) addRecords(env target.Env, records *recordSet, opts Options) error {
+	configsChange := slices.ContainsFunc(p.Files, func(f *FilePlan) bool { return f.Changed() })
+	var errs []error
+	for _, kind := range []string{recordProject, recordMachine, recordUser} {
+		rs, ok := records.byKind[kind]
+		if !ok || (kind == recordMachine && opts.CommittedOnly && env.Gitignore) {
+			continue
+		}
+		rs.rec.Version, rs.intent.Version = rs.rec.MinVersion(), rs.intent.MinVersion()
+		after := rs.rec.Bytes()
+		if rs.before == nil && len(rs.rec.Targets) == 0 {
+			continue // nothing owned, nothing to remember
+		}
+		fp := &FilePlan{Path: rs.path, Display: env.Display(rs.path), Scope: ScopeRecord,
+			Existed: rs.before != nil, Before: rs.before, After: after, Mode: newFileMode(rs.kind != recordUser), PerClone: rs.kind == recordMachine}
+		// A per-user record that owns nothing goes: it is outside the
+		// workspace, and would outlive it.
+		fp.Delete = kind == recordUser && len(rs.rec.Targets) == 0
+		if fp.Changed() {
+			fp.Changes = []Change{{Action: ActionUpdate, Reason: ReasonRecord}}
+			if fp.Delete {
+				fp.Changes[0] = Change{Action: ActionDelete, Reason: ReasonRecordEmpty}
+			}
+			// A record that changes with the files is written first, as
+			// its intent, so that no entry repo writes is ever on disk
+			// unrecorded: an entry a killed run left unrecorded would be
+			// indistinguishable from the user's own.
+			if intent := rs.intent.Bytes(); !bytes.Equal(intent, after) || configsChange {
+				fp.Intent = intent
+			}
+			if fi, err := os.Stat(rs.path); err == nil && fp.Existed && !opts.ReadOnly {
+				if err := fileio.CheckWritable(rs.path, fi); err != nil {
+					errs = append(errs, &FileError{File: fp.Display, Err: err})
+				}
+			}
+		}
+		p.Files = append(p.Files, fp)
+	}
+	return errors.Join(errs...)
+}
+
+// recordPut is a Record.Put to make when the plan is merged: entries to
+// the record, intent to its intent (see FilePlan.Intent).
+type recordPut struct {
+	file    string
+	key     []string
+	entries map[string]record.Owned
+	intent  map[string]record.Owned
+	// created is what repo created for the target (Created), in the
+	// record and in its intent alike: it only grows while the target has
+	// entries, and goes with the target.
+	created *record.Created
+}
+
+// The records a plan reads and writes (recordState.kind).
+const (
+	recordProject = "project" // .repository/mcp-managed.json, committed
+	recordMachine = "machine" // .repository/mcp-managed.machine.json, git-ignored
+	recordUser    = "user"    // the per-user record of local and user scope
+)
+
+// recordKind is the record of the entries in a file (the targets of one
+// file group): the per-user record for local and user scope; for a project
+// file the committed record, or the clone's own when the file is
+// machine-specific and git-ignored (Env.Gitignore). Entries in a file each
+// clone writes for itself are that clone's: a committed claim on them
+// would make a teammate's own entry of the same name look like repo's,
+// and would forget, when a commit removes an extension, the entries a
+// teammate's file still holds.
+func recordKind(env target.Env, group []*target.Target) string {
+	switch {
+	case group[0].Scope != toolprofiles.ScopeProject:
+		return recordUser
+	case env.Gitignore && slices.ContainsFunc(group, func(t *target.Target) bool { return t.Machine }):
+		return recordMachine
+	}
+	return recordProject
+}
+
+type recordState struct {
+	kind   string
+	env    target.Env
+	others *otherClaims // of a per-user record: the other workspaces' (workspaces.go)
+	bases  *baseStore   // the bases of hand edits (bases.go)
+	path   string
+	rec    *record.Record // as it will be
+	intent *record.Record // as it is while the sync is applied
+	before []byte
+}
+
+// takeOver moves into rs what the other workspace record holds of the
+// targets and rs does not, with what repo created for them (record.Record.Take).
+// The other record's intent keeps it until the sync is applied, so a run
+// killed halfway leaves it owned in one of them.
+func (rs *recordState) takeOver(from *recordState, targets []*target.Target) {
+	for _, t := range targets {
+		file := rs.fileKey(t)
+		e := from.rec.Find(file, t.Key)
+		if e == nil {
+			continue
+		}
+		if rs.rec.Find(file, t.Key) != nil {
+			// Both claim it (a run that wrote the one record only, as
+			// repo sync --hook does): the other's claim goes.
+			from.rec.Put(file, t.Key, nil)
+			continue
+		}
+		rs.rec.Take(e)
+		rs.intent.Take(e)
+		from.rec.Put(file, t.Key, nil)
+	}
+}
+
+// handOver keeps what a dropped target knew of its file, which stays
+// (another target of the record still has entries in it, or the user
+// added to it): the record's other targets in that file now say that repo
+// created it, so the last of them to go deletes it when it is empty.
+func handOver(r *record.Record, puts []recordPut) {
+	for _, put := range puts {
+		if len(put.entries) > 0 || put.created == nil || !put.created.File {
+			continue
+		}
+		for _, t := range r.Targets {
+			if t.File != put.file {
+				continue
+			}
+			c := t.Created.Clone()
+			if c == nil {
+				c = &record.Created{}
+			}
+			c.File, c.Folders = true, max(c.Folders, put.created.Folders)
+			t.Created = c
+		}
+	}
+}
+
+// heldEntries is how many entries the record says repo wrote into the
+// file of a group of targets.
+func heldEntries(rs *recordState, group []*target.Target) int {
+	n := 0
+	for _, t := range group {
+		if e := rs.rec.Find(rs.fileKey(t), t.Key); e != nil {
+			n += len(e.Entries)
+		}
+	}
+	return n
+}
+
+// fileKey is how the record names a target's file: by its real path,
+// root-relative in the project record, absolute in a per-user one (see
+// recordFile).
+func (rs *recordState) fileKey(t *target.Target) string {
+	return targetFile(rs.env, rs.kind, t)
 }

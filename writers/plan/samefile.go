@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -70,10 +71,10 @@ func targetFile(env target.Env, kind string, t *target.Target) string {
 
 // canonicalFiles renames the targets of rec, a record of kind, to the
 // names recordFile gives their files now; targets that name one file by
-// two paths become one (see mergeTarget). reals, when not nil, are the
+// two paths become one (see record.Record.Rename). reals, when not nil, are the
 // real paths of files already resolved, by path (a plan's targets). It
 // reports whether it changed anything.
-func canonicalFiles(env target.Env, kind string, rec *Record, reals map[string]string) bool {
+func canonicalFiles(env target.Env, kind string, rec *record.Record, reals map[string]string) bool {
 	changed := false
 	for _, t := range slices.Clone(rec.Targets) {
 		path := filepath.FromSlash(t.File)
@@ -84,41 +85,8 @@ func canonicalFiles(env target.Env, kind string, rec *Record, reals map[string]s
 		if file == t.File {
 			continue
 		}
-		rec.mergeTarget(t, file)
+		rec.Rename(t, file)
 		changed = true
 	}
 	return changed
-}
-
-// mergeTarget renames e, a target of r, to file; where r names that file
-// and key already, e's entries join that target's (a name both hold keeps
-// the one recorded under the file's own name), and so does what repo
-// created for them.
-func (r *Record) mergeTarget(e *RecordEntry, file string) {
-	into := r.Find(file, e.Key)
-	if into == nil {
-		e.File = file
-		return
-	}
-	r.Targets = slices.DeleteFunc(r.Targets, func(t *RecordEntry) bool { return t == e })
-	for name, o := range e.Entries {
-		if _, ok := into.Entries[name]; !ok {
-			if into.Entries == nil {
-				into.Entries = map[string]Owned{}
-			}
-			into.Entries[name] = o
-		}
-	}
-	if e.Created != nil {
-		c := into.Created.clone()
-		if c == nil {
-			c = &Created{}
-		}
-		c.File = c.File || e.Created.File
-		c.Folders = max(c.Folders, e.Created.Folders)
-		if len(c.Key) == 0 {
-			c.Key = slices.Clone(e.Created.Key)
-		}
-		into.Created = c
-	}
 }

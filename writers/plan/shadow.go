@@ -9,6 +9,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -246,7 +247,7 @@ func (p *Plan) addShadows(env target.Env, records *recordSet, checks []*shadowCh
 type otherOwners struct {
 	env       target.Env
 	records   *recordSet
-	user      *Record
+	user      *record.Record
 	workspace *workspaceRecords
 }
 
@@ -263,7 +264,7 @@ func (oo *otherOwners) owns(o *target.Target, name string) (bool, error) {
 				oo.workspace = wr
 			}
 		}
-		return oo.workspace.project.claims(o.Display, o.Key, name) || oo.workspace.machine.claims(o.Display, o.Key, name), nil
+		return oo.workspace.project.Claims(o.Display, o.Key, name) || oo.workspace.machine.Claims(o.Display, o.Key, name), nil
 	}
 	if oo.user == nil {
 		if st, ok := oo.records.byKind[recordUser]; ok {
@@ -273,12 +274,12 @@ func (oo *otherOwners) owns(o *target.Target, name string) (bool, error) {
 			if err != nil {
 				return false, err
 			}
-			rec, _, err := ReadRecord(path, oo.env.Display(path))
+			rec, _, err := record.Read(path, oo.env.Display(path))
 			if err != nil {
 				return false, err
 			}
 			oo.user = rec
 		}
 	}
-	return oo.user.claims(filepath.ToSlash(o.Path), o.Key, name), nil
+	return oo.user.Claims(filepath.ToSlash(o.Path), o.Key, name), nil
 }

@@ -10,12 +10,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/shellquote"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers/internal/canon"
+	"github.com/repo-manager/repo/writers/internal/record"
 	"github.com/repo-manager/repo/writers/target"
 )
 
@@ -48,7 +50,7 @@ import (
 type otherRecord struct {
 	path string
 	root string
-	rec  *Record
+	rec  *record.Record
 	raw  []byte
 	gone bool // its workspace is gone
 	// drops are what the plan takes from it (ActionForget changes).
@@ -62,7 +64,7 @@ type otherClaims struct {
 }
 
 // recordName is the name of a per-user record file (UserRecordPath).
-var recordName = regexp.MustCompile(`^[0-9a-f]{16}\.json$`)
+var recordName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{16}\.json$`) })
 
 // readOthers reads the per-user records of the other workspaces on this
 // machine: every record in the state folder but own, and those of this
@@ -90,10 +92,10 @@ func readOthers(env target.Env, own string, reals map[string]string) (*otherClai
 	}
 	for _, de := range list {
 		path := filepath.Join(dir, de.Name())
-		if !recordName.MatchString(de.Name()) || slices.Contains(skip, path) || !de.Type().IsRegular() {
+		if !recordName().MatchString(de.Name()) || slices.Contains(skip, path) || !de.Type().IsRegular() {
 			continue
 		}
-		rec, raw, err := ReadRecord(path, env.Display(path))
+		rec, raw, err := record.Read(path, env.Display(path))
 		if err != nil {
 			return nil, fmt.Errorf("%w (it is another workspace's record of its local and user entries; repo cannot tell which entries it claims: restore it, or delete it to leave them to you)", err)
 		}
@@ -171,10 +173,10 @@ func shellWord(s string) string { return shellquote.Join([]string{s}) }
 // run was replacing), else by the paths in it: this root's and not the
 // other's. An entry whose value names no root matches both digests: the
 // first workspace to sync keeps it.
-func writtenHere(env target.Env, preserve []string, raw []byte, o Owned, other *otherRecord) bool {
+func writtenHere(env target.Env, preserve []string, raw []byte, o record.Owned, other *otherRecord) bool {
 	c := canon.Without(raw, preserve)
 	for _, root := range append([]string{env.Root}, env.Aliases...) {
-		if d := normalizedDigest(c, root); d == o.Digest || o.Previous != "" && d == o.Previous {
+		if d := record.NormalizedDigest(c, root); d == o.Digest || o.Previous != "" && d == o.Previous {
 			return true
 		}
 	}
@@ -225,7 +227,7 @@ func (p *Plan) addWorkspaceState(env target.Env, records *recordSet, opts Option
 	}
 	if records.aliases != nil && st.before == nil {
 		for _, r := range records.aliases.retired {
-			empty := (&Record{Version: 1, Root: r.root}).Bytes()
+			empty := (&record.Record{Version: 1, Root: r.root}).Bytes()
 			p.Files = append(p.Files, &FilePlan{Path: r.path, Display: env.Display(r.path), Scope: ScopeRecord, Existed: true, Before: r.raw, After: empty, Delete: true, Mode: 0o600,
 				Changes: []Change{{Action: ActionDelete, Reason: ReasonRecordTaken}}})
 		}
@@ -312,15 +314,15 @@ func (d claimDrop) drop() {
 // when the plan leaves the entry to the other workspace. Otherwise the
 // entry is this workspace's from now on, and the other claims are
 // dropped.
-func (tp *targetPlan) settleClaims(doc Document, d target.Desired, want ordered.Object, cur Member, present, isOwned bool, rec Owned) (stop bool, err error) {
+func (tp *targetPlan) settleClaims(doc Document, e wanted) (stop bool, err error) {
+	d, cur := e.d, e.cur
 	claims := tp.others.claims(tp.recFile, tp.t.Key, d.Name)
 	if len(claims) == 0 {
 		return false, nil
 	}
-	t, opts := tp.t, tp.opts
-	adopt := opts.Adopt || slices.Contains(opts.AdoptNames, d.Name)
-	ours := !present || adopt || isOwned && writtenHere(tp.env, t.Preserve, cur.Value, rec, claims[0])
-	if !ours && !isOwned && sameJSON(cur.Value, ordered.JSON(want)) {
+	t := tp.t
+	ours := !e.present || tp.adopting(d.Name) || e.owned && writtenHere(tp.env, t.Preserve, cur.Value, e.rec, claims[0])
+	if !ours && !e.owned && sameJSON(cur.Value, ordered.JSON(e.want)) {
 		// Already what this workspace's server wants: it stays the
 		// other's, as one of the user's own would stay theirs.
 		delete(tp.next, d.Name)

@@ -51,28 +51,41 @@ func (d *Doc) decode(size int) (map[string]any, error) {
 // decodeParts decodes the document in parts (see above); ok is false when
 // no table is large enough, or some part does not decode.
 func (d *Doc) decodeParts(size int) (map[string]any, bool) {
-	part := make([]int, len(d.exprs)) // the part of each expression; 0 is the rest
-	type wide struct {
-		key         string
-		first, last int // its parts
+	part, wides := d.cutParts(size)
+	if len(wides) == 0 {
+		return nil, false
 	}
-	var wides []wide
+	texts := d.partTexts(part, wides[len(wides)-1].last)
+	m, err := validate(texts[0])
+	if err != nil {
+		return nil, false
+	}
+	if m == nil { // nothing but servers
+		m = map[string]any{}
+	}
+	for _, w := range wides {
+		if !addPartServers(m, w, texts) {
+			return nil, false
+		}
+	}
+	return m, true
+}
+
+// wideTable is a top-level table whose servers are decoded in parts: its
+// key, and its first and last part.
+type wideTable struct {
+	key         string
+	first, last int
+}
+
+// cutParts puts the table headers of the servers of each large top-level
+// table in parts of size servers, numbered from 1 (part[i] is the part of
+// d.exprs[i]; 0 is the rest of the document), and returns those tables.
+func (d *Doc) cutParts(size int) (part []int, wides []wideTable) {
+	part = make([]int, len(d.exprs))
 	parts := 0
 	for _, w := range d.root.keys {
-		t := d.root.kids[w]
-		if t.kind != nTable || t.how == inlineValue || len(t.keys) <= size {
-			continue
-		}
-		es, err := d.lookupEntries([]string{w}, t.keys)
-		if err != nil {
-			continue
-		}
-		var clean []*entry
-		for _, name := range t.keys {
-			if e := es[name]; !e.notTables && len(e.sections) > 0 {
-				clean = append(clean, e)
-			}
-		}
+		clean := d.partServers(w, size)
 		if len(clean) <= size {
 			continue
 		}
@@ -81,12 +94,37 @@ func (d *Doc) decodeParts(size int) (map[string]any, bool) {
 				part[h] = parts + 1 + i/size
 			}
 		}
-		wides = append(wides, wide{w, parts + 1, parts + (len(clean)+size-1)/size})
+		wides = append(wides, wideTable{w, parts + 1, parts + (len(clean)+size-1)/size})
 		parts = wides[len(wides)-1].last
 	}
-	if parts == 0 {
-		return nil, false
+	return part, wides
+}
+
+// partServers returns the servers of the top-level table w that a part
+// may hold, those written as [w.n…] tables only (see above); none when w
+// is not a table of more than size keys.
+func (d *Doc) partServers(w string, size int) []*entry {
+	t := d.root.kids[w]
+	if t.kind != nTable || t.how == inlineValue || len(t.keys) <= size {
+		return nil
 	}
+	es, err := d.lookupEntries([]string{w}, t.keys)
+	if err != nil {
+		return nil
+	}
+	var clean []*entry
+	for _, name := range t.keys {
+		if e := es[name]; !e.notTables && len(e.sections) > 0 {
+			clean = append(clean, e)
+		}
+	}
+	return clean
+}
+
+// partTexts returns the text of each of the parts 0 to parts: the lines
+// of its expressions in file order, a key/value going to the part of the
+// header it is under.
+func (d *Doc) partTexts(part []int, parts int) [][]byte {
 	texts := make([][]byte, parts+1)
 	for i, x := range d.exprs {
 		if x.kind == kKeyVal && x.hdr >= 0 {
@@ -98,38 +136,36 @@ func (d *Doc) decodeParts(size int) (map[string]any, bool) {
 		}
 		texts[part[i]] = b
 	}
-	m, err := validate(texts[0])
-	if err != nil {
-		return nil, false
+	return texts
+}
+
+// addPartServers decodes the parts of table w and adds their servers to
+// the table w of m, the rest's data; false when a part does not decode to
+// servers of w only, or a server is defined twice.
+func addPartServers(m map[string]any, w wideTable, texts [][]byte) bool {
+	servers, ok := map[string]any{}, true
+	if v, there := m[w.key]; there {
+		servers, ok = v.(map[string]any)
 	}
-	if m == nil { // nothing but servers
-		m = map[string]any{}
+	if !ok {
+		return false
 	}
-	for _, w := range wides {
-		servers, ok := map[string]any{}, true
-		if v, there := m[w.key]; there {
-			servers, ok = v.(map[string]any)
+	m[w.key] = servers
+	for k := w.first; k <= w.last; k++ {
+		pm, err := validate(texts[k])
+		if err != nil || len(pm) != 1 {
+			return false
 		}
+		some, ok := pm[w.key].(map[string]any)
 		if !ok {
-			return nil, false
+			return false
 		}
-		m[w.key] = servers
-		for k := w.first; k <= w.last; k++ {
-			pm, err := validate(texts[k])
-			if err != nil || len(pm) != 1 {
-				return nil, false
+		for name, v := range some {
+			if _, dup := servers[name]; dup {
+				return false
 			}
-			some, ok := pm[w.key].(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			for name, v := range some {
-				if _, dup := servers[name]; dup {
-					return nil, false
-				}
-				servers[name] = v
-			}
+			servers[name] = v
 		}
 	}
-	return m, true
+	return true
 }

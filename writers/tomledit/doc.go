@@ -180,83 +180,24 @@ func (d *Doc) scan(body []byte) error {
 	p := unstable.Parser{KeepComments: true}
 	p.Reset(body)
 	b := newBuilder()
-	hdr := -1
-	var hdrPath []string
+	sec := section{hdr: -1}
 	lastLineEnd := 0 // offsets in body
 	line := 1
 	for p.NextExpression() {
 		n := p.Expression()
-		var e expr
-		var first, last unstable.Range // the expression's raw extent in body
-		switch n.Kind {
-		case unstable.Comment:
-			e.kind = kComment
-			first, last = n.Raw, n.Raw
-			switch strings.TrimRight(string(n.Data), " \t") {
-			case MarkerStart:
-				e.marker = startMarker
-			case MarkerEnd:
-				e.marker = endMarker
-			}
-		case unstable.KeyValue:
-			e.kind = kKeyVal
-			first, last = n.Raw, n.Raw
-			key := keyParts(n)
-			e.path = append(append([]string(nil), hdrPath...), key...)
-		case unstable.Table, unstable.ArrayTable:
-			e.kind = kTable
-			if n.Kind == unstable.ArrayTable {
-				e.kind = kArrayTable
-			}
-			it := n.Key()
-			for it.Next() {
-				k := it.Node()
-				if e.path == nil {
-					first = k.Raw
-				}
-				last = k.Raw
-				e.path = append(e.path, string(k.Data))
-			}
-		default:
-			return fmt.Errorf("tomledit: unexpected top-level %s", n.Kind)
+		e, first, last, err := readExpr(n, sec.path)
+		if err != nil {
+			return err
 		}
-		startOff := int(first.Offset)
-		endOff := int(last.Offset + last.Length)
-		e.start = bytes.LastIndexByte(body[:startOff], '\n') + 1
-		if i := bytes.IndexByte(body[endOff:], '\n'); i >= 0 {
-			e.end = endOff + i + 1
-		} else {
-			e.end = len(body)
-		}
+		e.start, e.end = wholeLines(body, first, last)
 		line += bytes.Count(body[lastLineEnd:e.start], []byte{'\n'})
 		e.line = line
 		line += bytes.Count(body[e.start:e.end], []byte{'\n'})
 		lastLineEnd = e.end
-
-		// The tree, which needs the nodes of this expression.
-		var err error
-		switch e.kind {
-		case kKeyVal:
-			err = b.keyval(n, e.path[len(hdrPath):], e.line)
-		case kTable, kArrayTable:
-			err = b.header(e.path, e.kind == kArrayTable, e.line)
-		}
-		if err != nil {
+		if err := addToTree(b, n, e, sec.path); err != nil {
 			return err
 		}
-
-		e.start += d.bom
-		e.end += d.bom
-		e.hdr = hdr
-		if e.kind == kTable || e.kind == kArrayTable {
-			hdr = len(d.exprs)
-			hdrPath = e.path
-			e.hdr = -1
-			e.secEnd = e.end
-		} else if e.kind == kKeyVal && hdr >= 0 {
-			d.exprs[hdr].secEnd = e.end
-		}
-		d.exprs = append(d.exprs, e)
+		d.addExpr(e, &sec)
 	}
 	if err := p.Error(); err != nil {
 		// go-toml accepted the document, so its own parser cannot fail.
@@ -264,6 +205,93 @@ func (d *Doc) scan(body []byte) error {
 	}
 	d.root = b.root
 	return nil
+}
+
+// section is the table scan is in: the index in d.exprs of its header (-1
+// at the top level) and its path.
+type section struct {
+	hdr  int
+	path []string
+}
+
+// readExpr returns the expression of the top-level node n, in the section
+// with the path hdrPath, with the raw extent in the body of its first and
+// last parts (for a header, its first and last key); its place in the
+// document is left to the caller.
+func readExpr(n *unstable.Node, hdrPath []string) (e expr, first, last unstable.Range, err error) {
+	switch n.Kind {
+	case unstable.Comment:
+		e.kind = kComment
+		switch strings.TrimRight(string(n.Data), " \t") {
+		case MarkerStart:
+			e.marker = startMarker
+		case MarkerEnd:
+			e.marker = endMarker
+		}
+		return e, n.Raw, n.Raw, nil
+	case unstable.KeyValue:
+		e.kind = kKeyVal
+		e.path = append(append([]string(nil), hdrPath...), keyParts(n)...)
+		return e, n.Raw, n.Raw, nil
+	case unstable.Table, unstable.ArrayTable:
+		e.kind = kTable
+		if n.Kind == unstable.ArrayTable {
+			e.kind = kArrayTable
+		}
+		it := n.Key()
+		for it.Next() {
+			k := it.Node()
+			if e.path == nil {
+				first = k.Raw
+			}
+			last = k.Raw
+			e.path = append(e.path, string(k.Data))
+		}
+		return e, first, last, nil
+	}
+	return e, first, last, fmt.Errorf("tomledit: unexpected top-level %s", n.Kind)
+}
+
+// wholeLines returns the byte offsets in body of the start of the line
+// holding first and of the end of the line holding last (after its
+// newline, or the end of body).
+func wholeLines(body []byte, first, last unstable.Range) (start, end int) {
+	startOff := int(first.Offset)
+	endOff := int(last.Offset + last.Length)
+	start = bytes.LastIndexByte(body[:startOff], '\n') + 1
+	if i := bytes.IndexByte(body[endOff:], '\n'); i >= 0 {
+		return start, endOff + i + 1
+	}
+	return start, len(body)
+}
+
+// addToTree adds the key/value or table header n, read as e in the section
+// with the path hdrPath, to the tree b builds, which needs its nodes.
+func addToTree(b *builder, n *unstable.Node, e expr, hdrPath []string) error {
+	switch e.kind {
+	case kKeyVal:
+		return b.keyval(n, e.path[len(hdrPath):], e.line)
+	case kTable, kArrayTable:
+		return b.header(e.path, e.kind == kArrayTable, e.line)
+	}
+	return nil
+}
+
+// addExpr appends e, whose offsets are in the body after the BOM, to
+// d.exprs: a header opens a section; a key/value extends the section it
+// is in.
+func (d *Doc) addExpr(e expr, sec *section) {
+	e.start += d.bom
+	e.end += d.bom
+	e.hdr = sec.hdr
+	if e.kind == kTable || e.kind == kArrayTable {
+		sec.hdr, sec.path = len(d.exprs), e.path
+		e.hdr = -1
+		e.secEnd = e.end
+	} else if e.kind == kKeyVal && sec.hdr >= 0 {
+		d.exprs[sec.hdr].secEnd = e.end
+	}
+	d.exprs = append(d.exprs, e)
 }
 
 // keyParts returns the decoded parts of a key/value's (dotted) key.

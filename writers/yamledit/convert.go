@@ -61,6 +61,8 @@ func shapeAt(n ast.Node, format string, args ...any) *ShapeError {
 	return &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
+// value writes the JSON of n, depth levels down, counting the nodes
+// visited through an alias against maxExpanded.
 func (c *converter) value(buf *bytes.Buffer, n ast.Node, depth int) error {
 	if c.alias != nil {
 		if c.expanded++; c.expanded > maxExpanded {
@@ -74,6 +76,27 @@ func (c *converter) value(buf *bytes.Buffer, n ast.Node, depth int) error {
 		buf.WriteString("null")
 		return nil
 	}
+	switch x := n.(type) {
+	case *ast.MappingNode:
+		return c.object(buf, x, "", nil, depth)
+	case *ast.MappingValueNode:
+		m, _ := asMapping(x)
+		return c.object(buf, m, "", nil, depth)
+	case *ast.SequenceNode:
+		return c.array(buf, x, depth)
+	case *ast.AnchorNode:
+		return c.value(buf, x.Value, depth+1)
+	case *ast.AliasNode:
+		return c.aliasValue(buf, x, depth)
+	case *ast.TagNode:
+		return c.tagged(buf, x, depth)
+	}
+	return scalarJSON(buf, n)
+}
+
+// scalarJSON writes the JSON of the scalar n; infinities, NaN and nodes
+// that are not scalars are a *ShapeError.
+func scalarJSON(buf *bytes.Buffer, n ast.Node) error {
 	switch x := n.(type) {
 	case *ast.NullNode, *ast.CommentGroupNode, *ast.CommentNode:
 		buf.WriteString("null")
@@ -106,53 +129,60 @@ func (c *converter) value(buf *bytes.Buffer, n ast.Node, depth int) error {
 		writeJSONString(buf, s)
 	case *ast.MergeKeyNode:
 		writeJSONString(buf, "<<")
-	case *ast.MappingNode:
-		return c.object(buf, x, "", nil, depth)
-	case *ast.MappingValueNode:
-		m, _ := asMapping(x)
-		return c.object(buf, m, "", nil, depth)
-	case *ast.SequenceNode:
-		buf.WriteByte('[')
-		for i, v := range x.Values {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := c.value(buf, v, depth+1); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case *ast.AnchorNode:
-		return c.value(buf, x.Value, depth+1)
-	case *ast.AliasNode:
-		target, err := c.resolveAlias(x)
-		if err != nil {
-			return err
-		}
-		if c.active[target] {
-			return shapeAt(n, "alias *%s refers to itself", aliasName(x))
-		}
-		c.active[target] = true
-		defer delete(c.active, target)
-		if c.alias == nil {
-			c.alias = x
-			defer func() { c.alias = nil }()
-		}
-		return c.value(buf, target, depth+1)
-	case *ast.TagNode:
-		if x.Start != nil && x.Start.Value == "!!str" {
-			s, err := c.scalarText(x.Value)
-			if err != nil {
-				return err
-			}
-			writeJSONString(buf, s)
-			return nil
-		}
-		return c.value(buf, x.Value, depth+1)
 	default:
 		return shapeAt(n, "unsupported YAML node (%s)", n.Type())
 	}
 	return nil
+}
+
+// array writes the items of s as a JSON array.
+func (c *converter) array(buf *bytes.Buffer, s *ast.SequenceNode, depth int) error {
+	buf.WriteByte('[')
+	for i, v := range s.Values {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := c.value(buf, v, depth+1); err != nil {
+			return err
+		}
+	}
+	buf.WriteByte(']')
+	return nil
+}
+
+// aliasValue writes the value of the node alias a refers to. An alias
+// inside the node it refers to would expand forever: it is a *ShapeError.
+// The outermost alias is remembered to name it when the expansion grows
+// past maxExpanded.
+func (c *converter) aliasValue(buf *bytes.Buffer, a *ast.AliasNode, depth int) error {
+	target, err := c.resolveAlias(a)
+	if err != nil {
+		return err
+	}
+	if c.active[target] {
+		return shapeAt(a, "alias *%s refers to itself", aliasName(a))
+	}
+	c.active[target] = true
+	defer delete(c.active, target)
+	if c.alias == nil {
+		c.alias = a
+		defer func() { c.alias = nil }()
+	}
+	return c.value(buf, target, depth+1)
+}
+
+// tagged writes the value of a tagged node: under !!str, the text of its
+// scalar as a string (`!!str 1` is "1"); under any other tag, the value.
+func (c *converter) tagged(buf *bytes.Buffer, t *ast.TagNode, depth int) error {
+	if t.Start != nil && t.Start.Value == "!!str" {
+		s, err := c.scalarText(t.Value)
+		if err != nil {
+			return err
+		}
+		writeJSONString(buf, s)
+		return nil
+	}
+	return c.value(buf, t.Value, depth+1)
 }
 
 // object writes the members of m as a JSON object. If skip is not empty,

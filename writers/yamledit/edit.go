@@ -368,73 +368,95 @@ func checkValue(value []byte, kind Kind, nameField string) (gjson.Result, error)
 // container entries can be written into, or nil when l is ready (a block
 // container of the right kind or a bare `key:`).
 func (d *Doc) prepare(l loc, path []string, kind Kind) (*Doc, error) {
-	st := d.detectStyle(nil)
 	if l.depth < len(path) {
-		missing := path[l.depth:]
-		switch {
-		case l.host != nil:
-			// A mapping without the key: append it after its last member.
-			if l.host.IsFlowStyle {
-				line, col := nodePos(l.host)
-				return nil, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s is a flow-style mapping; cannot add %q to it", formatPath(path[:l.depth]), missing[0])}
-			}
-			if l.alias {
-				return nil, d.aliasError(l, path)
-			}
-			if len(l.host.Values) == 0 {
-				return nil, errors.New("yamledit: internal error: empty block mapping")
-			}
-			_, kc := nodePos(l.host.Values[0].Key)
-			after := d.lastRow
-			if l.depth > 0 {
-				last := l.host.Values[len(l.host.Values)-1]
-				kl, _ := nodePos(last.Key)
-				after = d.lastContent(kl, l.hostBound, hasKeepChomping(last))
-			}
-			if d.endsScalarAtEOF(after) || d.checkAppend(after) != nil {
-				// After the block scalar that ends the file, the key would
-				// give it a line break; after a tag or an anchor waiting
-				// for its node, it would become that node: it goes before
-				// the last member.
-				after = d.beforeLastMember(l)
-			}
-			lines, err := renderKeyChain(missing, kc-1, st.unit)
-			if err != nil {
-				return nil, err
-			}
-			if err := d.checkAppend(after); err != nil {
-				return nil, err
-			}
-			return d.step(d.insertion(after, lines, probeChain(len(missing), kc-1, st.unit)))
-		case l.depth == 0:
-			// An empty document.
-			lines, err := renderKeyChain(missing, 0, st.unit)
-			if err != nil {
-				return nil, err
-			}
-			if err := d.checkAppend(d.lastRow); err != nil {
-				return nil, err
-			}
-			return d.step(d.insertion(d.lastRow, lines, probeChain(len(missing), 0, st.unit)))
-		}
-		// The value of l.mv is null or {}: clear it, then add the keys
-		// under it.
-		if err := d.checkKeyLine(l, path[:l.depth]); err != nil {
-			return nil, err
-		}
-		if ss, ok, err := d.clearValue(l, path[:l.depth]); err != nil {
-			return nil, err
-		} else if ok {
-			return d.step(edit{ss: ss})
-		}
-		kl, kc := nodePos(l.mv.Key)
-		lines, err := renderKeyChain(missing, kc-1+st.unit, st.unit)
+		return d.addMissingKeys(l, path)
+	}
+	return d.clearContainer(l, path, kind)
+}
+
+// addMissingKeys adds the keys of path from l.depth on, as a chain of
+// block mappings, where the first is missing: in the mapping l.host, in an
+// empty document, or under l.mv, whose null or {} value it clears first
+// (one step).
+func (d *Doc) addMissingKeys(l loc, path []string) (*Doc, error) {
+	unit := d.detectStyle(nil).unit
+	missing := path[l.depth:]
+	switch {
+	case l.host != nil:
+		return d.appendKeyChain(l, path, unit)
+	case l.depth == 0:
+		// An empty document.
+		lines, err := renderKeyChain(missing, 0, unit)
 		if err != nil {
 			return nil, err
 		}
-		return d.step(d.insertion(kl, lines, probeChain(len(missing), kc-1+st.unit, st.unit)))
+		if err := d.checkAppend(d.lastRow); err != nil {
+			return nil, err
+		}
+		return d.step(d.insertion(d.lastRow, lines, probeChain(len(missing), 0, unit)))
 	}
+	// The value of l.mv is null or {}: clear it, then add the keys
+	// under it.
+	if err := d.checkKeyLine(l, path[:l.depth]); err != nil {
+		return nil, err
+	}
+	if ss, ok, err := d.clearValue(l, path[:l.depth]); err != nil {
+		return nil, err
+	} else if ok {
+		return d.step(edit{ss: ss})
+	}
+	kl, kc := nodePos(l.mv.Key)
+	lines, err := renderKeyChain(missing, kc-1+unit, unit)
+	if err != nil {
+		return nil, err
+	}
+	return d.step(d.insertion(kl, lines, probeChain(len(missing), kc-1+unit, unit)))
+}
 
+// appendKeyChain adds the missing keys of path to the block mapping
+// l.host, which lacks the first: after its last member, at the column of
+// its keys.
+func (d *Doc) appendKeyChain(l loc, path []string, unit int) (*Doc, error) {
+	missing := path[l.depth:]
+	if l.host.IsFlowStyle {
+		line, col := nodePos(l.host)
+		return nil, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("%s is a flow-style mapping; cannot add %q to it", formatPath(path[:l.depth]), missing[0])}
+	}
+	if l.alias {
+		return nil, d.aliasError(l, path)
+	}
+	if len(l.host.Values) == 0 {
+		return nil, errors.New("yamledit: internal error: empty block mapping")
+	}
+	_, kc := nodePos(l.host.Values[0].Key)
+	after := d.lastRow
+	if l.depth > 0 {
+		last := l.host.Values[len(l.host.Values)-1]
+		kl, _ := nodePos(last.Key)
+		after = d.lastContent(kl, l.hostBound, hasKeepChomping(last))
+	}
+	if d.endsScalarAtEOF(after) || d.checkAppend(after) != nil {
+		// After the block scalar that ends the file, the key would
+		// give it a line break; after a tag or an anchor waiting
+		// for its node, it would become that node: it goes before
+		// the last member.
+		after = d.beforeLastMember(l)
+	}
+	lines, err := renderKeyChain(missing, kc-1, unit)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkAppend(after); err != nil {
+		return nil, err
+	}
+	return d.step(d.insertion(after, lines, probeChain(len(missing), kc-1, unit)))
+}
+
+// clearContainer makes the value at path, which is there, ready for
+// entries: a null value becomes a bare `key:`, and so does an empty flow
+// container ([] or {}) of the right kind. Otherwise it returns nil: the
+// value is ready, or d.entries reports why it cannot hold entries.
+func (d *Doc) clearContainer(l loc, path []string, kind Kind) (*Doc, error) {
 	switch {
 	case isNull(l.val):
 		if err := d.checkKeyLine(l, path); err != nil {

@@ -114,90 +114,125 @@ type entry struct {
 // reports a block-style container (one whose entries are whole lines).
 // For a List the result holds every item, foreign ones included.
 func (d *Doc) entries(l loc, path []string, kind Kind, nameField string) (es []entry, block bool, err error) {
-	c := d.newConverter()
 	switch kind {
 	case Map:
-		m, ok := asMapping(l.val)
-		if !ok {
-			return nil, false, d.kindError(l, path, kind)
-		}
-		block = !m.IsFlowStyle
-		seen := map[string]bool{}
-		for _, mv := range m.Values {
-			k, err := c.key(mv.Key)
-			if err != nil {
-				return nil, false, err
-			}
-			if seen[k] {
-				return nil, false, shapeAt(mv.Key, "duplicate key %q in %s", k, formatPath(path))
-			}
-			seen[k] = true
-			js, err := c.toJSON(mv.Value)
-			if err != nil {
-				return nil, false, err
-			}
-			line, col := nodePos(mv.Key)
-			es = append(es, entry{key: k, line: line, col: col - 1, node: mv, json: js})
-		}
+		es, block, err = d.mapEntries(l, path, kind)
 	case List:
-		seq, ok := l.val.(*ast.SequenceNode)
-		if !ok {
-			return nil, false, d.kindError(l, path, kind)
-		}
-		block = !seq.IsFlowStyle
-		seen := map[string]int{}
-		for i, item := range seq.Values {
-			line, col := nodePos(item)
-			if block && i < len(seq.Entries) && seq.Entries[i] != nil && seq.Entries[i].Start != nil && seq.Entries[i].Start.Position != nil {
-				p := seq.Entries[i].Start.Position
-				line, col = p.Line, p.Column
-			}
-			v, _, _, err := d.resolve(item)
-			if err != nil {
-				return nil, false, err
-			}
-			m, ok := asMapping(v)
-			if !ok {
-				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s is %s, want a mapping with a %q", i+1, formatPath(path), describe(item), nameField)}
-			}
-			if !c.hasKey(m, nameField) {
-				// No name: not an entry (a hub block reference such as
-				// `- uses: org/block`). It is left as it is, unread.
-				es = append(es, entry{line: line, col: col - 1, node: item, foreign: true})
-				continue
-			}
-			var buf bytes.Buffer
-			var nameNode ast.Node
-			if err := c.object(&buf, m, nameField, &nameNode, 0); err != nil {
-				return nil, false, err
-			}
-			nj, err := c.toJSON(nameNode)
-			if err != nil {
-				return nil, false, err
-			}
-			name, ok := jsonString(nj)
-			if !ok {
-				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s: its %q is %s, want a string", i+1, formatPath(path), nameField, describe(nameNode))}
-			}
-			if first, dup := seen[name]; dup {
-				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("duplicate %s %q in %s (first at line %d)", nameField, name, formatPath(path), first)}
-			}
-			seen[name] = line
-			es = append(es, entry{key: name, line: line, col: col - 1, node: item, json: buf.Bytes()})
-		}
+		es, block, err = d.listEntries(l, path, kind, nameField)
+	}
+	if err != nil {
+		return nil, false, err
 	}
 	if block {
-		for i := range es {
-			e := &es[i]
-			e.ownsLine = e.line >= 1 && e.line <= len(d.lines) && d.spaceIndent(e.line) == e.col
-			bound := l.bound
-			if i+1 < len(es) {
-				bound = es[i+1].line - 1
-			}
-			e.end = d.lastContent(e.line, bound, hasKeepChomping(e.node))
-		}
+		d.placeEntries(es, l.bound)
 	}
 	return es, block, nil
+}
+
+// mapEntries reads the members of the mapping at l, one entry each.
+func (d *Doc) mapEntries(l loc, path []string, kind Kind) (es []entry, block bool, err error) {
+	m, ok := asMapping(l.val)
+	if !ok {
+		return nil, false, d.kindError(l, path, kind)
+	}
+	c := d.newConverter()
+	seen := map[string]bool{}
+	for _, mv := range m.Values {
+		k, err := c.key(mv.Key)
+		if err != nil {
+			return nil, false, err
+		}
+		if seen[k] {
+			return nil, false, shapeAt(mv.Key, "duplicate key %q in %s", k, formatPath(path))
+		}
+		seen[k] = true
+		js, err := c.toJSON(mv.Value)
+		if err != nil {
+			return nil, false, err
+		}
+		line, col := nodePos(mv.Key)
+		es = append(es, entry{key: k, line: line, col: col - 1, node: mv, json: js})
+	}
+	return es, !m.IsFlowStyle, nil
+}
+
+// listEntries reads the items of the sequence at l, one entry each (see
+// listItem); no two may have the same name.
+func (d *Doc) listEntries(l loc, path []string, kind Kind, nameField string) (es []entry, block bool, err error) {
+	seq, ok := l.val.(*ast.SequenceNode)
+	if !ok {
+		return nil, false, d.kindError(l, path, kind)
+	}
+	c := d.newConverter()
+	block = !seq.IsFlowStyle
+	seen := map[string]int{}
+	for i, item := range seq.Values {
+		// A block item is where its "-" is.
+		line, col := nodePos(item)
+		if block && i < len(seq.Entries) && seq.Entries[i] != nil && seq.Entries[i].Start != nil && seq.Entries[i].Start.Position != nil {
+			p := seq.Entries[i].Start.Position
+			line, col = p.Line, p.Column
+		}
+		e, err := d.listItem(c, item, i, line, col, path, nameField)
+		if err != nil {
+			return nil, false, err
+		}
+		if !e.foreign {
+			if first, dup := seen[e.key]; dup {
+				return nil, false, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("duplicate %s %q in %s (first at line %d)", nameField, e.key, formatPath(path), first)}
+			}
+			seen[e.key] = line
+		}
+		es = append(es, e)
+	}
+	return es, block, nil
+}
+
+// listItem reads item i of a list, at line and col: a mapping named by its
+// nameField (a string), whose JSON leaves the name out, or a foreign entry
+// when it has no name.
+func (d *Doc) listItem(c *converter, item ast.Node, i, line, col int, path []string, nameField string) (entry, error) {
+	v, _, _, err := d.resolve(item)
+	if err != nil {
+		return entry{}, err
+	}
+	m, ok := asMapping(v)
+	if !ok {
+		return entry{}, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s is %s, want a mapping with a %q", i+1, formatPath(path), describe(item), nameField)}
+	}
+	if !c.hasKey(m, nameField) {
+		// No name: not an entry (a hub block reference such as
+		// `- uses: org/block`). It is left as it is, unread.
+		return entry{line: line, col: col - 1, node: item, foreign: true}, nil
+	}
+	var buf bytes.Buffer
+	var nameNode ast.Node
+	if err := c.object(&buf, m, nameField, &nameNode, 0); err != nil {
+		return entry{}, err
+	}
+	nj, err := c.toJSON(nameNode)
+	if err != nil {
+		return entry{}, err
+	}
+	name, ok := jsonString(nj)
+	if !ok {
+		return entry{}, &ShapeError{Line: line, Col: col, Msg: fmt.Sprintf("item %d of %s: its %q is %s, want a string", i+1, formatPath(path), nameField, describe(nameNode))}
+	}
+	return entry{key: name, line: line, col: col - 1, node: item, json: buf.Bytes()}, nil
+}
+
+// placeEntries notes for each entry of a block container whether it
+// starts its line, and its last line (bound: the container's last).
+func (d *Doc) placeEntries(es []entry, bound int) {
+	for i := range es {
+		e := &es[i]
+		e.ownsLine = e.line >= 1 && e.line <= len(d.lines) && d.spaceIndent(e.line) == e.col
+		end := bound
+		if i+1 < len(es) {
+			end = es[i+1].line - 1
+		}
+		e.end = d.lastContent(e.line, end, hasKeepChomping(e.node))
+	}
 }
 
 func (d *Doc) kindError(l loc, path []string, kind Kind) error {

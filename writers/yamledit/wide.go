@@ -68,121 +68,164 @@ type wideMapping struct {
 // deeper than the open block nodes', one for each open "[" or "{"), and
 // finds the mappings to parse in pieces.
 func scanTokens(toks token.Tokens, limit int) ([]wideMapping, error) {
-	var stack []blockLevel
-	var wide []wideMapping
-	flow := 0
-	// closeTo closes the levels deeper than col at token at; marker: at a
-	// document marker.
-	closeTo := func(col, at int, marker bool) error {
-		for len(stack) > 0 && stack[len(stack)-1].col > col {
-			lv := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if len(lv.keys) <= chunkKeys {
-				continue
-			}
-			if lv.uncut || !cuttableBefore(toks, at) {
-				if len(lv.keys) > maxWholeKeys {
-					tk := toks[lv.keyToks[0]]
-					return &SyntaxError{Line: max(tk.Position.Line, 1), Col: max(tk.Position.Column, 1),
-						Msg: fmt.Sprintf("this mapping has %d keys, and keys with anchors, tags or aliases, \"? \" keys or values ending in a tag or an anchor; repo reads up to %d keys of such a mapping", len(lv.keys), maxWholeKeys)}
-				}
-				continue
-			}
-			if w, ok := cutMapping(lv, at, marker); ok {
-				wide = append(wide, w)
-			}
-		}
-		return nil
-	}
-	// ownLine returns the index of the comment lines right before token i
-	// (i itself when there are none): they go with the node at i.
-	ownLine := func(i int) int {
-		for i > 0 && toks[i-1].Type == token.CommentType && toks[i-1].Position != nil &&
-			(i < 2 || toks[i-2].Position == nil || toks[i-2].Position.Line < toks[i-1].Position.Line) {
-			i--
-		}
-		return i
-	}
-	addKey := func(first, key int, uncut bool) {
-		col := toks[first].Position.Column
-		if n := len(stack); n == 0 || stack[n-1].col < col {
-			stack = append(stack, blockLevel{col: col})
-		}
-		lv := &stack[len(stack)-1]
-		start := ownLine(first)
-		// After a token that waits for its node, goccy/go-yaml may take
-		// the keys that follow for that node's: the mapping is not what
-		// its columns say, and is parsed in one piece.
-		bad := len(lv.keys) > 0 && !cuttableBefore(toks, start)
-		lv.keys = append(lv.keys, start)
-		lv.keyToks = append(lv.keyToks, key)
-		lv.uncut = lv.uncut || uncut || bad
-	}
+	s := tokenScan{toks: toks}
 	for i, tk := range toks {
 		if tk.Position == nil {
 			continue
 		}
-		col := tk.Position.Column
-		switch tk.Type {
-		case token.DocumentHeaderType, token.DocumentEndType:
-			if err := closeTo(-1, ownLine(i), true); err != nil {
-				return nil, err
-			}
-			flow = 0
-			continue
-		case token.SequenceStartType, token.MappingStartType:
-			flow++
-		case token.SequenceEndType, token.MappingEndType:
-			flow = max(flow-1, 0)
-			continue
-		case token.SequenceEntryType:
-			if flow > 0 {
-				continue
-			}
-			if err := closeTo(col, ownLine(i), false); err != nil {
-				return nil, err
-			}
-			if n := len(stack); n == 0 || stack[n-1].col < col {
-				stack = append(stack, blockLevel{col: col})
-			}
-		case token.MappingKeyType:
-			// An explicit key ("? "): a member, but not one to cut at.
-			if flow > 0 {
-				continue
-			}
-			if err := closeTo(col, ownLine(i), false); err != nil {
-				return nil, err
-			}
-			addKey(i, i, true)
-		default:
-			if flow > 0 || i+1 >= len(toks) || toks[i+1].Type != token.MappingValueType || toks[i+1].Position == nil {
-				continue
-			}
-			if !sameLine(tk, toks[i+1]) {
-				// A key whose colon is on a later line (goccy/go-yaml
-				// takes it): a member, but not one to cut at.
-				if err := closeTo(col, ownLine(i), false); err != nil {
-					return nil, err
-				}
-				addKey(i, i, true)
-				break
-			}
-			// A key, after its anchor, tag or alias marker if it has some.
-			first := propsStart(toks, i)
-			col = toks[first].Position.Column
-			if err := closeTo(col, ownLine(first), false); err != nil {
-				return nil, err
-			}
-			addKey(first, i, first != i)
+		col, opens, err := s.step(i, tk)
+		if err != nil {
+			return nil, err
 		}
-		if n := len(stack); n+flow > limit {
+		if opens && len(s.stack)+s.flow > limit {
 			return nil, nestingError(max(tk.Position.Line, 1), max(col, 1), limit)
 		}
 	}
-	if err := closeTo(-1, ownLine(len(toks)), false); err != nil {
+	// The end of the input closes what is still open.
+	if err := s.closeTo(-1, s.ownLine(len(toks)), false); err != nil {
 		return nil, err
 	}
-	return wide, nil
+	return s.wide, nil
+}
+
+// tokenScan is scanTokens' state: the open block nodes, the depth of flow
+// collections, and the wide mappings found so far. Its steps are methods,
+// not closures, so that the loop over every token makes direct calls.
+type tokenScan struct {
+	toks  token.Tokens
+	stack []blockLevel
+	wide  []wideMapping
+	flow  int
+}
+
+// step reads token i (with a position): it counts flow collections, closes
+// the block nodes the token ends and records the members it starts. opens:
+// the token may have made the nesting deeper, at column col.
+func (s *tokenScan) step(i int, tk *token.Token) (col int, opens bool, err error) {
+	col = tk.Position.Column
+	switch tk.Type {
+	case token.DocumentHeaderType, token.DocumentEndType:
+		if err := s.closeTo(-1, s.ownLine(i), true); err != nil {
+			return 0, false, err
+		}
+		s.flow = 0
+		return col, false, nil
+	case token.SequenceStartType, token.MappingStartType:
+		s.flow++
+		return col, true, nil
+	case token.SequenceEndType, token.MappingEndType:
+		s.flow = max(s.flow-1, 0)
+		return col, false, nil
+	case token.SequenceEntryType:
+		if s.flow > 0 {
+			return col, false, nil
+		}
+		if err := s.closeTo(col, s.ownLine(i), false); err != nil {
+			return 0, false, err
+		}
+		if n := len(s.stack); n == 0 || s.stack[n-1].col < col {
+			s.stack = append(s.stack, blockLevel{col: col})
+		}
+		return col, true, nil
+	case token.MappingKeyType:
+		// An explicit key ("? "): a member, but not one to cut at.
+		if s.flow > 0 {
+			return col, false, nil
+		}
+		if err := s.closeTo(col, s.ownLine(i), false); err != nil {
+			return 0, false, err
+		}
+		s.addKey(i, i, true)
+		return col, true, nil
+	}
+	return s.implicitKey(i, tk)
+}
+
+// implicitKey reads token i when it is a key of a block mapping (one a ":"
+// follows), and reports no member otherwise.
+func (s *tokenScan) implicitKey(i int, tk *token.Token) (col int, opens bool, err error) {
+	toks := s.toks
+	if s.flow > 0 || i+1 >= len(toks) || toks[i+1].Type != token.MappingValueType || toks[i+1].Position == nil {
+		return 0, false, nil
+	}
+	if !sameLine(tk, toks[i+1]) {
+		// A key whose colon is on a later line (goccy/go-yaml takes it):
+		// a member, but not one to cut at.
+		col = tk.Position.Column
+		if err := s.closeTo(col, s.ownLine(i), false); err != nil {
+			return 0, false, err
+		}
+		s.addKey(i, i, true)
+		return col, true, nil
+	}
+	// A key, after its anchor, tag or alias marker if it has some.
+	first := propsStart(toks, i)
+	col = toks[first].Position.Column
+	if err := s.closeTo(col, s.ownLine(first), false); err != nil {
+		return 0, false, err
+	}
+	s.addKey(first, i, first != i)
+	return col, true, nil
+}
+
+// closeTo closes the levels deeper than col at token at, keeping the
+// mappings to cut in pieces; marker: at a document marker.
+func (s *tokenScan) closeTo(col, at int, marker bool) error {
+	for len(s.stack) > 0 && s.stack[len(s.stack)-1].col > col {
+		lv := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		if len(lv.keys) <= chunkKeys {
+			continue
+		}
+		if lv.uncut || !cuttableBefore(s.toks, at) {
+			if len(lv.keys) > maxWholeKeys {
+				return tooWideToParseWhole(s.toks, lv)
+			}
+			continue
+		}
+		if w, ok := cutMapping(lv, at, marker); ok {
+			s.wide = append(s.wide, w)
+		}
+	}
+	return nil
+}
+
+// tooWideToParseWhole is the refusal of a mapping that cannot be cut and
+// has more keys than maxWholeKeys.
+func tooWideToParseWhole(toks token.Tokens, lv blockLevel) error {
+	tk := toks[lv.keyToks[0]]
+	return &SyntaxError{Line: max(tk.Position.Line, 1), Col: max(tk.Position.Column, 1),
+		Msg: fmt.Sprintf("this mapping has %d keys, and keys with anchors, tags or aliases, \"? \" keys or values ending in a tag or an anchor; repo reads up to %d keys of such a mapping", len(lv.keys), maxWholeKeys)}
+}
+
+// ownLine returns the index of the comment lines right before token i
+// (i itself when there are none): they go with the node at i.
+func (s *tokenScan) ownLine(i int) int {
+	toks := s.toks
+	for i > 0 && toks[i-1].Type == token.CommentType && toks[i-1].Position != nil &&
+		(i < 2 || toks[i-2].Position == nil || toks[i-2].Position.Line < toks[i-1].Position.Line) {
+		i--
+	}
+	return i
+}
+
+// addKey records a member of the block mapping at the column of token
+// first (its key's properties, or the key), whose key is token key;
+// uncut: the member rules out cutting the mapping.
+func (s *tokenScan) addKey(first, key int, uncut bool) {
+	col := s.toks[first].Position.Column
+	if n := len(s.stack); n == 0 || s.stack[n-1].col < col {
+		s.stack = append(s.stack, blockLevel{col: col})
+	}
+	lv := &s.stack[len(s.stack)-1]
+	start := s.ownLine(first)
+	// After a token that waits for its node, goccy/go-yaml may take
+	// the keys that follow for that node's: the mapping is not what
+	// its columns say, and is parsed in one piece.
+	bad := len(lv.keys) > 0 && !cuttableBefore(s.toks, start)
+	lv.keys = append(lv.keys, start)
+	lv.keyToks = append(lv.keyToks, key)
+	lv.uncut = lv.uncut || uncut || bad
 }
 
 // cuttableBefore reports whether a piece may start at token start: the
@@ -299,8 +342,32 @@ func parseWide(src string, toks token.Tokens, wide []wideMapping) (token.Tokens,
 // parsePieces parses the document in pieces and puts it together.
 func parsePieces(toks token.Tokens, wide []wideMapping) (*ast.File, error) {
 	root := &piece{from: 0, to: len(toks)}
+	all, owner := cutPieces(wide)
+	if err := nestPieces(root, all); err != nil {
+		return nil, err
+	}
+	where := make([]*piece, len(toks)) // the piece each token went to
+	fillPiece(root, toks, where)
+	if err := parsePiece(root); err != nil {
+		return nil, err
+	}
+	for _, p := range all {
+		if err := parsePiece(p); err != nil {
+			return nil, err
+		}
+	}
+	if err := joinPieces(toks, wide, all, owner, where); err != nil {
+		return nil, err
+	}
+	return root.file, nil
+}
+
+// cutPieces returns the pieces of the wide mappings, sorted by where they
+// start and outer ones first, and for each the index of its mapping in
+// wide.
+func cutPieces(wide []wideMapping) ([]*piece, map[*piece]int) {
 	var all []*piece
-	owner := map[*piece]int{} // piece -> index in wide
+	owner := map[*piece]int{}
 	for wi, w := range wide {
 		for _, r := range w.pieces {
 			p := &piece{from: r[0], to: r[1]}
@@ -308,97 +375,107 @@ func parsePieces(toks token.Tokens, wide []wideMapping) (*ast.File, error) {
 			owner[p] = wi
 		}
 	}
-	// Nest the pieces: they are disjoint or one holds the other.
 	slices.SortFunc(all, func(a, b *piece) int {
 		if a.from != b.from {
 			return a.from - b.from
 		}
 		return b.to - a.to
 	})
+	return all, owner
+}
+
+// nestPieces puts each of the sorted pieces inside the innermost one
+// holding it (root holds them all): pieces are disjoint or one holds the
+// other, as the nodes of the document are.
+func nestPieces(root *piece, sorted []*piece) error {
 	stack := []*piece{root}
-	for _, p := range all {
+	for _, p := range sorted {
 		for p.from >= stack[len(stack)-1].to {
 			stack = stack[:len(stack)-1]
 		}
 		parent := stack[len(stack)-1]
 		if p.to > parent.to {
-			return nil, fmt.Errorf("yamledit: internal error: pieces of the document overlap")
+			return fmt.Errorf("yamledit: internal error: pieces of the document overlap")
 		}
 		parent.inner = append(parent.inner, p)
 		stack = append(stack, p)
 	}
-	// Each token goes to the innermost piece holding it.
-	where := make([]*piece, len(toks))
-	var fill func(p *piece)
-	fill = func(p *piece) {
-		i := p.from
-		for _, c := range p.inner {
-			for ; i < c.from; i++ {
-				p.toks = append(p.toks, toks[i])
-				where[i] = p
-			}
-			fill(c)
-			i = c.to
-		}
-		for ; i < p.to; i++ {
+	return nil
+}
+
+// fillPiece gives each token of p to the innermost piece holding it (p
+// itself or one inside it), and notes that piece in where.
+func fillPiece(p *piece, toks token.Tokens, where []*piece) {
+	i := p.from
+	for _, c := range p.inner {
+		for ; i < c.from; i++ {
 			p.toks = append(p.toks, toks[i])
 			where[i] = p
 		}
+		fillPiece(c, toks, where)
+		i = c.to
 	}
-	fill(root)
+	for ; i < p.to; i++ {
+		p.toks = append(p.toks, toks[i])
+		where[i] = p
+	}
+}
 
-	parse := func(p *piece) error {
-		f, err := parser.Parse(p.toks, parser.ParseComments, parser.AllowDuplicateMapKey())
-		if err != nil {
-			return fromGoccy(err)
-		}
-		p.file = f
-		return nil
+// parsePiece parses the tokens of p alone.
+func parsePiece(p *piece) error {
+	f, err := parser.Parse(p.toks, parser.ParseComments, parser.AllowDuplicateMapKey())
+	if err != nil {
+		return fromGoccy(err)
 	}
-	if err := parse(root); err != nil {
-		return nil, err
-	}
-	for _, p := range all {
-		if err := parse(p); err != nil {
-			return nil, err
-		}
-	}
-	// Find the mapping each wide mapping's first run made, by its first
-	// key's token, and append the members of its pieces.
-	mappings := map[*piece]map[*token.Token]*ast.MappingNode{}
-	mappingOf := func(p *piece, key *token.Token) *ast.MappingNode {
-		byKey, ok := mappings[p]
-		if !ok {
-			byKey = map[*token.Token]*ast.MappingNode{}
-			for _, doc := range p.file.Docs {
-				walk(doc.Body, func(n ast.Node) {
-					if m, ok := n.(*ast.MappingNode); ok && !m.IsFlowStyle && len(m.Values) > 0 {
-						if k := firstKeyToken(m.Values[0]); k != nil {
-							byKey[k] = m
-						}
-					}
-				})
-			}
-			mappings[p] = byKey
-		}
-		return byKey[key]
-	}
+	p.file = f
+	return nil
+}
+
+// joinPieces appends the members of each parsed piece to the mapping its
+// wide mapping's first run made (found by its first key's token, in the
+// piece that token went to), in the order of the pieces.
+func joinPieces(toks token.Tokens, wide []wideMapping, sorted []*piece, owner map[*piece]int, where []*piece) error {
+	mappings := pieceMappings{}
 	at := make([]int, len(wide)) // where the next piece's members go
 	for i, w := range wide {
 		at[i] = w.firstRun
 	}
-	for _, p := range all {
+	for _, p := range sorted {
 		wi := owner[p]
 		w := wide[wi]
-		m := mappingOf(where[w.firstKey], toks[w.firstKey])
+		m := mappings.of(where[w.firstKey], toks[w.firstKey])
 		vals, ok := pieceMembers(p.file, toks[p.from:p.to])
 		if m == nil || !ok || at[wi] > len(m.Values) {
-			return nil, fmt.Errorf("yamledit: internal error: a mapping parsed in pieces does not fit together (line %d)", toks[w.firstKey].Position.Line)
+			return fmt.Errorf("yamledit: internal error: a mapping parsed in pieces does not fit together (line %d)", toks[w.firstKey].Position.Line)
 		}
 		m.Values = slices.Insert(m.Values, at[wi], vals...)
 		at[wi] += len(vals)
 	}
-	return root.file, nil
+	return nil
+}
+
+// pieceMappings finds the block mappings of parsed pieces by the token of
+// their first key, indexing each piece the first time it is asked about.
+type pieceMappings map[*piece]map[*token.Token]*ast.MappingNode
+
+// of returns the block mapping of piece p whose first key is token key,
+// or nil.
+func (pm pieceMappings) of(p *piece, key *token.Token) *ast.MappingNode {
+	byKey, ok := pm[p]
+	if !ok {
+		byKey = map[*token.Token]*ast.MappingNode{}
+		for _, doc := range p.file.Docs {
+			walk(doc.Body, func(n ast.Node) {
+				if m, ok := n.(*ast.MappingNode); ok && !m.IsFlowStyle && len(m.Values) > 0 {
+					if k := firstKeyToken(m.Values[0]); k != nil {
+						byKey[k] = m
+					}
+				}
+			})
+		}
+		pm[p] = byKey
+	}
+	return byKey[key]
 }
 
 // firstKeyToken is the token of a member's key, or of the comment lines

@@ -152,18 +152,23 @@ type Settler struct {
 	start time.Time
 }
 
-// quietSince waits until the file at path, now at version v, has been
-// quiet for SettleFor by the file system's clock (a change time in the
-// future counts from now), and reports whether it stayed at v. It gives
-// ErrUnsteady once the plan has waited SettleMax in all.
 // NewSettler starts settling the file at path now.
 func NewSettler(path string) *Settler { return &Settler{path: path, start: time.Now()} }
 
+// WaitQuiet waits until the file, now at version v, has been quiet for
+// SettleFor by the file system's clock (a change time in the future counts
+// from now), and reports whether it stayed at v. It gives ErrUnsteady once
+// the plan has waited SettleMax in all.
 func (s *Settler) WaitQuiet(v Version) (unchanged bool, err error) {
 	now := time.Now()
 	quiet := SettleFor - max(0, now.Sub(v.changedAt()))
 	until := now.Add(min(quiet, SettleFor))
 	for {
+		// Looked at first: the file may have changed while what was read
+		// of it was parsed.
+		if cur, err := statVersion(s.path); err != nil || cur != v {
+			return false, nil
+		}
 		if time.Since(s.start) > SettleMax {
 			return false, ErrUnsteady
 		}
@@ -171,9 +176,6 @@ func (s *Settler) WaitQuiet(v Version) (unchanged bool, err error) {
 			return true, nil
 		}
 		time.Sleep(settlePoll)
-		if cur, err := statVersion(s.path); err != nil || cur != v {
-			return false, nil
-		}
 	}
 }
 
@@ -190,7 +192,10 @@ func (s *Settler) WaitAppears() bool {
 	return false
 }
 
-// RecentlyChanged: v changed within SettleFor of now (or in the future).
-func RecentlyChanged(v Version) bool {
-	return time.Since(v.changedAt()) < SettleFor
+// ChangedNear: v changed within SettleFor before t (or after it). A plan
+// judges a read by the time it began: parsing a large file on a loaded
+// machine can take longer than SettleFor, and a save the read caught half
+// way is no less a save for that.
+func ChangedNear(v Version, t time.Time) bool {
+	return t.Sub(v.changedAt()) < SettleFor
 }

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/repo-manager/repo/internal/bigmem"
@@ -34,7 +35,7 @@ func TempPrefix(path string) string {
 // StagedOf is the file a staged name (TempPrefix) was staged for, and
 // whether name is one.
 func StagedOf(name string) (path string, ok bool) {
-	m := stagedName.FindStringSubmatch(filepath.Base(name))
+	m := stagedName().FindStringSubmatch(filepath.Base(name))
 	if m == nil {
 		return "", false
 	}
@@ -322,7 +323,8 @@ const startSlack = time.Second
 // was staged for (submatch 1), and the process id of this version of repo
 // (submatch 2; earlier versions wrote none). The suffix holds no dot, so
 // the file's name is everything before the last ".repo-".
-var stagedName = regexp.MustCompile(`^\.(.+)\.repo-(?:([0-9]+)-)?[0-9]+$`)
+// Compiled on first use, not at start-up (bench/run.sh, startup cases).
+var stagedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.(.+)\.repo-(?:([0-9]+)-)?[0-9]+$`) })
 
 // StagedPattern is a .gitignore pattern that matches every staged file's
 // name (TempPrefix), in any folder: what a killed run leaves, and what a
@@ -364,7 +366,7 @@ func RemoveStale(fsys FS, paths []string) {
 			if !e.Type().IsRegular() || len(e.Name()) < 2 || e.Name()[0] != '.' {
 				continue
 			}
-			m := stagedName.FindStringSubmatch(e.Name())
+			m := stagedName().FindStringSubmatch(e.Name())
 			if m == nil || !bases[m[1]] {
 				continue
 			}

@@ -1,4 +1,4 @@
-package plan
+package record
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// decodeRecord is how ReadRecord decodes a record that parseRecord
+// decodeRecord is how Read decodes a record that parseFast
 // does not take.
 func decodeRecord(data []byte) (*Record, error) {
 	var r Record
@@ -54,38 +54,38 @@ func sampleRecords() []*Record {
 		"srv-c": {Extension: "ext-c", Digest: "sha256:0123456789abcdef0123456789abcdef", Defaults: map[string]string{}},
 	}
 	return []*Record{
-		{Version: 1, Targets: []*RecordEntry{
+		{Version: 1, Targets: []*Entry{
 			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: interrupted},
 		}},
-		{Version: 2, Targets: []*RecordEntry{
+		{Version: 2, Targets: []*Entry{
 			{File: ".roo/mcp.json", Key: []string{"mcpServers"}, Entries: withDefaults},
 		}},
-		{Version: 1, Targets: []*RecordEntry{
+		{Version: 1, Targets: []*Entry{
 			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: plain},
 			{File: "a.json", Key: []string{}, Entries: map[string]Owned{}},
 			{File: "a.json", Key: []string{"a", "b"}, Entries: map[string]Owned{"x": {}}},
 		}},
 		{Version: 1},
-		{Version: 1, Targets: []*RecordEntry{}},
-		{Version: 1, Root: "/home/me/ws", Targets: []*RecordEntry{
+		{Version: 1, Targets: []*Entry{}},
+		{Version: 1, Root: "/home/me/ws", Targets: []*Entry{
 			{File: "/home/me/.claude.json", Key: []string{"projects", "/home/me/ws", "mcpServers"}, Entries: owned},
 		}},
-		{Version: 1, Root: `C:\Users\me\ws`, Targets: []*RecordEntry{
+		{Version: 1, Root: `C:\Users\me\ws`, Targets: []*Entry{
 			{File: "C:/Users/me/.claude.json", Key: []string{"mcpServers"}, Entries: map[string]Owned{"x": {}}},
 		}},
-		{Version: 2, Targets: []*RecordEntry{
+		{Version: 2, Targets: []*Entry{
 			{File: ".mcp.json", Key: []string{"mcpServers"}, Entries: owned},
 			{File: ".cursor/mcp.json", Key: nil, Entries: nil},
 			{File: "a.json", Key: []string{}, Entries: map[string]Owned{}},
 		}},
-		{Version: 3, Targets: []*RecordEntry{ // what repo created (Created)
+		{Version: 3, Targets: []*Entry{ // what repo created (Created)
 			{File: ".amazonq/mcp.json", Key: []string{"mcpServers"}, Created: &Created{File: true, Folders: 1, Key: []string{"mcpServers"}}, Entries: plain},
 			{File: ".vscode/settings.json", Key: []string{"mcp", "servers"}, Created: &Created{Key: []string{"mcp"}}, Entries: withDefaults},
 			{File: ".codex/config.toml", Key: []string{"mcp_servers"}, Created: &Created{File: true}, Entries: plain},
 			{File: "a.json", Key: []string{"a"}, Created: &Created{}, Entries: plain},
 			{File: "b.json", Key: []string{"b"}, Created: &Created{Folders: 2, Key: []string{}}, Entries: plain},
 		}},
-		{Version: 3, Root: "/home/me/ws", Targets: []*RecordEntry{
+		{Version: 3, Root: "/home/me/ws", Targets: []*Entry{
 			{File: "/home/me/.claude.json", Key: []string{"projects", "/home/me/ws", "mcpServers"},
 				Created: &Created{Key: []string{"projects", "/home/me/ws"}}, Entries: owned},
 		}},
@@ -103,15 +103,15 @@ func TestRecordBytesAsEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestParseRecordAsEncodingJSON: a record parseRecord takes reads as
+// TestParseRecordAsEncodingJSON: a record parseFast takes reads as
 // encoding/json reads it, and it takes what Bytes writes for what Put
 // stores (else every sync would decode its records the slow way).
 func TestParseRecordAsEncodingJSON(t *testing.T) {
 	var inputs []string
 	for _, r := range sampleRecords() {
 		data := r.Bytes()
-		if _, ok := parseRecord(data); !ok && !strings.Contains(string(data), "\\") && bytes.IndexByte(data, 0xff) < 0 && !strings.Contains(string(data), "null") {
-			t.Errorf("parseRecord refused what Bytes wrote:\n%s", data)
+		if _, ok := parseFast(data); !ok && !strings.Contains(string(data), "\\") && bytes.IndexByte(data, 0xff) < 0 && !strings.Contains(string(data), "null") {
+			t.Errorf("parseFast refused what Bytes wrote:\n%s", data)
 		}
 		inputs = append(inputs, string(data))
 	}
@@ -152,15 +152,15 @@ func TestParseRecordAsEncodingJSON(t *testing.T) {
 		`{"version":1} trailing`, `{"version":1}`+"\n\n", `  {"version":1}`, `[]`, `null`, `{"version":1`, ``,
 	)
 	for _, in := range inputs {
-		fast, ok := parseRecord([]byte(in))
+		fast, ok := parseFast([]byte(in))
 		if !ok {
 			continue
 		}
 		ref, err := decodeRecord([]byte(in))
 		if err != nil {
-			t.Errorf("parseRecord took %s, encoding/json refuses it: %v", in, err)
+			t.Errorf("parseFast took %s, encoding/json refuses it: %v", in, err)
 		} else if !reflect.DeepEqual(fast, ref) {
-			t.Errorf("%s:\n parseRecord  %+v\n encoding/json %+v", in, fast, ref)
+			t.Errorf("%s:\n parseFast  %+v\n encoding/json %+v", in, fast, ref)
 		}
 	}
 }
@@ -171,16 +171,16 @@ func FuzzParseRecord(f *testing.F) {
 	}
 	f.Add([]byte(`{"version":1,"targets":[{"file":"f","entries":{"s":{"extension":"e"},"s":{}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fast, ok := parseRecord(data)
+		fast, ok := parseFast(data)
 		if !ok {
 			return
 		}
 		ref, err := decodeRecord(data)
 		if err != nil {
-			t.Fatalf("parseRecord took %q, encoding/json refuses it: %v", data, err)
+			t.Fatalf("parseFast took %q, encoding/json refuses it: %v", data, err)
 		}
 		if !reflect.DeepEqual(fast, ref) {
-			t.Fatalf("%q:\n parseRecord  %+v\n encoding/json %+v", data, fast, ref)
+			t.Fatalf("%q:\n parseFast  %+v\n encoding/json %+v", data, fast, ref)
 		}
 		if again := fast.Bytes(); !bytes.Equal(again, encodeRecord(fast)) {
 			t.Fatalf("Bytes of %q differs from encoding/json", data)
@@ -193,7 +193,7 @@ func FuzzParseRecord(f *testing.F) {
 // than drop the field and lose what it says.
 func TestRecordVersionOfCreated(t *testing.T) {
 	owned := map[string]Owned{"s": {Extension: "e", Digest: "d"}}
-	r := &Record{Targets: []*RecordEntry{{File: "f", Key: []string{"k"}, Entries: owned}}}
+	r := &Record{Targets: []*Entry{{File: "f", Key: []string{"k"}, Entries: owned}}}
 	if v := r.MinVersion(); v != 1 {
 		t.Fatalf("a record without Created: version %d, want 1", v)
 	}
@@ -205,7 +205,7 @@ func TestRecordVersionOfCreated(t *testing.T) {
 	if v := r.MinVersion(); v != 3 {
 		t.Fatalf("a record with Created: version %d, want 3", v)
 	}
-	c := r.clone()
+	c := r.Clone()
 	c.Targets[0].Created.File = false
 	if !r.Targets[0].Created.File {
 		t.Fatal("clone shares Created")
@@ -215,14 +215,14 @@ func TestRecordVersionOfCreated(t *testing.T) {
 		t.Fatal("Put of new entries dropped Created")
 	}
 	r.Version = r.MinVersion()
-	back, _, err := ReadRecord(writeTemp(t, r.Bytes()), "record")
+	back, _, err := Read(writeTemp(t, r.Bytes()), "record")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, r) {
 		t.Fatalf("read back %+v, want %+v", back.Targets[0], r.Targets[0])
 	}
-	if _, _, err := ReadRecord(writeTemp(t, []byte(`{"version": 5, "targets": []}`)), "record"); err == nil || !strings.Contains(err.Error(), "versions 1 to 4") {
+	if _, _, err := Read(writeTemp(t, []byte(`{"version": 5, "targets": []}`)), "record"); err == nil || !strings.Contains(err.Error(), "versions 1 to 4") {
 		t.Fatalf("version 5: %v", err)
 	}
 	// The clone's identity (a per-user record's ID) needs version 4, and
@@ -235,7 +235,7 @@ func TestRecordVersionOfCreated(t *testing.T) {
 	if got, want := r.Bytes(), encodeRecord(r); !bytes.Equal(got, want) {
 		t.Errorf("Bytes\n%s\nencoding/json\n%s", got, want)
 	}
-	back, _, err = ReadRecord(writeTemp(t, r.Bytes()), "record")
+	back, _, err = Read(writeTemp(t, r.Bytes()), "record")
 	if err != nil || back.ID != r.ID {
 		t.Fatalf("read back %+v: %v", back, err)
 	}

@@ -1,4 +1,4 @@
-package plan
+package record
 
 import (
 	"encoding/json"
@@ -33,8 +33,8 @@ var digestCases = []struct {
 
 func TestDigestValuesArePinned(t *testing.T) {
 	for _, c := range digestCases {
-		if got := normalizedDigest([]byte(c.raw), c.root); got != c.want {
-			t.Errorf("%s: normalizedDigest = %s, want %s", c.name, got, c.want)
+		if got := NormalizedDigest([]byte(c.raw), c.root); got != c.want {
+			t.Errorf("%s: NormalizedDigest = %s, want %s", c.name, got, c.want)
 		}
 	}
 }
@@ -74,8 +74,8 @@ func TestEntryDigestMatchesRendered(t *testing.T) {
 			t.Errorf("case %d (%s): canonical value\n got  %q (ok %v)\n want %q", i, rendered, got, ok, want)
 		}
 		for _, root := range []string{"", "/ws"} {
-			if got, want := entryDigest(v, root), normalizedDigest(rendered, root); got != want {
-				t.Errorf("case %d (%s), root %q: entryDigest %s, normalizedDigest %s", i, rendered, root, got, want)
+			if got, want := EntryDigest(v, root), NormalizedDigest(rendered, root); got != want {
+				t.Errorf("case %d (%s), root %q: EntryDigest %s, NormalizedDigest %s", i, rendered, root, got, want)
 			}
 		}
 	}
@@ -85,8 +85,8 @@ func TestEntryDigestMatchesRendered(t *testing.T) {
 // from the rendered entry, as before.
 func TestEntryDigestOfRawMember(t *testing.T) {
 	v := ordered.Object{{Key: "command", Value: "x"}, {Key: "alwaysAllow", Value: json.RawMessage(`[ "b", {"z":1,"a":2} ]`)}}
-	if got, want := entryDigest(v, ""), digest(ordered.JSON(v)); got != want {
-		t.Errorf("entryDigest %s, Digest %s", got, want)
+	if got, want := EntryDigest(v, ""), Digest(ordered.JSON(v)); got != want {
+		t.Errorf("EntryDigest %s, Digest %s", got, want)
 	}
 }
 
@@ -96,8 +96,8 @@ func FuzzEntryDigest(f *testing.F) {
 	f.Add(`C:\x`, "\x00\"")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		v := ordered.Object{{Key: a, Value: b}, {Key: "args", Value: []string{a, b}}, {Key: "m", Value: map[string]any{a: b, b: []any{a, int64(len(b))}}}}
-		if got, want := entryDigest(v, a), normalizedDigest(ordered.JSON(v), a); got != want {
-			t.Errorf("%q: entryDigest %s, normalizedDigest %s", ordered.JSON(v), got, want)
+		if got, want := EntryDigest(v, a), NormalizedDigest(ordered.JSON(v), a); got != want {
+			t.Errorf("%q: EntryDigest %s, NormalizedDigest %s", ordered.JSON(v), got, want)
 		}
 	})
 }
@@ -105,12 +105,12 @@ func FuzzEntryDigest(f *testing.F) {
 // A tool that reformats its file (key order, indentation) has not edited
 // our entry: the digest is over the canonical value.
 func TestDigestIgnoresFormatting(t *testing.T) {
-	a := digest([]byte(`{"command":"x","args":["a"]}`))
-	b := digest([]byte("{\n  \"args\": [ \"a\" ],\n  \"command\": \"x\"\n}"))
+	a := Digest([]byte(`{"command":"x","args":["a"]}`))
+	b := Digest([]byte("{\n  \"args\": [ \"a\" ],\n  \"command\": \"x\"\n}"))
 	if a != b {
 		t.Fatalf("%s != %s", a, b)
 	}
-	if a == digest([]byte(`{"command":"y","args":["a"]}`)) {
+	if a == Digest([]byte(`{"command":"y","args":["a"]}`)) {
 		t.Fatal("different values, same digest")
 	}
 }

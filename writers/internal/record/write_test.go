@@ -1,4 +1,4 @@
-package plan
+package record
 
 import (
 	"bytes"
@@ -9,11 +9,11 @@ import (
 // benchRecord is a record of n entries, ten to a target, with every kind
 // of member a record holds.
 func benchRecord(n int) *Record {
-	r := &Record{Version: recordVersion, Root: "/home/me/work/ws <&>"}
-	var t *RecordEntry
+	r := &Record{Version: LatestVersion, Root: "/home/me/work/ws <&>"}
+	var t *Entry
 	for i := range n {
 		if i%10 == 0 {
-			t = &RecordEntry{File: fmt.Sprintf(".tool%d/mcp.json", i/10), Key: []string{"projects", "/home/me/work/ws", "mcpServers"}, Entries: map[string]Owned{}}
+			t = &Entry{File: fmt.Sprintf(".tool%d/mcp.json", i/10), Key: []string{"projects", "/home/me/work/ws", "mcpServers"}, Entries: map[string]Owned{}}
 			if i%20 == 0 {
 				t.Created = &Created{File: true, Folders: 1, Key: []string{"mcpServers"}}
 			}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench/startup.sh — repo's start-up next to a Go hello-world's (issue 21): the hello-world
+# (bench/hello), `repo version` and a no-op `repo sync --check` of examples/workspace, side by
+# side in one hyperfine per round (-N), ROUNDS alternating rounds of RUNS runs of each, so that
+# the machine's drift meets every command alike. Prints the medians, the mean CPU time (user +
+# system) and the ratios to the hello-world, in Markdown.
+#
+#   bash bench/startup.sh                        # the working tree
+#   bash bench/startup.sh REV_BEFORE [REV_AFTER] # two revisions side by side (REV_AFTER: HEAD)
+#
+# Every binary is built as the release is (.goreleaser.yaml: CGO_ENABLED=0, -trimpath, -s -w);
+# CGO=1 builds repo as a plain `go build` does where a C compiler is found (linked to the C
+# library: pflag imports net), the hello-world too. The workspace is synced once, by the last
+# binary, before anything is timed. Knobs: ROUNDS (5), RUNS (200), WARMUP (20), KEEP (keep the
+# work folder). bench/run.sh measures the same three cases (its S section) for RESULTS.md.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MAIN=$(dirname "$HERE")
+ROUNDS=${ROUNDS:-5}
+RUNS=${RUNS:-200}
+WARMUP=${WARMUP:-20}
+CGO=${CGO:-0}
+command -v hyperfine >/dev/null && command -v jq >/dev/null || { echo "startup.sh: hyperfine and jq are required" >&2; exit 2; }
+W=$(mktemp -d /tmp/repo-startup.XXXXXX)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+
+FLAGS=(-buildvcs=false -trimpath -ldflags "-s -w")
+export CGO_ENABLED=$CGO
+[ "$CGO" = 1 ] && FLAGS=(-buildvcs=false)
+
+# build NAME [REV]: repo from REV (git archive), or from the working tree
+build() {
+	local src=$MAIN
+	if [ -n "${2:-}" ]; then
+		src=$W/src-$1
+		mkdir -p "$src"
+		git -C "$MAIN" archive "$2" | tar -x -C "$src"
+	fi
+	(cd "$src" && go build "${FLAGS[@]}" -o "$W/repo-$1" ./cmd/repo)
+}
+(cd "$MAIN" && go build "${FLAGS[@]}" -tags repodev -o "$W/hello" ./bench/hello)
+if [ $# -eq 0 ]; then
+	NAMES=(tree)
+	build tree
+	LABEL="the working tree"
+else
+	NAMES=(before after)
+	build before "$1"
+	build after "${2:-HEAD}"
+	LABEL="before $(git -C "$MAIN" rev-parse --short "$1"), after $(git -C "$MAIN" rev-parse --short "${2:-HEAD}")"
+fi
+
+EX=$W/ws
+cp -a "$MAIN/examples/workspace" "$EX"
+mkdir -p "$W/home"
+export HOME=$W/home
+"$W/repo-${NAMES[-1]}" sync --root "$EX" >/dev/null 2>&1
+for n in "${NAMES[@]}"; do
+	"$W/repo-$n" sync --check --root "$EX" >/dev/null 2>&1 || { echo "startup.sh: repo sync --check ($n) does not find the synced workspace in sync" >&2; exit 1; }
+done
+
+CMDS=(--command-name hello "$W/hello")
+for n in "${NAMES[@]}"; do
+	CMDS+=(--command-name "version-$n" "$W/repo-$n version" --command-name "check-$n" "$W/repo-$n sync --check --root $EX")
+done
+for ((r = 1; r <= ROUNDS; r++)); do
+	hyperfine -N --warmup "$WARMUP" --runs "$RUNS" --style none --export-json "$W/round.$r.json" "${CMDS[@]}"
+done
+
+echo "Start-up: $LABEL; built with CGO_ENABLED=$CGO ${FLAGS[*]}; $ROUNDS alternating rounds × $RUNS runs of each (hyperfine -N); load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+jq -rs '
+	def med: sort | if length % 2 == 1 then .[(length - 1) / 2] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+	def ms: . * 100000 | round / 100 | tostring + " ms";
+	[.[].results[]] | group_by(.command) | map({name: .[0].command, wall: (map(.times[]) | med), cpu: (map(.user + .system) | add / length)}) as $r
+	| ($r[] | select(.name == "hello")) as $h
+	| "| command | median wall | × hello-world | mean CPU (user + sys) | × hello-world |",
+	  "|---|---|---|---|---|",
+	  ($r | sort_by([(.name != "hello"), (.name | startswith("check")), (.name | endswith("after"))])[]
+	  | "| `\(.name)` | \(.wall | ms) | \(.wall / $h.wall * 100 | round / 100)× | \(.cpu | ms) | \(.cpu / $h.cpu * 100 | round / 100)× |"),
+	  "",
+	  "Targets (issue 21): `repo version` ≤ 1.5× and the no-op `repo sync --check` ≤ 3× the hello-world (median wall time).",
+	  ($r | sort_by([(.name | startswith("check")), (.name | endswith("after"))])[] | select(.name != "hello") | (if (.name | startswith("version")) then 1.5 else 3 end) as $t
+	  | "- `\(.name)`: \(.wall / $h.wall * 100 | round / 100)× (≤ \($t)×): \(if .wall / $h.wall <= $t then "met" else "missed" end)")
+' "$W"/round.*.json
