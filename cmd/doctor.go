@@ -16,17 +16,17 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/gittrack"
+	"github.com/repo-manager/repo/internal/plan"
 	toolsel "github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/serverpaths"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // DoctorOptions are the flags of repo doctor.

@@ -5,8 +5,8 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/repo-manager/repo/internal/target"
 	wsp "github.com/repo-manager/repo/internal/workspace"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // IOStreams are where a command reads and writes: data and diffs on Out,

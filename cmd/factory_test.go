@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	wcommit "github.com/repo-manager/repo/writers/commit"
-	"github.com/repo-manager/repo/writers/plan"
+	wcommit "github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
 )
 
 // symlinkedWorkspace makes a workspace and a symlink to it, and returns

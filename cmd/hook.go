@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
 )
 
 // repo sync --hook: what git's post-checkout, post-merge and post-rewrite

@@ -17,16 +17,16 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/credential"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/runner"
 	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // MCPImportOptions are the flags of repo mcp import.

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/gittrack"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // committedSecrets is repo doctor's check of the MCP files a repository

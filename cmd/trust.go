@@ -14,11 +14,11 @@ import (
 	"github.com/repo-manager/repo/internal/gittrack"
 	toolsel "github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/serverpaths"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // TrustOptions are the flags of repo trust.

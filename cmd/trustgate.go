@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
 )
 
 // untrustedServer and reachedFile are the trust gate's (package

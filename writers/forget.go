@@ -5,12 +5,12 @@ import (
 	"slices"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // forget removes the entries repo wrote for the tools of Options.Tools

@@ -9,14 +9,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/runner"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/usage"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // scopeState is the scope of what repo keeps of a workspace in the state

@@ -4,9 +4,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // A hook run (Options.Hook) is what git's post-checkout, post-merge and

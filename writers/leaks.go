@@ -8,9 +8,9 @@ import (
 
 	"github.com/repo-manager/repo/internal/credential"
 	"github.com/repo-manager/repo/internal/gittrack"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // commits tells which project files git commits: those it tracks, and

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trustgate"
-	"github.com/repo-manager/repo/writers/plan"
 )
 
 // Report is what a run did or, for Check and DryRun, would do: the

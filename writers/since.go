@@ -4,12 +4,12 @@ import (
 	"slices"
 
 	"github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // Project files need no trust: the tools gate them, and the repository

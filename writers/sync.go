@@ -4,14 +4,14 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/runner"
 	"github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // syncing is a sync, check or dry run of one scope, once loaded: the

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/serverpaths"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // syncWork is what a sync is to bring about, before anything is read:

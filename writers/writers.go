@@ -27,10 +27,10 @@ import (
 	"time"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/commit"
 	"github.com/repo-manager/repo/internal/runner"
 	"github.com/repo-manager/repo/internal/usage"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/commit"
 )
 
 // Mode is what a run does.

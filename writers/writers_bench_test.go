@@ -10,10 +10,10 @@ import (
 
 	"github.com/repo-manager/repo/bench/workload"
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/commit"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // benchSizes are the workspace sizes (extensions) of the planning

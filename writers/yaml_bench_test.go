@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/repo-manager/repo/bench/workload"
+	"github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/commit"
-	"github.com/repo-manager/repo/writers/plan"
 )
 
 // yamlSizes are the server counts of BenchmarkYAMLFirstSync;

@@ -12,10 +12,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
-	"github.com/repo-manager/repo/writers/commit"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // Locking is how a run waits for the locks other repo runs hold.

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // LinkedReaders is profiles, the tools a run writes in scope, with the

@@ -12,11 +12,11 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/trust"
 	"github.com/repo-manager/repo/internal/workspace"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // Open opens the workspace's trust store.

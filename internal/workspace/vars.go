@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // IgnoredVar is a folder variable that repo ignores because it holds a

@@ -14,10 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/usage"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // Host is the process a run is in: its environment, working directory
