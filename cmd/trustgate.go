@@ -11,12 +11,9 @@ import (
 	"github.com/repo-manager/repo/writers"
 )
 
-// untrustedServer and reachedFile are the trust gate's (package
-// trustgate), as the JSON document of repo trust says them.
-type (
-	untrustedServer = trustgate.Server
-	reachedFile     = trustgate.Reached
-)
+// reachedFile is the trust gate's (package trustgate), as the JSON
+// document of repo trust says it.
+type reachedFile = trustgate.Reached
 
 // openTrust opens the workspace's trust store.
 func openTrust(w *workspace) (*trust.Store, error) { return trustgate.Open(w) }

@@ -81,11 +81,3 @@ func (r *run) locking() runner.Locking {
 func (r *run) interrupt() runner.Interrupt {
 	return runner.Interrupt{Stop: r.ctx.Done(), Abort: r.opts.Abort, Committing: r.opts.Committing}
 }
-
-// stopped is the error of a run whose ctx is done before it writes.
-func (r *run) stopped() error {
-	if r.ctx.Err() != nil {
-		return &runner.Interrupted{}
-	}
-	return nil
-}

@@ -1,6 +1,7 @@
 package writers
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -42,7 +43,7 @@ func (e *PartialError) Unwrap() error { return e.Err }
 // error naming it, and trusts none. Trust is kept per user and workspace,
 // in the state folder, never in the workspace.
 func Trust(opts Options, servers []Untrusted) error {
-	r := newRun(nil, opts)
+	r := newRun(context.Background(), opts)
 	w, err := r.load()
 	if err != nil {
 		return err
