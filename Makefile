@@ -33,7 +33,9 @@ test: lint
 # The packages that run goroutines (planning and staging, the big-file halves and the fault guard,
 # loading extensions, par itself), which make test also runs under the race detector; and the cmd
 # tests that run repo sync processes side by side (built with -race then, see cmd/race_test.go).
-RACEPKGS  := ./internal/par/ ./internal/bigmem/ ./internal/regfile/ ./extensions/ ./writers/...
+RACEPKGS  := ./internal/par/ ./internal/bigmem/ ./internal/regfile/ ./extensions/ ./writers/... \
+             ./internal/target/ ./internal/plan/ ./internal/commit/ ./internal/fileio/ ./internal/editor/... \
+             ./internal/canon/ ./internal/fsfault/ ./internal/record/ ./internal/gitignore/ ./internal/runner/
 RACETESTS := ^(TestConcurrentSyncs|TestCheckWhileToolRewritesInPlace|TestKilledSyncsConverge|TestSignalledSyncsAreAllOrNothing)$$
 
 # Every test under the race detector (CI runs it after make test): planning, staging, the big-file

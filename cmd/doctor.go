@@ -16,14 +16,17 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/gittrack"
+	"github.com/repo-manager/repo/internal/plan"
+	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/serverpaths"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/target"
+	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
+	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/toolprofiles/gates"
-	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // DoctorOptions are the flags of repo doctor.
@@ -174,31 +177,31 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(opts.Scope), w.env)
+	targets, _, err := target.Build(w.WS.Servers, sel.Profiles, target.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return err
 	}
-	d := &doctor{f: f, w: w, exec: opts.Exec, defs: w.definitions()}
+	d := &doctor{f: f, w: w, exec: opts.Exec, defs: trustgate.Definitions(w)}
 	if err := d.trackedVenvs(); err != nil {
 		return err
 	}
-	rep := doctorReport{Version: 1, Root: w.root, Scope: opts.Scope, Exec: opts.Exec, Tools: []string{}, Findings: []finding{}}
-	for _, p := range sel.profiles {
+	rep := doctorReport{Version: 1, Root: w.Root, Scope: opts.Scope, Exec: opts.Exec, Tools: []string{}, Findings: []finding{}}
+	for _, p := range sel.Profiles {
 		rep.Tools = append(rep.Tools, p.ID)
 	}
-	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, gates.Files(sel.profiles, opts.Scope)) {
-		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.name,
-			Message: v.message() + "; " + v.consequence(),
-			Fix:     v.fix()})
+	for _, v := range f.host().IgnoredVars(w.Env, sel.Profiles, opts.Scope, gates.Files(sel.Profiles, opts.Scope)) {
+		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.Name,
+			Message: v.Message() + "; " + v.Consequence(),
+			Fix:     v.Fix()})
 	}
-	if opts.Scope == toolprofiles.ScopeProject && len(w.ws.Servers) > 0 {
+	if opts.Scope == toolprofiles.ScopeProject && len(w.WS.Servers) > 0 {
 		fds, err := d.policy(pol, sel, targets, opts.Root)
 		if err != nil {
 			return err
 		}
 		rep.Findings = append(rep.Findings, fds...)
 	}
-	for _, s := range w.ws.Servers {
+	for _, s := range w.WS.Servers {
 		rep.Findings = append(rep.Findings, d.command(s))
 		rep.Findings = append(rep.Findings, d.scripts(s)...)
 		rep.Findings = append(rep.Findings, d.names(s, targets)...)
@@ -206,7 +209,7 @@ func doctorRun(opts *DoctorOptions) error {
 	if opts.Scope == toolprofiles.ScopeProject {
 		rep.Findings = append(rep.Findings, d.committedSecrets()...)
 	}
-	for _, p := range sel.profiles {
+	for _, p := range sel.Profiles {
 		names := writtenFor(p.ID, targets)
 		if fd, ok := d.file(p, opts.Scope, names); ok {
 			rep.Findings = append(rep.Findings, fd)
@@ -228,8 +231,8 @@ func doctorRun(opts *DoctorOptions) error {
 		}
 	} else {
 		if opts.Verbose {
-			fmt.Fprintln(f.IO.ErrOut, sel.describe())
-			for _, n := range sel.notes {
+			fmt.Fprintln(f.IO.ErrOut, sel.Describe())
+			for _, n := range sel.Notes {
 				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), n)
 			}
 		}
@@ -240,10 +243,10 @@ func doctorRun(opts *DoctorOptions) error {
 			fmt.Fprintln(f.IO.Out, fd.line(func(code, s string) string { return f.paint(f.IO.Out, code, s) }))
 		}
 		switch {
-		case len(w.ws.Servers) == 0:
+		case len(w.WS.Servers) == 0:
 			fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
-		case len(sel.profiles) == 0:
-			fmt.Fprintln(f.IO.ErrOut, "repo: "+strings.Replace(sel.none(), "no tools to write", "no tools selected", 1))
+		case len(sel.Profiles) == 0:
+			fmt.Fprintln(f.IO.ErrOut, "repo: "+strings.Replace(sel.None(), "no tools to write", "no tools selected", 1))
 		}
 		if s := doctorSummary(count, secrets, opts.Strict); s != "" && !opts.Quiet {
 			fmt.Fprintln(f.IO.ErrOut, s)
@@ -330,16 +333,16 @@ type doctor struct {
 // tracks that the policy makes per-clone (root: --root, for the command): a file to untrack (warn: its
 // tools read another clone's paths) or a settings file repo writes no
 // servers into (advice: where the servers can go instead).
-func (d *doctor) policy(pol policy, sel *selection, targets []*writers.Target, root string) ([]finding, error) {
-	out := []finding{{Level: levelOK, Check: "policy", Message: strings.TrimPrefix(pol.describe(sel.profiles), "policy: ")}}
+func (d *doctor) policy(pol policy, sel *selection, targets []*target.Target, root string) ([]finding, error) {
+	out := []finding{{Level: levelOK, Check: "policy", Message: strings.TrimPrefix(pol.Describe(sel.Profiles), "policy: ")}}
 	if !pol.Gitignore {
 		return out, nil
 	}
-	if err := plan.MarkTracked(d.w.env, targets); err != nil {
+	if err := plan.MarkTracked(d.w.Env, targets); err != nil {
 		return nil, err
 	}
 	for _, tf := range plan.TrackedFiles(targets) {
-		what, fix := trackedNote(tf, d.w.profiles, root)
+		what, fix := teampolicy.TrackedNote(tf, d.w.Profiles, root)
 		fd := finding{Level: levelWarn, Check: "tracked", Path: tf.Display, Message: what, Fix: fix}
 		if tf.Settings {
 			fd.Level = levelAdvice
@@ -360,12 +363,12 @@ func (d *doctor) trust() (*trust.Store, error) {
 
 // trackedVenvs asks git, once, which of the extensions' venvs it tracks.
 func (d *doctor) trackedVenvs() error {
-	top, ok := gittrack.Top(d.w.root)
+	top, ok := gittrack.Top(d.w.Root)
 	if !ok {
 		return nil
 	}
 	var venvs []string
-	for _, ext := range d.w.ws.Extensions {
+	for _, ext := range d.w.WS.Extensions {
 		if _, err := os.Lstat(ext.Venv); err == nil {
 			venvs = append(venvs, ext.Venv)
 		}
@@ -383,9 +386,9 @@ func (d *doctor) trackedVenvs() error {
 // shellquote.Join as display has it.
 func (d *doctor) show(p string) string { return termtext.Safe(d.display(p)) }
 
-func (d *doctor) display(p string) string { return d.w.env.Display(p) }
+func (d *doctor) display(p string) string { return d.w.Env.Display(p) }
 
-func (d *doctor) extension(name string) *extensions.Extension { return d.w.extension(name) }
+func (d *doctor) extension(name string) *extensions.Extension { return d.w.Extension(name) }
 
 // command checks that a stdio server's command can start: a venv python
 // exists and runs, an absolute path is an executable file, a bare name is
@@ -405,7 +408,7 @@ func (d *doctor) command(s extensions.Server) finding {
 		fd.Fix = "make sure the variable is set where the tools start, or use a <<template>> in " + where
 		return fd
 	case filepath.IsAbs(cmd):
-		if ext := d.extension(s.Extension); ext != nil && under(ext.Venv, cmd) {
+		if ext := d.extension(s.Extension); ext != nil && serverpaths.Under(ext.Venv, cmd) {
 			return d.venvPython(fd, s, ext, cmd)
 		}
 		return d.executable(fd, cmd, "install it, or fix the command in "+where)
@@ -413,9 +416,9 @@ func (d *doctor) command(s extensions.Server) finding {
 		// Resolution writes a relative command that exists absolute: this
 		// one is not in the server's folder, or that folder is the tool's
 		// to expand (a cwd holding an environment reference).
-		for _, m := range missingPaths(s, d.extension(s.Extension), d.w.root, d.show) {
-			if m.field == "command" {
-				fd.Level, fd.Message, fd.Fix = levelFail, m.what, m.fix
+		for _, m := range serverpaths.Find(s, d.extension(s.Extension), d.w.Root, d.show) {
+			if m.Field == "command" {
+				fd.Level, fd.Message, fd.Fix = levelFail, m.What, m.Fix
 				return fd
 			}
 		}
@@ -440,12 +443,12 @@ func (d *doctor) command(s extensions.Server) finding {
 func (d *doctor) scripts(s extensions.Server) []finding {
 	ext := d.extension(s.Extension)
 	var out []finding
-	for _, m := range missingPaths(s, ext, d.w.root, d.show) {
-		if m.field == "command" || (m.check == "venv" && under(ext.Venv, s.Command)) {
+	for _, m := range serverpaths.Find(s, ext, d.w.Root, d.show) {
+		if m.Field == "command" || (m.Check == "venv" && serverpaths.Under(ext.Venv, s.Command)) {
 			continue // said by the command's finding
 		}
-		fd := finding{Level: levelFail, Server: s.Name, Check: m.check, Message: m.what, Fix: m.fix}
-		if m.check == "venv" {
+		fd := finding{Level: levelFail, Server: s.Name, Check: m.Check, Message: m.What, Fix: m.Fix}
+		if m.Check == "venv" {
 			fd.Fix = d.venvFix(ext, false)
 		}
 		out = append(out, fd)
@@ -538,7 +541,7 @@ func (d *doctor) venvPython(fd finding, s extensions.Server, ext *extensions.Ext
 	ctx, cancel := context.WithTimeout(context.Background(), pythonTimeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, cmd, "-c", "")
-	c.Dir = d.w.root
+	c.Dir = d.w.Root
 	c.WaitDelay = time.Second
 	out, err := c.CombinedOutput()
 	if err != nil {
@@ -584,7 +587,7 @@ func (d *doctor) venvFix(ext *extensions.Extension, recreate bool) string {
 
 // names checks the server's name against every tool it is written to that
 // restricts names (profile entry.name_pattern).
-func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding {
+func (d *doctor) names(s extensions.Server, targets []*target.Target) []finding {
 	var accepted []string
 	var out []finding
 	for _, tg := range targets {
@@ -592,7 +595,7 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 			continue
 		}
 		for _, id := range tg.Tools {
-			p := d.w.profiles.ForScope(string(tg.Scope)).Get(id)
+			p := d.w.Profiles.ForScope(string(tg.Scope)).Get(id)
 			if p == nil || p.Entry.NamePattern == "" || slices.Contains(accepted, id) {
 				continue
 			}
@@ -617,10 +620,10 @@ func (d *doctor) names(s extensions.Server, targets []*writers.Target) []finding
 // can see why repo wrote there and not where the tool's old docs point.
 func (d *doctor) file(p *toolprofiles.Profile, scope string, names []string) (finding, bool) {
 	t := p.Scopes.Get(scope)
-	if t == nil || len(names) == 0 || !slices.ContainsFunc(t.Installs, func(in toolprofiles.Install) bool { return in.OS == d.w.env.GOOS }) {
+	if t == nil || len(names) == 0 || !slices.ContainsFunc(t.Installs, func(in toolprofiles.Install) bool { return in.OS == d.w.Env.GOOS }) {
 		return finding{}, false
 	}
-	c, err := target.Choose(t, d.w.env)
+	c, err := target.Choose(t, d.w.Env)
 	if err != nil {
 		return finding{Level: levelWarn, Tool: p.ID, Check: "file", Message: termtext.Safe(err.Error()),
 			Fix: "make the folder readable, or select the tool's scope with --scope"}, true
@@ -644,7 +647,7 @@ func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string
 	if !hasGate && len(advice) == 0 {
 		return nil
 	}
-	if ev := onMachine(p, d.w.env.Env, d.show); ev.known && !ev.installed() {
+	if ev := toolsel.OnMachine(p, d.w.Env.Env, d.show); ev.Known && !ev.Installed() {
 		var kinds []string
 		if hasGate {
 			kinds = append(kinds, stepNames[g.Kind])
@@ -657,11 +660,11 @@ func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string
 			verb = "are"
 		}
 		return []finding{{Level: levelOK, Tool: p.ID, Check: "installed",
-			Message: fmt.Sprintf("%s is not on this machine (%s), so its %s %s not checked", p.Name, ev.absent(), andList(kinds), verb)}}
+			Message: fmt.Sprintf("%s is not on this machine (%s), so its %s %s not checked", p.Name, ev.Absent(), andList(kinds), verb)}}
 	}
 	var out []finding
 	if hasGate {
-		c := gates.Context{Root: d.w.root, Profile: p, Env: d.w.env.Env, Show: d.show}
+		c := gates.Context{Root: d.w.Root, Profile: p, Env: d.w.Env.Env, Show: d.show}
 		for _, e := range entries {
 			c.Entries = append(c.Entries, gates.Entry{Name: e.Name, Value: e.Value})
 		}
@@ -719,7 +722,7 @@ func (d *doctor) advice(p *toolprofiles.Profile, scope string, names []string) [
 
 // entriesFor lists the entries written for a tool, in file order, each
 // once.
-func entriesFor(id string, targets []*writers.Target) []target.Desired {
+func entriesFor(id string, targets []*target.Target) []target.Desired {
 	var out []target.Desired
 	for _, tg := range targets {
 		if !slices.Contains(tg.Tools, id) {
@@ -735,7 +738,7 @@ func entriesFor(id string, targets []*writers.Target) []target.Desired {
 }
 
 // writtenFor lists the servers written for a tool, in file order.
-func writtenFor(id string, targets []*writers.Target) []string {
+func writtenFor(id string, targets []*target.Target) []string {
 	var names []string
 	for _, tg := range targets {
 		if !slices.Contains(tg.Tools, id) {
@@ -748,12 +751,6 @@ func writtenFor(id string, targets []*writers.Target) []string {
 		}
 	}
 	return names
-}
-
-// under reports whether p is dir or inside it.
-func under(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // outdatedApprovals reports the servers a tool approved by name (Claude
@@ -773,7 +770,7 @@ func (d *doctor) outdatedApprovals(p *toolprofiles.Profile, byName []string) []f
 	var out []finding
 	for _, name := range byName {
 		approved := store.Approved[p.ID][name]
-		s := d.w.server(name)
+		s := d.w.Server(name)
 		if approved == "" || s == nil || approved == trust.Define(*s, nil).Digest() {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/repo-manager/repo/internal/usage"
 )
 
 // Exit codes, in one place (repo --help states them). CI tells drift (1)
@@ -31,7 +33,9 @@ var errUntrustedShown = errors.New("not trusted")
 // printed, so Main prints nothing more.
 var errStale = errors.New("out of date")
 
-// usageError is a mistake in the command line.
+// usageError is a mistake in the command line. What the command line
+// asks of the library that cannot be (an unknown tool id) is a
+// usage.Error, and ends the same way.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -67,7 +71,7 @@ func exitCode(err error, stderr io.Writer, command string) int {
 		fmt.Fprintf(stderr, "repo: %s\n", strings.TrimRight(e.Error(), "\n"))
 	}
 	var ue usageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || errors.Is(err, usage.ErrUsage) {
 		fmt.Fprintf(stderr, "run '%s --help' for usage\n", command)
 	}
 	var te *untrustedError

@@ -1,17 +1,12 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
-	"unicode/utf8"
 
-	"github.com/repo-manager/repo/extensions"
-	"github.com/repo-manager/repo/internal/termtext"
-	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
+	"github.com/repo-manager/repo/internal/target"
+	wsp "github.com/repo-manager/repo/internal/workspace"
 )
 
 // IOStreams are where a command reads and writes: data and diffs on Out,
@@ -47,134 +42,35 @@ func newFactory() *Factory {
 	}
 }
 
-// Home is the user's home folder: HOME, or USERPROFILE on Windows. A
-// relative value is ignored, as for every folder variable (see
-// toolprofiles.Env.DirVar): files under ~ would land in the working
-// directory.
-func (f *Factory) Home() string {
-	if f.GOOS == "windows" {
-		if h := f.Getenv("USERPROFILE"); toolprofiles.Absolute(h) {
-			return h
-		}
-	}
-	if h := f.Getenv("HOME"); toolprofiles.Absolute(h) {
-		return h
-	}
-	return ""
+// host is the process as the library sees it: this factory's
+// environment, working directory and operating system.
+func (f *Factory) host() wsp.Host {
+	return wsp.Host{Getenv: f.Getenv, Getwd: f.Getwd, GOOS: f.GOOS}
 }
 
+// Home is the user's home folder (workspace.Host.Home).
+func (f *Factory) Home() string { return f.host().Home() }
+
 // Root finds the workspace root: --root, else the nearest folder with
-// .repository/ at or above the working directory.
-//
-// Outside Windows the root is its real path, every symlink resolved,
-// because that is the path the tools see: they start in a folder through
-// getcwd, which has no symlinks, and Claude Code keys a workspace's local
-// servers by it (projects["<real path>"] in ~/.claude.json). So a
-// workspace reached through a symlink (or macOS's /tmp, which is
-// /private/tmp) is one key, one ownership record and one lock, whichever
-// path a run came through. Paths are still shown relative to the root or
-// as ~/….
+// .repository/ at or above the working directory; its real path (see
+// workspace.Host.Roots).
 func (f *Factory) Root(flag string) (string, error) {
 	root, _, err := f.roots(flag)
 	return root, err
 }
 
 // roots returns the root, and the path it was reached by when that
-// differs: the form repo used before roots were resolved, under which an
-// earlier version may have recorded and locked the workspace.
+// differs (workspace.Host.Roots).
 func (f *Factory) roots(flag string) (root, reached string, err error) {
-	if flag != "" {
-		abs, err := filepath.Abs(flag)
-		if err != nil {
-			return "", "", err
-		}
-		fi, err := os.Stat(filepath.Join(abs, extensions.RepoDir))
-		switch {
-		case err != nil && !extensions.NotThere(err):
-			return "", "", fmt.Errorf("--root %s: %w", termtext.Safe(flag), unwrapPathError(err))
-		case err != nil || !fi.IsDir():
-			return "", "", usagef("--root %s: no %s folder there", termtext.Safe(flag), extensions.RepoDir)
-		}
-		reached = abs
-	} else {
-		wd, err := f.Getwd()
-		if err != nil {
-			return "", "", err
-		}
-		if reached, err = extensions.FindRoot(wd); err != nil {
-			return "", "", err
-		}
-	}
-	root = f.realPath(reached)
-	if err := checkRootText(root); err != nil {
-		return "", "", err
-	}
-	if root == reached {
-		return root, "", nil
-	}
-	return root, reached, nil
-}
-
-// checkRootText refuses a root that is not UTF-8: the tools' config files
-// are UTF-8 text, and a path written into them would be written with
-// U+FFFD, a folder that does not exist.
-func checkRootText(root string) error {
-	if utf8.ValidString(root) {
-		return nil
-	}
-	for i := 0; i < len(root); {
-		r, size := utf8.DecodeRuneInString(root[i:])
-		if r == utf8.RuneError && size == 1 {
-			return fmt.Errorf("the workspace root %s is not UTF-8 (byte 0x%02x at offset %d): the tools' config files are UTF-8 text and cannot name it; rename the folder", termtext.Safe(root), root[i], i)
-		}
-		i += size
-	}
-	return nil
-}
-
-// realPath is p with its symlinks resolved, or p where that fails. On
-// Windows p is kept as before: a working directory there is the path a
-// folder was entered by, and resolving can turn a mapped or substituted
-// drive into another form.
-func (f *Factory) realPath(p string) string {
-	if f.GOOS == "windows" {
-		return p
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	return p
+	return f.host().Roots(flag)
 }
 
 // Env is the path environment for a root.
-func (f *Factory) Env(root string) writers.Env {
-	return writers.Env{Root: root, Env: toolprofiles.Env{Home: f.Home(), GOOS: f.GOOS, Getenv: f.Getenv}}
-}
+func (f *Factory) Env(root string) target.Env { return f.host().Env(root) }
 
 // workspace is what most commands start from.
-type workspace struct {
-	root     string
-	env      writers.Env
-	profiles *toolprofiles.Set
-	ws       *extensions.Workspace
-}
+type workspace = wsp.Workspace
 
 func (f *Factory) load(rootFlag string) (*workspace, error) {
-	root, reached, err := f.roots(rootFlag)
-	if err != nil {
-		return nil, err
-	}
-	env := f.Env(root)
-	if reached != "" {
-		env.Aliases = []string{reached}
-	}
-	profiles, err := toolprofiles.Load(root, env.Env)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := extensions.Load(extensions.Options{Root: root, Home: f.Home(), GOOS: f.GOOS})
-	if err != nil {
-		return nil, err
-	}
-	return &workspace{root: root, env: env, profiles: profiles, ws: ws}, nil
+	return wsp.Load(f.host(), rootFlag)
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/repo-manager/repo/writers"
+	wcommit "github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
 )
 
 // symlinkedWorkspace makes a workspace and a symlink to it, and returns
@@ -87,7 +88,7 @@ func TestTwoPathsToOneWorkspaceTakeOneLock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path, err := writers.LockPath(f.Env(root))
+		path, err := plan.LockPath(f.Env(root))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,13 +98,13 @@ func TestTwoPathsToOneWorkspaceTakeOneLock(t *testing.T) {
 	if viaReal != viaLink {
 		t.Fatalf("lock %s through the real path, %s through the link", viaReal, viaLink)
 	}
-	unlock, err := writers.Lock(viaReal, time.Second, nil)
+	unlock, err := wcommit.Lock(viaReal, time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unlock()
 	waited := false
-	if _, err := writers.Lock(viaLink, 100*time.Millisecond, func() { waited = true }); !errors.Is(err, writers.ErrLocked) || !waited {
+	if _, err := wcommit.Lock(viaLink, 100*time.Millisecond, func() { waited = true }); !errors.Is(err, wcommit.ErrLocked) || !waited {
 		t.Fatalf("second lock through the link: %v, waited %v; want it to wait and give up", err, waited)
 	}
 }

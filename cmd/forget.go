@@ -2,17 +2,13 @@ package cmd
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // ForgetOptions are the flags of repo forget.
@@ -111,150 +107,39 @@ repo forget --all there).`,
 	return cmd
 }
 
+// forgetRun runs repo forget, and forgetWorkspaceRun repo forget
+// --workspace, through writers.Run.
 func forgetRun(opts *ForgetOptions) error {
-	f := opts.F
-	w, err := f.load(opts.Root)
-	if err != nil {
-		return err
-	}
-	// As sync has them: a machine-specific project file's entries are in
-	// the clone's own record under a per-clone policy (LeavingTargets finds
-	// them in either record; this keeps Build to the one sync uses).
-	if _, err := loadPolicy(w, nil, nil); err != nil {
-		return err
-	}
-	var forgotten []*toolprofiles.Profile // as the project scope has them; each scope looks its own up (forgottenIn)
+	tools := splitIDs(opts.Tools)
 	if opts.All {
-		for _, p := range w.profiles.All() {
-			if p.MCP {
-				forgotten = append(forgotten, p)
-			}
-		}
-	} else {
-		for _, id := range splitIDs(opts.Tools) {
-			p, err := lookup(w.profiles, id, "--tool")
-			if err != nil {
-				return err
-			}
-			forgotten = append(forgotten, p)
-		}
+		tools = nil
 	}
-	scopes := toolprofiles.Scopes
-	if opts.Scope != "" {
-		scopes = []string{opts.Scope}
-	}
-	res := forgetResult{Version: 1, Mode: "forget", Root: w.root, Tools: []string{}, Scopes: scopes,
-		Files: []fileResult{}, Kept: []forgetKept{}, Warnings: []string{}}
-	if opts.DryRun {
-		res.Mode = "dry-run"
-	}
-	for _, p := range forgotten {
-		res.Tools = append(res.Tools, p.ID)
-	}
-	var targets []*writers.Target
-	for _, scope := range scopes {
-		// The tools the workspace still asks for keep what they share with
-		// the forgotten ones (--all forgets them all), those this machine
-		// lacks included, as sync keeps them.
-		var staying []*toolprofiles.Profile
-		if !opts.All {
-			sel, err := selectTools(w, nil, scope)
-			if err != nil {
-				return err
-			}
-			for _, p := range sel.wanted {
-				if !slices.ContainsFunc(forgotten, func(f *toolprofiles.Profile) bool { return f.ID == p.ID }) {
-					staying = append(staying, p)
-				}
-			}
-		}
-		lt, kept, err := plan.LeavingTargets(w.env, target.Scope(scope), forgottenIn(w.profiles.ForScope(scope), forgotten, opts.All), staying, plan.ReasonForgotten)
-		if err != nil {
-			return err
-		}
-		targets = append(targets, lt...)
-		for _, k := range kept {
-			res.Kept = append(res.Kept, forgetKept{Path: k.Display, Scope: string(k.Scope), Tools: k.Tools, By: k.By})
-		}
-	}
-	res.Warnings = append(res.Warnings, againWarnings(w, forgotten, opts.All)...)
-	if !opts.DryRun && len(targets) > 0 {
-		unlock, err := lockWorkspace(f, w)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
-	plan, written, err := planAndApply(f, w.env, targets, writers.Options{}, !opts.DryRun, nil)
+	return forget(opts, writers.Options{Root: opts.Root, Tools: tools})
+}
+
+func forgetWorkspaceRun(opts *ForgetOptions) error {
+	return forget(opts, writers.Options{Root: opts.Workspace, Gone: true})
+}
+
+func forget(opts *ForgetOptions, wo writers.Options) error {
+	f := opts.F
+	wo.Mode, wo.Scope, wo.DryRun, wo.ShowSecrets = writers.Forget, opts.Scope, opts.DryRun, opts.ShowSecrets
+	ctx, err := f.runContext(&wo, !opts.DryRun)
 	if err != nil {
 		return err
 	}
-	defer plan.Close()
-	for _, pw := range plan.Warnings {
-		res.Warnings = appendUnique(res.Warnings, pw)
-	}
-	for _, fp := range plan.Files {
-		if !fp.Changed() && !slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
-			continue
-		}
-		if opts.DryRun {
-			res.Files = append(res.Files, newFileResult(fp, statusStale, diffFor(true, opts.ShowSecrets)))
-		} else {
-			res.Files = append(res.Files, newFileResult(fp, statusWritten, noDiff))
-		}
+	rep, err := writers.Run(ctx, wo)
+	if err != nil {
+		return runFailed(f, err)
 	}
 	if opts.Output == "json" {
-		return writeJSON(f, res)
+		return writeJSON(f, rep)
 	}
-	printForget(f, opts, res)
+	printForget(f, opts, rep)
 	return nil
 }
 
-// forgottenIn are the forgotten tools as the profiles of one scope have
-// them (a workspace's profile applies to the project scope only; the local
-// and user scopes use the built-in or the user's own of its id, or none).
-func forgottenIn(set *toolprofiles.Set, forgotten []*toolprofiles.Profile, all bool) []*toolprofiles.Profile {
-	if all {
-		var out []*toolprofiles.Profile
-		for _, p := range set.All() {
-			if p.MCP {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
-	var out []*toolprofiles.Profile
-	for _, f := range forgotten {
-		if p := set.Get(f.ID); p != nil {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// againWarnings are the forgotten tools the next repo sync writes again:
-// those listed in [mcp] tools, or, without a list, detected.
-func againWarnings(w *workspace, forgotten []*toolprofiles.Profile, all bool) []string {
-	cfg, err := extensions.LoadConfig(w.root)
-	if err != nil {
-		return nil // selectTools has read it already: not reached
-	}
-	var out []string
-	for _, p := range forgotten {
-		switch {
-		case cfg.Set && slices.Contains(cfg.Tools, p.ID):
-			out = append(out, fmt.Sprintf("%s is listed in [mcp] tools of %s: the next repo sync writes its entries again; take it out of the list to keep them out", p.ID, extensions.ConfigFile))
-		case !cfg.Set && !all && len(workspaceEvidence(p, w)) > 0:
-			out = append(out, fmt.Sprintf("%s is detected in this workspace (see repo tools): the next repo sync writes its entries again; list the tools repo writes in [mcp] tools of %s to leave it out", p.ID, extensions.ConfigFile))
-		}
-	}
-	if all && !cfg.Set {
-		out = append(out, fmt.Sprintf("the next repo sync writes the tools detected in this workspace again; list the tools repo writes in [mcp] tools of %s (an empty list writes none)", extensions.ConfigFile))
-	}
-	return out
-}
-
-func printForget(f *Factory, opts *ForgetOptions, res forgetResult) {
+func printForget(f *Factory, opts *ForgetOptions, res *writers.Report) {
 	errOut := f.IO.ErrOut
 	if !opts.Quiet {
 		for _, w := range res.Warnings {
@@ -307,26 +192,4 @@ func scopeWords(scopes []string) string {
 		return scopes[0]
 	}
 	return strings.Join(scopes[:len(scopes)-1], ", ") + " or " + scopes[len(scopes)-1]
-}
-
-// forgetResult is the --output json document of repo forget (schema
-// docs/schema/forget.v1.json).
-type forgetResult struct {
-	Version  int          `json:"version"`
-	Mode     string       `json:"mode"`
-	Root     string       `json:"root"`
-	Tools    []string     `json:"tools"`
-	Scopes   []string     `json:"scopes"`
-	Files    []fileResult `json:"files"`
-	Kept     []forgetKept `json:"kept"`
-	Warnings []string     `json:"warnings"`
-}
-
-// forgetKept is a file whose entries stay because a tool still selected
-// writes it too.
-type forgetKept struct {
-	Path  string   `json:"path"`
-	Scope string   `json:"scope"`
-	Tools []string `json:"tools"`
-	By    []string `json:"by"`
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/internal/termtext"
-	"github.com/repo-manager/repo/writers/plan"
+	"github.com/repo-manager/repo/writers"
 )
 
 // checkMergeFlags refuses an --ours or --theirs that names no entry (an
@@ -32,13 +32,13 @@ func checkMergeFlags(c *cobra.Command, opts *SyncOptions) error {
 
 // printKeptEdits says, with -v, which managed entries keep hand edits, and
 // which fields.
-func printKeptEdits(f *Factory, kept []plan.KeptEdit) {
+func printKeptEdits(f *Factory, kept []writers.KeptEdit) {
 	for _, k := range kept {
 		fields := make([]string, len(k.Fields))
 		for i, fl := range k.Fields {
 			fields[i] = termtext.Safe(fl)
 		}
 		fmt.Fprintf(f.IO.ErrOut, "kept edit %s (%s: %s): entry %q keeps your edit of %s\n",
-			termtext.Safe(k.File), k.Scope, strings.Join(k.Tools, ", "), termtext.Safe(k.Entry), strings.Join(fields, ", "))
+			termtext.Safe(k.Path), k.Scope, strings.Join(k.Tools, ", "), termtext.Safe(k.Entry), strings.Join(fields, ", "))
 	}
 }

@@ -3,13 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
 )
 
 // repo sync --hook: what git's post-checkout, post-merge and post-rewrite
@@ -34,157 +33,92 @@ import (
 // It prints what it wrote and what needs the user, and nothing when the
 // clone is current.
 
-// hookRun runs repo sync --hook.
+// hookRun runs repo sync --hook: a hook run of writers.Run for each
+// scope, the project's first.
 func hookRun(opts *SyncOptions) error {
-	f := opts.F
-	w, err := f.load(opts.Root)
-	if err != nil {
-		return err
-	}
-	pol, err := loadPolicy(w, flagPointer(opts.PortableSet, opts.Portable), flagPointer(opts.GitignoreSet, opts.Gitignore))
-	if err != nil {
-		return err
-	}
-	unlock, err := lockWorkspace(f, w)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := hookProject(opts, w, pol); err != nil {
-		return err
-	}
-	recPath, err := plan.UserRecordPath(w.env)
-	if err != nil {
-		return err
-	}
-	rec, _, err := plan.ReadRecord(recPath, w.env.Display(recPath))
-	if err != nil {
-		return err
-	}
-	for _, scope := range []string{toolprofiles.ScopeLocal, toolprofiles.ScopeUser} {
-		if err := hookScope(opts, w, rec, scope); err != nil {
+	for _, scope := range toolprofiles.Scopes {
+		so := *opts
+		so.Scope = scope
+		wo := so.door()
+		ctx, err := opts.F.runContext(&wo, true)
+		if err != nil {
 			return err
 		}
+		rep, err := writers.Run(ctx, wo)
+		var untrusted *writers.UntrustedError
+		switch {
+		case errors.As(err, &untrusted):
+			if !opts.Quiet {
+				fmt.Fprintf(opts.F.IO.ErrOut, "%s %s scope: %s\n", opts.F.paint(opts.F.IO.ErrOut, yellow, "note:"), scope, newUntrustedError(untrusted.Servers, syncCommand(&so)).Error())
+			}
+		case err != nil:
+			return runFailed(opts.F, err)
+		case scope == toolprofiles.ScopeProject:
+			hookProject(&so, rep)
+		default:
+			hookScope(&so, rep)
+		}
 	}
 	return nil
 }
 
-// hookProject writes the project scope's per-clone files, and names the
-// committed files that are out of date.
-func hookProject(opts *SyncOptions, w *workspace, pol policy) error {
+// hookProject says which per-clone files the hook wrote, what is new
+// since the last sync, and the committed files that are out of date.
+func hookProject(opts *SyncOptions, rep *writers.Report) {
 	f := opts.F
-	so := *opts
-	so.Scope = toolprofiles.ScopeProject
-	sel, err := selectTools(w, so.Tools, so.Scope)
-	if err != nil {
-		return err
-	}
-	work, err := syncTargets(w, sel, &so)
-	if err != nil {
-		return err
-	}
-	var committed []*writers.FilePlan
-	perClone := func(p *writers.Plan) error {
-		// Only the per-clone files are applied; the rest is reported.
-		committed = nil
-		var keep []*writers.FilePlan
-		for _, fp := range p.Files {
-			switch {
-			case fp.PerClone:
-				keep = append(keep, fp)
-			case fp.Changed():
-				committed = append(committed, fp)
-			}
-		}
-		p.Files = keep
-		return nil
-	}
-	p, written, err := planAndApply(f, w.env, work.targets, writers.Options{Ignore: work.ignore}, true, perClone)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	printWritten(opts, written)
-	res := syncResult{}
-	if len(written) > 0 {
-		// What the checkout brought into effect: say what is new.
-		printSince(f, sinceLastSync(w, sel, work.targets, &res))
-	}
+	printWritten(opts, rep.Files)
+	printSince(f, rep.Since)
 	if opts.Quiet {
-		return nil
+		return
 	}
-	for _, tf := range p.Tracked {
-		if tf.Settings && !opts.Verbose {
+	var tracked []writers.Tracked
+	for _, t := range rep.Tracked {
+		if t.Settings && !opts.Verbose {
 			continue // a standing choice, said by sync and doctor: not after every checkout
 		}
-		what, fix := trackedNote(tf, w.profiles, opts.Root)
-		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
+		tracked = append(tracked, t)
 	}
-	printTracked(f, res.Tracked)
-	for _, fp := range committed {
-		fr := newFileResult(fp, statusStale, noDiff)
+	printTracked(f, tracked)
+	committed := 0
+	for _, fr := range rep.Files {
+		if fr.Status != statusStale || slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == string(plan.ActionUntrack) }) {
+			continue
+		}
+		committed++
 		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, yellow, "out of date:"), termtext.Safe(fr.Path), who(fr), reasons(fr.Changes))
 	}
-	if len(committed) > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "the hook writes no file a commit holds: run '%s' and commit the result\n", syncCommand(&so))
+	if committed > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "the hook writes no file a commit holds: run '%s' and commit the result\n", syncCommand(opts))
 	}
 	if opts.Verbose {
-		fmt.Fprintln(f.IO.ErrOut, pol.describe(sel.profiles))
+		fmt.Fprintln(f.IO.ErrOut, rep.Text.Policy)
 	}
-	for _, warning := range res.Warnings {
+	for _, warning := range rep.Warnings {
 		fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), warning)
 	}
-	return nil
 }
 
-// hookScope syncs a local or user scope where the per-user record says
-// this workspace has entries of the scope's selected tools, through the
-// trust gate: untrusted servers are listed, and nothing of the scope is
-// written.
-func hookScope(opts *SyncOptions, w *workspace, rec *plan.Record, scope string) error {
-	f := opts.F
-	so := *opts
-	so.Scope = scope
-	sel, err := selectTools(w, so.Tools, scope)
-	if err != nil {
-		return err
-	}
-	work, err := syncTargets(w, sel, &so)
-	if err != nil {
-		return err
-	}
-	if !slices.ContainsFunc(work.targets, func(t *writers.Target) bool { return rec.Find(filepath.ToSlash(t.Path), t.Key) != nil }) {
+// hookScope says what the hook wrote in a local or user scope, or (-v)
+// that the workspace has no entries there: a report without files.
+func hookScope(opts *SyncOptions, rep *writers.Report) {
+	if len(rep.Files) == 0 {
 		if opts.Verbose {
-			fmt.Fprintf(f.IO.ErrOut, "%s scope: no entries of this workspace's on this machine; 'repo sync --scope %s' starts it\n", scope, scope)
+			fmt.Fprintf(opts.F.IO.ErrOut, "%s scope: no entries of this workspace's on this machine; 'repo sync --scope %s' starts it\n", opts.Scope, opts.Scope)
 		}
-		return nil
+		return
 	}
-	gate := func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(&so)) }
-	p, written, err := planAndApply(f, w.env, work.targets, writers.Options{}, true, gate)
-	var untrusted *untrustedError
-	if errors.As(err, &untrusted) {
-		untrusted.plan.Close()
-		if !opts.Quiet {
-			fmt.Fprintf(f.IO.ErrOut, "%s %s scope: %s\n", f.paint(f.IO.ErrOut, yellow, "note:"), scope, untrusted.Error())
-		}
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	p.Close()
-	printWritten(opts, written)
-	return nil
+	printWritten(opts, rep.Files)
 }
 
 // printWritten says which files a run wrote (unless -q).
-func printWritten(opts *SyncOptions, written []*writers.FilePlan) {
+func printWritten(opts *SyncOptions, files []fileResult) {
 	if opts.Quiet {
 		return
 	}
 	f := opts.F
-	for _, fp := range written {
-		fr := newFileResult(fp, statusWritten, noDiff)
-		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
+	for _, fr := range files {
+		if fr.Status == statusWritten {
+			fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
+		}
 	}
 }

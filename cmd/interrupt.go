@@ -1,13 +1,17 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
+	"github.com/repo-manager/repo/internal/runner"
 	"github.com/repo-manager/repo/writers"
 )
 
@@ -17,7 +21,7 @@ import (
 // close events, which Go delivers as os.Interrupt and SIGTERM, are caught
 // by Main and handled here, in three phases of a run:
 //
-//   - Before writers.ApplyInterruptible (loading, planning, waiting for
+//   - Before the run replaces files (loading, planning, waiting for
 //     the workspace lock, and every run that writes nothing): nothing is
 //     written or staged, so repo ends at once, saying "interrupted:
 //     nothing written". The workspace lock is a flock, which goes with
@@ -106,25 +110,48 @@ func (in *interrupts) end(err errInterrupted) {
 	in.exit(err.code())
 }
 
-// apply runs writers.ApplyInterruptible with this run's signals. If a
-// signal came meanwhile, the error is the interruption's (the files were
-// put back) unless Apply wrote every file; the run then goes on to report
-// them and ends with interrupted (see interrupted).
-func (in *interrupts) apply(p *writers.Plan) (writers.Applied, error) {
-	in.mu.Lock()
-	in.applying = true
-	in.mu.Unlock()
-	applied, err := writers.ApplyInterruptible(p, writers.Interrupt{Stop: in.stop, Abort: in.abort})
+// committing is told by a run when it starts to replace files and when it
+// is done (wrote: files hold what it wrote): the phases that decide what
+// a signal does.
+func (in *interrupts) committing(start, wrote bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	in.applying = false
-	in.written = in.written || len(applied.Written) > 0
-	if in.sig != nil && err != nil && len(applied.Written) == 0 {
-		// Not wrapped: a changed file (ErrChanged) must not make the
-		// caller plan again.
-		return applied, errInterrupted{sig: in.sig, written: in.written, putBack: applied.PutBack}
+	in.applying = start
+	in.written = in.written || wrote
+}
+
+// stopped is the error of a run the first signal stopped in its commit
+// (the files were put back), as Main ends with it; other errors are as
+// they are. Not wrapped: a changed file must not make the caller plan
+// again.
+func (in *interrupts) stopped(err error) error {
+	var ri *runner.Interrupted
+	if in == nil || !errors.As(err, &ri) {
+		return err
 	}
-	return applied, err
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.sig == nil {
+		return err
+	}
+	return errInterrupted{sig: in.sig, written: in.written, putBack: ri.PutBack}
+}
+
+// stopContext is done when the first signal comes in a commit.
+type stopContext struct {
+	context.Context
+	stop <-chan struct{}
+}
+
+func (c stopContext) Done() <-chan struct{} { return c.stop }
+
+func (c stopContext) Err() error {
+	select {
+	case <-c.stop:
+		return context.Canceled
+	default:
+		return nil
+	}
 }
 
 // interrupted is the error a run that ended normally after a signal ends
@@ -168,11 +195,35 @@ func (e errInterrupted) code() int {
 	return ExitSignal + int(syscall.SIGINT)
 }
 
-// apply writes the plan: through the run's signal handling under Main,
-// plainly in tests that run commands in the test's own process.
-func (f *Factory) apply(p *writers.Plan) (writers.Applied, error) {
-	if f.interrupts == nil {
-		return writers.Apply(p)
+// runContext fills in what a run through writers.Run takes from the
+// factory — the environment, the working directory, the lock timeout,
+// what a wait for another run prints, and the signals (see above) — and
+// returns the context it runs in. An unusable REPO_LOCK_TIMEOUT is an
+// error for a run that writes (one that only looks takes no lock).
+func (f *Factory) runContext(o *writers.Options, writing bool) (context.Context, error) {
+	timeout, err := lockTimeout(f)
+	if err != nil && writing {
+		return nil, err
 	}
-	return f.interrupts.apply(p)
+	o.Getenv, o.Getwd, o.LockTimeout = f.Getenv, f.Getwd, timeout
+	o.Waiting = func(message string) { fmt.Fprintf(f.IO.ErrOut, "repo: %s\n", message) }
+	in := f.interrupts
+	if in == nil {
+		return context.Background(), nil
+	}
+	o.Abort, o.Committing = in.abort, in.committing
+	return stopContext{Context: context.Background(), stop: in.stop}, nil
+}
+
+// locking and interrupt are runner's terms for the same (repo mcp import
+// runs its own plan through package runner).
+func (f *Factory) locking(timeout time.Duration) runner.Locking {
+	return runner.Locking{Timeout: timeout, Waiting: func(message string) { fmt.Fprintf(f.IO.ErrOut, "repo: %s\n", message) }}
+}
+
+func (f *Factory) interrupt() runner.Interrupt {
+	if f.interrupts == nil {
+		return runner.Interrupt{}
+	}
+	return runner.Interrupt{Stop: f.interrupts.stop, Abort: f.interrupts.abort, Committing: f.interrupts.committing}
 }

@@ -11,20 +11,22 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/credential"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/runner"
+	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/target"
+	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
+	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
-	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // MCPImportOptions are the flags of repo mcp import.
@@ -111,7 +113,7 @@ type importPlan struct {
 	servers  []extensions.Server // the imported servers, as the new extension declares them
 	skipped  []skippedEntry
 	warnings []string
-	plan     *writers.Plan // the new extension's files first, then the sync's
+	plan     *plan.Plan // the new extension's files first, then the sync's
 }
 
 func mcpImportRun(opts *MCPImportOptions) error {
@@ -127,60 +129,62 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	if _, err := loadPolicy(w, flagPointer(opts.PortableSet, opts.Portable), nil); err != nil {
 		return err
 	}
+	// The workspace's lock, and those of the tool's per-user file (the
+	// runner takes them, as for a sync).
+	timeout, err := lockTimeout(f)
+	if err != nil && !opts.DryRun {
+		return err
+	}
+	var locked []*target.Target
 	if !opts.DryRun {
-		unlock, err := lockWorkspace(f, w)
+		unlock, err := f.locking(timeout).Workspace(w.Env)
 		if err != nil {
 			return err
 		}
 		defer unlock()
-		targets, _, err := writers.BuildTargets(nil, sel.profiles[:1], writers.Scope(opts.Scope), w.env)
-		if err != nil {
+		if locked, _, err = target.Build(nil, sel.Profiles[:1], target.Scope(opts.Scope), w.Env); err != nil {
 			return err
 		}
-		unlockFiles, err := lockUserFiles(f, w.env, targets)
-		if err != nil {
-			return err
-		}
-		defer unlockFiles()
 	}
 	// As for sync: a tool that rewrites its file between the read and the
 	// write makes the whole import be planned again from the new file.
 	var ip *importPlan
-	var written []*writers.FilePlan
-	for attempt := 1; ; attempt++ {
-		ip, err = planImport(f, w, sel.profiles[0], opts)
-		if err == nil {
-			defer ip.plan.Close()
-			if opts.DryRun {
-				break
+	run := runner.Run{Env: w.Env, Targets: locked, Write: !opts.DryRun, Locking: f.locking(timeout), Interrupt: f.interrupt(),
+		Plan: func() (*plan.Plan, error) {
+			var err error
+			if ip, err = planImport(f, w, sel.Profiles[0], opts); err != nil {
+				return nil, err
 			}
-			// The imported servers came from the user's own file; any
-			// other server of the workspace the import writes there needs
-			// the user's trust, as for repo sync.
-			if userScope(opts.Scope) {
-				imported := func(name string) bool {
-					return slices.ContainsFunc(ip.imported, func(s importedServer) bool { return s.Name == name })
-				}
-				if err := trustGate(w, ip.plan, imported, fmt.Sprintf("repo mcp import --tool %s --scope %s --extension %s", opts.Tool, opts.Scope, opts.Extension)); err != nil {
-					return err
-				}
+			return ip.plan, nil
+		}}
+	if userScope(opts.Scope) {
+		// The imported servers came from the user's own file; any other
+		// server of the workspace the import writes there needs the
+		// user's trust, as for repo sync.
+		run.Gate = func(p *plan.Plan) error {
+			imported := func(name string) bool {
+				return slices.ContainsFunc(ip.imported, func(s importedServer) bool { return s.Name == name })
 			}
-			var applied writers.Applied
-			applied, err = f.apply(ip.plan)
-			written = append(written, applied.Written...)
-			ip.warnings = append(ip.warnings, applied.Warnings...)
-			if err == nil {
-				break
-			}
+			return trustGate(w, p, imported, fmt.Sprintf("repo mcp import --tool %s --scope %s --extension %s", opts.Tool, opts.Scope, opts.Extension))
 		}
-		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
-			return syncFailed(f, written, err)
-		}
-		if attempt == maxAttempts {
-			return syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
-		}
-		time.Sleep(retryWait(attempt))
 	}
+	p, _, err := run.Do()
+	if err != nil {
+		if p != nil {
+			p.Close()
+		}
+		var failed *runner.Failed
+		if errors.As(err, &failed) {
+			for _, fp := range failed.Written {
+				fr := newFileResult(fp, statusWritten, noDiff)
+				fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
+			}
+			err = failed.Err
+		}
+		return f.interrupts.stopped(err)
+	}
+	defer p.Close()
+	ip.warnings = append(ip.warnings, p.Warnings...)
 	if !opts.DryRun && userScope(opts.Scope) {
 		// What the user had in their own local or user file, they trust:
 		// the next sync writes it into their other tools' files too.
@@ -188,8 +192,8 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
 		}
 	}
-	res := importResult{Version: 1, Mode: "import", Root: w.root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
-		Extension: opts.Extension, Folder: w.env.Display(extensions.Dir(w.root, opts.Extension)),
+	res := importResult{Version: 1, Mode: "import", Root: w.Root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
+		Extension: opts.Extension, Folder: w.Env.Display(extensions.Dir(w.Root, opts.Extension)),
 		Imported: ip.imported, Skipped: ip.skipped, Files: []fileResult{}, Warnings: []string{}}
 	if opts.DryRun {
 		res.Mode = "dry-run"
@@ -197,11 +201,11 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	if res.Skipped == nil {
 		res.Skipped = []skippedEntry{}
 	}
-	for _, n := range sel.notes {
+	for _, n := range sel.Notes {
 		res.Warnings = appendUnique(res.Warnings, n)
 	}
-	for _, v := range ignoredVars(f, w.env, sel.profiles, opts.Scope, nil) {
-		res.Warnings = appendUnique(res.Warnings, v.name+": "+v.message())
+	for _, v := range f.host().IgnoredVars(w.Env, sel.Profiles, opts.Scope, nil) {
+		res.Warnings = appendUnique(res.Warnings, v.Name+": "+v.Message())
 	}
 	for _, s := range ip.warnings {
 		res.Warnings = appendUnique(res.Warnings, s)
@@ -229,17 +233,17 @@ func mcpImportRun(opts *MCPImportOptions) error {
 // leave them with that extension installed.
 func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImportOptions) (*importPlan, error) {
 	name := opts.Extension
-	dir := extensions.Dir(w.root, name)
+	dir := extensions.Dir(w.Root, name)
 	if err := checkNewExtension(w, dir); err != nil {
 		return nil, err
 	}
-	targets, _, err := writers.BuildTargets(nil, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
+	targets, _, err := target.Build(nil, []*toolprofiles.Profile{p}, target.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
 	t := targets[0]
 	ip := &importPlan{source: t.Display}
-	entries, err := plan.ReadEntries(w.env, t)
+	entries, err := plan.ReadEntries(w.Env, t)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +253,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	// Names another extension declares would make the workspace invalid.
 	declared := map[string]extensions.Server{}
-	for _, s := range w.ws.Servers {
+	for _, s := range w.WS.Servers {
 		declared[s.Name] = s
 	}
 	var errs []error
@@ -270,10 +274,10 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 
 	// The entries in the neutral format, refused where it cannot say them.
-	lo := extensions.Options{Root: w.root, Home: f.Home(), GOOS: f.GOOS}
+	lo := extensions.Options{Root: w.Root, Home: f.Home(), GOOS: f.GOOS}
 	ctx := extensions.DraftContext(lo, name)
-	nopts := translator.NeutralOptions{Root: w.root, Home: f.Home(), Python: ctx.Python(), GOOS: w.env.GOOS}
-	mcpDisplay := w.env.Display(filepath.Join(dir, extensions.MCPFileName))
+	nopts := translator.NeutralOptions{Root: w.Root, Home: f.Home(), Python: ctx.Python(), GOOS: w.Env.GOOS}
+	mcpDisplay := w.Env.Display(filepath.Join(dir, extensions.MCPFileName))
 	var decls []extensions.Declaration
 	for _, e := range picked {
 		spec, warnings, err := translator.Neutral(e.Name, e.Value, p, nopts)
@@ -291,7 +295,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 			errs = append(errs, fmt.Errorf("%s: server %q: %v, which an extension's MCP file cannot hold; leave the server out (--server)", at(t, e), e.Name, err))
 			continue
 		}
-		if p.Entry.RootVar != "" && !w.env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
+		if p.Entry.RootVar != "" && !w.Env.Portable && bytes.Contains(e.Value, []byte(p.Entry.RootVar)) {
 			ip.warnings = append(ip.warnings, fmt.Sprintf("%s: server %q: %s is imported as <<root>>, which repo writes as the absolute workspace root unless configs are committed: pass --portable, or set [mcp] portable = true, to keep %s in the file",
 				p.ID, e.Name, p.Entry.RootVar, p.Entry.RootVar))
 		}
@@ -330,9 +334,9 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	// The sync that takes the entries over: every server of the workspace
 	// with the new extension's, in the order Load gives them, for this
 	// tool and scope, adopting exactly the imported entries.
-	servers := append(slices.Clone(w.ws.Servers), draft.Servers...)
+	servers := append(slices.Clone(w.WS.Servers), draft.Servers...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
-	targets, twarn, err := writers.BuildTargets(servers, []*toolprofiles.Profile{p}, writers.Scope(opts.Scope), w.env)
+	targets, twarn, err := target.Build(servers, []*toolprofiles.Profile{p}, target.Scope(opts.Scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -345,29 +349,29 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	// The workspace's .gitignore block follows the new servers, as the
 	// sync after the import would have it.
-	ignore, err := ignoreBlock(w, servers, &selection{source: "--tool"}, targets, opts.Scope)
+	ignore, err := teampolicy.IgnoreBlock(w, servers, &selection{Source: toolsel.FromFlag}, targets, opts.Scope)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := writers.Build(w.env, targets, writers.Options{AdoptNames: names, Ignore: ignore})
+	pl, err := plan.Build(w.Env, targets, plan.Options{AdoptNames: names, Ignore: ignore})
 	if err != nil {
 		return nil, err
 	}
-	ip.warnings = append(ip.warnings, plan.Warnings...)
-	var mcpChanges []writers.Change
+	ip.warnings = append(ip.warnings, pl.Warnings...)
+	var mcpChanges []plan.Change
 	for _, d := range decls {
-		mcpChanges = append(mcpChanges, writers.Change{Action: writers.ActionAdd, Entry: d.Name, Reason: reasonImported})
+		mcpChanges = append(mcpChanges, plan.Change{Action: plan.ActionAdd, Entry: d.Name, Reason: reasonImported})
 	}
-	newFile := func(base string, data []byte, changes []writers.Change) *writers.FilePlan {
+	newFile := func(base string, data []byte, changes []plan.Change) *plan.FilePlan {
 		path := filepath.Join(dir, base)
-		return &writers.FilePlan{Path: path, Display: w.env.Display(path), Scope: scopeExtension, Tools: []string{},
+		return &plan.FilePlan{Path: path, Display: w.Env.Display(path), Scope: scopeExtension, Tools: []string{},
 			After: data, Mode: 0o666, Changes: changes}
 	}
-	plan.Files = append([]*writers.FilePlan{
-		newFile("extension.toml", manifest, []writers.Change{{Action: writers.ActionAdd, Reason: reasonNewExtension}}),
+	pl.Files = append([]*plan.FilePlan{
+		newFile("extension.toml", manifest, []plan.Change{{Action: plan.ActionAdd, Reason: reasonNewExtension}}),
 		newFile(extensions.MCPFileName, mcp, mcpChanges),
-	}, plan.Files...)
-	ip.plan = plan
+	}, pl.Files...)
+	ip.plan = pl
 	return ip, nil
 }
 
@@ -415,7 +419,7 @@ func unprintable(spec extensions.Spec) error {
 // the default venv is new still: the venv can be made before the import,
 // so that entries running its python import as python.
 func checkNewExtension(w *workspace, dir string) error {
-	display := termtext.Safe(w.env.Display(dir))
+	display := termtext.Safe(w.Env.Display(dir))
 	refuse := fmt.Errorf("%s already exists; repo mcp import creates a new extension and never changes an existing one: choose another --extension name (to add servers to an extension, edit its MCP file)", display)
 	fi, err := os.Lstat(dir)
 	switch {
@@ -441,7 +445,7 @@ func checkNewExtension(w *workspace, dir string) error {
 // pickEntries chooses the entries to import: those named, else every entry
 // of the user's; entries repo manages are skipped (noted), or refused when
 // named.
-func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names []string) ([]plan.Entry, error) {
+func pickEntries(ip *importPlan, t *target.Target, entries []plan.Entry, names []string) ([]plan.Entry, error) {
 	var picked []plan.Entry
 	var errs []error
 	if len(names) > 0 {
@@ -492,11 +496,11 @@ func pickEntries(ip *importPlan, t *writers.Target, entries []plan.Entry, names 
 // faithful checks that the imported server s, written for the tool as the
 // sync will write it, reads back as s: the neutral format said the entry
 // as the tool means it.
-func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *writers.Target) error {
+func faithful(w *workspace, p *toolprofiles.Profile, s extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *target.Target) error {
 	fail := func(why string) error {
 		return fmt.Errorf("%s: %s: server %q cannot be imported as it is: %s; leave it out (--server)", termtext.Safe(t.Display), p.ID, s.Name, why)
 	}
-	res := translator.TranslateWith(s, p, translator.Options{Portable: w.env.Portable, Root: w.root, GOOS: w.env.GOOS})
+	res := translator.TranslateWith(s, p, translator.Options{Portable: w.Env.Portable, Root: w.Root, GOOS: w.Env.GOOS})
 	if res.Err != nil {
 		return fail(res.Err.Error())
 	}
@@ -540,7 +544,7 @@ func sameServer(a, b extensions.Spec) bool {
 // reference syntax where it has one in that field (the import turns it
 // into ${NAME}), else the tool's own way to take the value from the
 // environment.
-func secretError(t *writers.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, lit target.Literal, mcp string) error {
+func secretError(t *target.Target, p *toolprofiles.Profile, e plan.Entry, spec extensions.Spec, lit target.Literal, mcp string) error {
 	kind, _, _ := strings.Cut(lit.Field, ".")
 	kind, _, _ = strings.Cut(kind, "[")
 	member := lit.String()
@@ -632,7 +636,7 @@ func envName(header string) string {
 }
 
 // at is an entry's place in its file.
-func at(t *writers.Target, e plan.Entry) string {
+func at(t *target.Target, e plan.Entry) string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d", termtext.Safe(t.Display), e.Line)
 	}
@@ -658,7 +662,7 @@ func printImport(f *Factory, res importResult) {
 			fmt.Fprint(f.IO.Out, fr.Diff)
 		}
 		fmt.Fprintf(errOut, "would import %d server(s) from %s into extension %s (%s): %s; nothing written (--dry-run)\n",
-			len(names), termtext.Safe(res.Source), res.Extension, termtext.Safe(res.Folder), safeList(names))
+			len(names), termtext.Safe(res.Source), res.Extension, termtext.Safe(res.Folder), toolsel.SafeList(names))
 		return
 	}
 	for _, fr := range res.Files {
@@ -671,7 +675,7 @@ func printImport(f *Factory, res importResult) {
 		}
 	}
 	fmt.Fprintf(errOut, "imported %d server(s) from %s into extension %s: %s; repo sync writes them into your other tools\n",
-		len(names), termtext.Safe(res.Source), res.Extension, safeList(names))
+		len(names), termtext.Safe(res.Source), res.Extension, toolsel.SafeList(names))
 }
 
 // importResult is the --output json document of repo mcp import (schema
@@ -708,10 +712,10 @@ func trustImported(w *workspace, servers []extensions.Server) error {
 	if err != nil {
 		return err
 	}
-	profiles := trust.WorkspaceProfiles(w.profiles)
+	profiles := trust.WorkspaceProfiles(w.Profiles)
 	for _, s := range servers {
 		d := trust.Define(s, profiles)
-		store.Trust(s.Name, d, shownDefinition(s, d))
+		store.Trust(s.Name, d, trustgate.Shown(s, d))
 	}
-	return store.Save(w.env.Display)
+	return store.Save(w.Env.Display)
 }

@@ -6,18 +6,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/shellquote"
+	"github.com/repo-manager/repo/internal/teampolicy"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/translator"
 	"github.com/repo-manager/repo/writers"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // SyncOptions are the flags of repo sync.
@@ -171,116 +168,63 @@ changed stops the run (exit 2) until --ours or --theirs names the entry.`,
 	return cmd
 }
 
-// syncRun brings the selected tools' configs up to date, in steps: load
-// the workspace and select the tools, work out what each file is to hold,
-// plan the changes and (unless checking) write them, then report.
+// syncRun runs repo sync through the door every host uses
+// (writers.Run): the policy is the library's; the command line turns the
+// flags into its options and prints its report.
 func syncRun(opts *SyncOptions) error {
 	if opts.Hook {
 		return hookRun(opts)
 	}
 	f := opts.F
-	w, sel, pol, err := loadSync(opts)
+	wo := opts.door()
+	ctx, err := f.runContext(&wo, !opts.Check && !opts.DryRun)
 	if err != nil {
 		return err
 	}
-	work, err := syncTargets(w, sel, opts)
-	if err != nil {
-		return err
-	}
-	// No literal credential of an extension goes into a file git commits.
-	var committed func(*writers.Target) bool
-	if opts.Scope == toolprofiles.ScopeProject {
-		c := newCommits(w, work.targets)
-		if work.leaks, err = checkLeaks(c, target.ProjectLeaks(work.targets, w.ws.Servers)); err != nil {
-			return err
-		}
-		committed = func(t *writers.Target) bool {
-			ok, _ := c.committed(t) // when git cannot say, the file counts as committed
-			return ok
-		}
-	}
-	writing := !opts.Check && !opts.DryRun
-	if writing {
-		unlock, err := lockWorkspace(f, w)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
-	var gate func(*writers.Plan) error
-	if writing && userScope(opts.Scope) {
-		gate = func(p *writers.Plan) error { return trustGate(w, p, nil, syncCommand(opts)) }
-	}
-	plan, written, err := planAndApply(f, w.env, work.targets, writers.Options{Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), Ours: splitIDs(opts.Ours), Theirs: splitIDs(opts.Theirs), AcceptRelocated: opts.Committed,
-		ReadOnly: opts.Check && !opts.DryRun, CommittedOnly: opts.Committed, Ignore: work.ignore, Committed: committed}, writing, gate)
-	var untrusted *untrustedError
+	rep, err := writers.Run(ctx, wo)
+	var untrusted *writers.UntrustedError
 	if errors.As(err, &untrusted) {
 		// Nothing written: the report says what would have been, and which
 		// servers stopped it.
-		defer untrusted.plan.Close()
 		if opts.Output == "json" {
-			res := syncReport(w, sel, opts, work, untrusted.plan, nil, pol)
-			for i := range res.Files {
-				if res.Files[i].Status == statusWritten {
-					res.Files[i].Status = statusStale
-				}
-			}
-			res.Untrusted = untrusted.servers
-			if err := writeJSON(f, res); err != nil {
+			if err := writeJSON(f, rep); err != nil {
 				return err
 			}
 		}
-		return err
+		return newUntrustedError(untrusted.Servers, syncCommand(opts))
 	}
 	if err != nil {
-		return err
-	}
-	defer plan.Close()
-	res := syncReport(w, sel, opts, work, plan, written, pol)
-	if !writing && userScope(opts.Scope) {
-		// --check and --dry-run need no trust and run nothing; they say
-		// which servers a sync would stop at.
-		u, err := needsTrust(w, plan, nil)
-		if err != nil {
-			res.Warnings = appendUnique(res.Warnings, err.Error())
-			res.grouped = appendUnique(res.grouped, err.Error())
-		}
-		res.Untrusted = u
-	}
-	if writing && opts.Scope == toolprofiles.ScopeProject {
-		res.Since = sinceLastSync(w, sel, work.targets, &res)
+		return runFailed(f, err)
 	}
 	if opts.Output == "json" {
-		if err := writeJSON(f, res); err != nil {
+		if err := writeJSON(f, rep); err != nil {
 			return err
 		}
 	} else {
-		printText(f, opts, res, plan, sel)
+		printText(f, opts, rep)
 		if !opts.Quiet {
-			if len(res.Untrusted) > 0 {
-				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "note:"), trustNote(res.Untrusted))
+			if len(rep.Untrusted) > 0 {
+				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "note:"), trustNote(rep.Untrusted))
 			}
-			printSince(f, res.Since)
+			printSince(f, rep.Since)
 		}
 	}
-	if opts.Check && res.Stale {
+	if opts.Check && rep.Stale {
 		return errStale
 	}
 	return nil
 }
 
-// trustGate stops a run before it writes a server the user has not trusted
-// outside the workspace (see needsTrust): an *untrustedError holding the
-// plan, which the caller closes. trusted: as for needsTrust.
-func trustGate(w *workspace, p *writers.Plan, trusted func(string) bool, command string) error {
-	u, err := needsTrust(w, p, trusted)
-	if err != nil {
-		return err
+// door is the run the flags ask for, as writers.Run takes it.
+func (opts *SyncOptions) door() writers.Options {
+	mode := writers.Sync
+	if opts.Check {
+		mode = writers.Check
 	}
-	if len(u) > 0 {
-		return &untrustedError{servers: u, plan: p, command: command}
-	}
-	return nil
+	return writers.Options{Root: opts.Root, Mode: mode, DryRun: opts.DryRun, ShowSecrets: opts.ShowSecrets, Scope: opts.Scope,
+		Tools: splitIDs(opts.Tools), Adopt: opts.Adopt, AdoptNames: splitIDs(opts.AdoptNames), Ours: splitIDs(opts.Ours), Theirs: splitIDs(opts.Theirs),
+		Portable: flagPointer(opts.PortableSet, opts.Portable), Gitignore: flagPointer(opts.GitignoreSet, opts.Gitignore),
+		Committed: opts.Committed, Hook: opts.Hook}
 }
 
 // syncCommand is the sync that opts describe, to run again.
@@ -298,341 +242,65 @@ func syncCommand(opts *SyncOptions) string {
 	return cmd
 }
 
-// loadSync loads the workspace, selects the tools the run writes, and
-// works out the team policy (policy.go) from the flags, the workspace's
-// config and whether it is in git.
-func loadSync(opts *SyncOptions) (*workspace, *selection, policy, error) {
-	w, err := opts.F.load(opts.Root)
-	if err != nil {
-		return nil, nil, policy{}, err
-	}
-	sel, err := selectTools(w, opts.Tools, opts.Scope)
-	if err != nil {
-		return nil, nil, policy{}, err
-	}
-	pol, err := loadPolicy(w, flagPointer(opts.PortableSet, opts.Portable), flagPointer(opts.GitignoreSet, opts.Gitignore))
-	if err != nil {
-		return nil, nil, policy{}, err
-	}
-	return w, sel, pol, nil
-}
+// policy is the team policy of a run (package teampolicy).
+type policy = teampolicy.Policy
 
 // loadPolicy reads the workspace's config and sets the team policy on
-// w.env; the flags are nil when not given.
+// w.Env; the flags are nil when not given.
 func loadPolicy(w *workspace, portable, gitignore *bool) (policy, error) {
-	cfg, err := extensions.LoadConfig(w.root)
-	if err != nil {
-		return policy{}, err
-	}
-	pol := resolvePolicy(w.root, cfg, portable, gitignore)
-	pol.apply(&w.env)
-	return pol, nil
+	return teampolicy.Load(w, portable, gitignore)
 }
 
-// syncWork is what a sync is to bring about, before anything is read:
-// the targets, the ignore block, and the files it leaves alone.
-type syncWork struct {
-	targets  []*writers.Target
-	warnings []translator.Warning // from translating the servers
-	leaks    []string             // literal credentials going only into per-clone files
-	ignore   *plan.IgnoreBlock
-	kept     []keptResult
+// flagPointer is the value of a bool flag the user gave, nil when not.
+func flagPointer(given bool, v bool) *bool {
+	if !given {
+		return nil
+	}
+	return &v
 }
 
-// syncTargets works out what each file is to hold: the servers of the
-// selected tools, and what repo wrote for tools that left the selection.
-// That is removed when the workspace lists its tools ([mcp] tools), only
-// said (-v) when they are detected — a marker that disappears is no
-// reason to touch a file — and not looked at for a run that names its
-// tools (--tool). A tool the list names that this run leaves out (not on
-// this machine: user and local scope go by the machine's evidence) has
-// not left: its entries stay, and so do those of a file it shares with one
-// that has.
-func syncTargets(w *workspace, sel *selection, opts *SyncOptions) (syncWork, error) {
-	var work syncWork
-	var err error
-	work.targets, work.warnings, err = writers.BuildTargets(w.ws.Servers, withLinkedReaders(w, sel.profiles, opts.Scope), writers.Scope(opts.Scope), w.env)
-	if err != nil {
-		return work, err
-	}
-	if w.env.Gitignore && opts.Scope == toolprofiles.ScopeProject {
-		if err := plan.MarkTracked(w.env, work.targets); err != nil {
-			return work, err
-		}
-	}
-	if work.ignore, err = ignoreBlock(w, w.ws.Servers, sel, work.targets, opts.Scope); err != nil {
-		return work, err
-	}
-	// What repo wrote where a selected tool read its servers before (Devin's
-	// config.json) goes: the tool reads them from its new file now; so does
-	// the drop-in of an extension that has no server for the tool any more.
-	former, err := plan.FormerTargets(w.env, target.Scope(opts.Scope), sel.profiles, work.targets)
-	if err != nil {
-		return work, err
-	}
-	work.targets = append(work.targets, former...)
-	if sel.source == "--tool" {
-		return work, nil
-	}
-	lt, _, err := plan.LeavingTargets(w.env, target.Scope(opts.Scope), leftOut(w.profiles.ForScope(opts.Scope), sel.wanted), sel.wanted, plan.ReasonDeselected)
-	if err != nil {
-		return work, err
-	}
-	if sel.source == "config" {
-		work.targets = append(work.targets, lt...)
-		return work, nil
-	}
-	where := "in the workspace"
-	if userScope(opts.Scope) {
-		where = "on this machine"
-	}
-	for _, t := range lt {
-		work.kept = append(work.kept, keptResult{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
-			Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
-	}
-	return work, nil
-}
-
-// syncReport is the outcome of a run, as --output json prints it and the
-// text output is made from: the selection, the warnings, and each file's
-// status and changes (with --dry-run, its diff).
-func syncReport(w *workspace, sel *selection, opts *SyncOptions, work syncWork, p *writers.Plan, written []*writers.FilePlan, pol policy) syncResult {
-	warnings, grouped := syncWarnings(w, sel, opts, work, p)
-	res := syncResult{Version: 1, Root: w.root, Scope: opts.Scope, ToolSource: sel.source, Committed: opts.Committed, Policy: &pol,
-		Tools: []string{}, Files: []fileResult{}, Warnings: append([]string{}, warnings...), Kept: work.kept, Shadows: p.Shadows,
-		grouped: grouped}
-	res.KeptEdits = p.KeptEdits
-	for _, y := range p.Yours {
-		res.Yours = append(res.Yours, yoursResult{Path: y.File, Scope: string(y.Scope), Tools: y.Tools, Entry: y.Entry, Extension: y.Extension, Workspace: y.Workspace})
-	}
-	for _, p := range sel.profiles {
-		res.Tools = append(res.Tools, p.ID)
-	}
-	res.Mode = mode(opts)
-	writing := !opts.Check && !opts.DryRun
-	stale := p.Stale()
-	if writing {
-		stale = written
-	}
-	for _, fp := range p.Files {
-		status := statusUnchanged
-		if fp.Changed() || slices.ContainsFunc(written, func(x *writers.FilePlan) bool { return x.Path == fp.Path }) {
-			status = statusStale
-			if writing {
-				status = statusWritten
-			}
-		}
-		res.Files = append(res.Files, newFileResult(fp, status, diffFor(opts.DryRun && status != statusUnchanged, opts.ShowSecrets)))
-	}
-	untrack := 0
-	for _, tf := range p.Tracked {
-		what, fix := trackedNote(tf, w.profiles, opts.Root)
-		res.Tracked = append(res.Tracked, trackedResult{Path: tf.Display, Tools: tf.Tools, Settings: tf.Settings, Message: what, Fix: fix})
-		if tf.Settings {
-			continue
-		}
-		// Not what the workspace declares, on this clone or in the
-		// commit: stale for --check and --committed alike.
-		untrack++
-		res.Files = append(res.Files, fileResult{Path: tf.Display, Scope: toolprofiles.ScopeProject, Tools: slices.Clone(tf.Tools), Status: statusStale,
-			Changes: []writers.Change{{Action: plan.ActionUntrack, Reason: plan.ReasonTracked}}})
-	}
-	res.Stale = (len(stale) > 0 || untrack > 0) && (opts.Check || opts.DryRun)
-	return res
-}
-
-// syncWarnings are what a run warns about, each once: the selection's
-// notes, [mcp] gitignore with detected tools, folder variables repo
-// ignored, what the tools cannot express, paths the servers name that are
-// missing, and the plan's own. grouped are the same, but with what the
-// tools cannot express said once per server and problem, naming the tools
-// (translator.Group): one extension synced to many tools would otherwise
-// repeat each problem once per tool.
-func syncWarnings(w *workspace, sel *selection, opts *SyncOptions, work syncWork, plan *writers.Plan) (warnings, grouped []string) {
-	warnings = slices.Clone(sel.notes)
-	if w.env.Gitignore && sel.source == "detected" && opts.Scope == toolprofiles.ScopeProject {
-		warnings = append(warnings, "[mcp] gitignore: the tools are detected from files in the workspace, and a clone lacks the ignored ones, so it may write other tools and another block; list the tools in .repository/config.toml [mcp] tools")
-	}
-	for _, v := range ignoredVars(opts.F, w.env, sel.profiles, opts.Scope, nil) {
-		warnings = append(warnings, v.name+": "+v.message())
-	}
-	grouped = slices.Clone(warnings)
-	for _, tw := range work.warnings {
-		warnings = appendUnique(warnings, tw.String())
-	}
-	for _, g := range translator.Group(work.warnings) {
-		grouped = appendUnique(grouped, g)
-	}
-	rest := slices.Clone(work.leaks)
-	if len(sel.profiles) > 0 {
-		for _, s := range w.ws.Servers {
-			if missing := missingPaths(s, w.extension(s.Extension), w.root, w.env.Display); len(missing) > 0 {
-				rest = appendUnique(rest, missingWarning(s, missing))
-			}
-		}
-	}
-	for _, pw := range plan.Warnings {
-		rest = appendUnique(rest, pw)
-	}
-	for _, r := range rest {
-		warnings = appendUnique(warnings, r)
-		grouped = appendUnique(grouped, r)
-	}
-	return warnings, grouped
-}
-
-// planAndApply plans the targets and, when writing, applies the plan. A
-// tool may rewrite its file between our read and our rename (Claude Code
-// rewrites ~/.claude.json constantly): Apply then restores what it
-// replaced, and the whole plan is made again from what is on disk. A file
-// that changes while it is read (a tool saving in place) is read again the
-// same way. The caller closes the plan. written are the files written, and
-// the plan's warnings include Apply's.
-//
-// gate, when not nil, is asked before a plan is applied; its error ends
-// the run with nothing written (an *untrustedError keeps the plan open).
-func planAndApply(f *Factory, env writers.Env, targets []*writers.Target, wopts writers.Options, writing bool, gate func(*writers.Plan) error) (*writers.Plan, []*writers.FilePlan, error) {
-	var written []*writers.FilePlan
-	if writing {
-		unlock, err := lockUserFiles(f, env, targets)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer unlock()
-	}
-	for attempt := 1; ; attempt++ {
-		plan, err := writers.Build(env, targets, wopts)
-		if err == nil {
-			if !writing {
-				return plan, nil, nil
-			}
-			if gate != nil {
-				if err := gate(plan); err != nil {
-					var untrusted *untrustedError
-					if !errors.As(err, &untrusted) {
-						plan.Close()
-					}
-					return nil, nil, err
-				}
-			}
-			var applied writers.Applied
-			applied, err = f.apply(plan)
-			written = append(written, applied.Written...)
-			plan.Warnings = append(plan.Warnings, applied.Warnings...)
-			if err == nil {
-				return plan, written, nil
-			}
-			plan.Close()
-		}
-		if !errors.Is(err, writers.ErrChanged) && !errors.Is(err, writers.ErrUnsteady) {
-			return nil, nil, syncFailed(f, written, err)
-		}
-		if attempt == maxAttempts {
-			return nil, nil, syncFailed(f, written, fmt.Errorf("%w; gave up after %d attempts: run repo again when the tool is idle", err, attempt))
-		}
-		time.Sleep(retryWait(attempt)) // let the tool finish its save
-	}
-}
-
-// leftOut are the MCP tools of set that the workspace does not ask for
-// (selection.wanted, not the tools a run writes: a listed tool skipped
-// on this machine has not left): those whose entries a sync of an [mcp]
-// tools list removes.
-func leftOut(set *toolprofiles.Set, wanted []*toolprofiles.Profile) []*toolprofiles.Profile {
-	var out []*toolprofiles.Profile
-	for _, p := range set.All() {
-		if p.MCP && !slices.ContainsFunc(wanted, func(w *toolprofiles.Profile) bool { return w.ID == p.ID }) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// ignoreBlock is what repo's block in the workspace's .gitignore is to
-// list ([mcp] gitignore): the machine-specific files of the workspace's
-// tools for servers — [mcp] tools or the detected ones, whatever --tool
-// the run has, so that a run for some tools keeps the others' lines. Nil
-// when the run keeps no block: without gitignore, or outside project scope.
-func ignoreBlock(w *workspace, servers []extensions.Server, sel *selection, targets []*writers.Target, scope string) (*plan.IgnoreBlock, error) {
-	if !w.env.Gitignore || scope != toolprofiles.ScopeProject {
-		return nil, nil
-	}
-	if sel.source == "--tool" {
-		all, err := selectTools(w, nil, scope)
-		if err != nil {
-			return nil, err
-		}
-		if targets, _, err = writers.BuildTargets(servers, all.profiles, writers.Scope(scope), w.env); err != nil {
-			return nil, err
-		}
-		if err := plan.MarkTracked(w.env, targets); err != nil {
-			return nil, err
-		}
-	}
-	return &plan.IgnoreBlock{Paths: plan.IgnoredFiles(w.env, targets)}, nil
-}
-
-// syncFailed reports a run that stopped with an error. Apply puts back
+// runFailed reports a run that stopped with an error. A run puts back
 // what it replaced before it stops, so nothing was written; a file it
 // could not put back (another program changed it since, or putting it
-// back failed) is named with a
-// "wrote" line, so the report never says less than what happened.
-func syncFailed(f *Factory, written []*writers.FilePlan, err error) error {
-	for _, fp := range written {
-		fr := fileResult{Scope: string(fp.Scope), Tools: fp.Tools, Changes: fp.Changes}
-		fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fp.Display), who(fr), summary(fp.Changes))
+// back failed) is named with a "wrote" line, so the report never says
+// less than what happened. A run a signal stopped ends as Main says
+// (interrupt.go).
+func runFailed(f *Factory, err error) error {
+	var pe *writers.PartialError
+	if errors.As(err, &pe) {
+		for _, fr := range pe.Written {
+			fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
+		}
+		err = pe.Err
 	}
-	return err
+	return f.interrupts.stopped(err)
 }
 
 // wroteVerb is how a file written is reported: "wrote", or "deleted" for
 // a file repo created that held nothing more.
 func wroteVerb(fr fileResult) string {
-	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == plan.ActionDelete }) {
+	if slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == string(plan.ActionDelete) }) {
 		return "deleted"
 	}
 	return "wrote"
 }
 
-// maxAttempts bounds re-planning when tools keep rewriting their files
-// (with retryWait between attempts: about 1.5 s in all). Other repo runs
-// never cause it: they wait for the locks of the workspace and of the
-// per-user files instead.
-const maxAttempts = 6
-
-// lockWorkspace serialises writing runs on one workspace.
+// lockWorkspace serialises writing runs on one workspace (the commands
+// that write outside writers.Run: repo trust, repo mcp import).
 func lockWorkspace(f *Factory, w *workspace) (func(), error) {
-	path, err := writers.LockPath(w.env)
-	if err != nil {
-		return nil, err
-	}
 	timeout, err := lockTimeout(f)
 	if err != nil {
 		return nil, err
 	}
-	return writers.Lock(path, timeout, func() {
-		fmt.Fprintf(f.IO.ErrOut, "repo: waiting for another repo sync on this workspace (lock %s)\n", termtext.Safe(w.env.Display(path)))
-	})
+	return f.locking(timeout).Workspace(w.Env)
 }
 
-func mode(opts *SyncOptions) string {
-	switch {
-	case opts.Check && opts.DryRun:
-		return "check+dry-run"
-	case opts.Check:
-		return "check"
-	case opts.DryRun:
-		return "dry-run"
-	}
-	return "sync"
-}
-
-func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan, sel *selection) {
+func printText(f *Factory, opts *SyncOptions, res *writers.Report) {
 	errOut := f.IO.ErrOut
 	warn := func() {
 		// The long form, every tool's warning on its own line (as the JSON
 		// output has them), with -v; else each problem once.
-		warnings := res.grouped
+		warnings := res.Text.Grouped
 		if opts.Verbose {
 			warnings = res.Warnings
 		}
@@ -644,7 +312,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	// nothing (every commit's pre-commit hook) stays quiet unless asked.
 	// --check shows them only with -v, after its verdict.
 	// A run that selected no tool says why, the tools it left out included.
-	if !opts.Quiet && !opts.Check && (len(plan.Stale()) > 0 || opts.Verbose || len(res.Tools) == 0) {
+	if !opts.Quiet && !opts.Check && (changed(res) || opts.Verbose || len(res.Tools) == 0) {
 		warn()
 	}
 	if !opts.Quiet && (!opts.Check || opts.Verbose) {
@@ -656,11 +324,11 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 	}
 	if len(res.Tools) == 0 {
 		if !opts.Quiet {
-			fmt.Fprintf(errOut, "repo: %s\n", sel.none())
+			fmt.Fprintf(errOut, "repo: %s\n", res.Text.NoTools)
 		}
 		if countStatus(res.Files, statusUnchanged) == len(res.Files) {
 			if opts.Verbose {
-				printSelection(f, res, sel)
+				printSelection(f, res)
 			}
 			return
 		}
@@ -692,21 +360,21 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 			}
 		}
 		if opts.Verbose {
-			printSelection(f, res, sel)
+			printSelection(f, res)
 			for _, fr := range res.Files {
 				if fr.Status == statusUnchanged {
 					fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
 				}
 			}
-			for _, fp := range plan.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fp.Display), who(fileResult{Scope: string(fp.Scope), Tools: fp.Tools}))
+			for _, fr := range res.Unchecked {
+				fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fr.Path), who(fr))
 			}
 			warn()
 		}
 		return
 	}
 	if opts.Verbose {
-		printSelection(f, res, sel)
+		printSelection(f, res)
 	}
 	for _, fr := range res.Files {
 		if fr.Status == statusUnchanged {
@@ -729,7 +397,7 @@ func printText(f *Factory, opts *SyncOptions, res syncResult, plan *writers.Plan
 // server declares, which repo leaves to the user: one line each, on every
 // run that prints more than errors (--check: with -v), so that nobody
 // takes it for repo's.
-func printYours(f *Factory, opts *SyncOptions, yours []yoursResult) {
+func printYours(f *Factory, opts *SyncOptions, yours []writers.Yours) {
 	for _, y := range yours {
 		fix := "repo sync --adopt-name " + shellquote.Join([]string{y.Entry})
 		if opts.Scope != toolprofiles.ScopeProject {
@@ -749,7 +417,7 @@ func printYours(f *Factory, opts *SyncOptions, yours []yoursResult) {
 // (plan.Tracked), what repo left as it is and what the user can do: a
 // warning for one to untrack, a note for a settings file. Every run that
 // prints more than errors says it (--check: with -v), as for printYours.
-func printTracked(f *Factory, tracked []trackedResult) {
+func printTracked(f *Factory, tracked []writers.Tracked) {
 	for _, t := range tracked {
 		label := f.paint(f.IO.ErrOut, yellow, "warning:")
 		if t.Settings {
@@ -762,10 +430,10 @@ func printTracked(f *Factory, tracked []trackedResult) {
 // printSelection says, with -v, which tools the run writes and why (see
 // selection.describe), the team policy in force, and what it keeps of
 // tools no longer selected.
-func printSelection(f *Factory, res syncResult, sel *selection) {
-	fmt.Fprintln(f.IO.ErrOut, sel.describe())
+func printSelection(f *Factory, res *writers.Report) {
+	fmt.Fprintln(f.IO.ErrOut, res.Text.Selection)
 	if res.Policy != nil && res.Scope == toolprofiles.ScopeProject {
-		fmt.Fprintln(f.IO.ErrOut, res.Policy.describe(sel.profiles))
+		fmt.Fprintln(f.IO.ErrOut, res.Text.Policy)
 	}
 	switch res.ToolSource {
 	case "config":
@@ -797,13 +465,13 @@ func printChanges(f *Factory, opts *SyncOptions, fr fileResult) {
 // committed file (which teams commit) the reminder to commit — or, when
 // only this clone's own per-clone files are stale, that there is nothing
 // to commit, and the check that CI runs instead.
-func fixHints(opts *SyncOptions, res syncResult) []string {
+func fixHints(opts *SyncOptions, res *writers.Report) []string {
 	var hints, untrack []string
 	committed, perClone := false, false
 	for _, fr := range res.Files {
 		switch {
 		case fr.Status == statusUnchanged:
-		case slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == plan.ActionUntrack }):
+		case slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == string(plan.ActionUntrack) }):
 			untrack = append(untrack, fr.Path)
 		case fr.PerClone:
 			perClone = true
@@ -812,7 +480,7 @@ func fixHints(opts *SyncOptions, res syncResult) []string {
 		}
 	}
 	if len(untrack) > 0 {
-		hints = append(hints, fmt.Sprintf("run '%s' and commit: the team policy makes each clone write its own (repo sync says more)", termtext.Safe(untrackCommand(opts.Root, untrack...))))
+		hints = append(hints, fmt.Sprintf("run '%s' and commit: the team policy makes each clone write its own (repo sync says more)", termtext.Safe(teampolicy.UntrackCommand(opts.Root, untrack...))))
 	}
 	cmd := syncCommand(opts)
 	cmd += boolFlag("portable", opts.PortableSet, opts.Portable) + boolFlag("gitignore", opts.GitignoreSet, opts.Gitignore)
@@ -845,7 +513,7 @@ func who(fr fileResult) string {
 		return "ownership record"
 	case string(plan.ScopeGitignore):
 		return "ignore block"
-	case scopeTrust:
+	case scopeState:
 		return "repo's state"
 	}
 	return fr.Scope + ": " + strings.Join(fr.Tools, ", ")
@@ -855,7 +523,7 @@ func reasons(changes []writers.Change) string {
 	var out []string
 	for _, c := range changes {
 		if c.Entry == "" {
-			out = appendUnique(out, string(c.Reason))
+			out = appendUnique(out, c.Reason)
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s %q", c.Reason, c.Entry))
@@ -867,18 +535,18 @@ func reasons(changes []writers.Change) string {
 }
 
 func summary(changes []writers.Change) string {
-	counts := map[plan.Action]int{}
+	counts := map[string]int{}
 	for _, c := range changes {
 		counts[c.Action]++
 	}
 	var parts []string
 	for _, a := range []plan.Action{plan.ActionAdd, plan.ActionUpdate, plan.ActionAdopt, plan.ActionRemove, plan.ActionForget} {
-		if n := counts[a]; n > 0 {
+		if n := counts[string(a)]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
 		}
 	}
-	if len(changes) == 1 && changes[0].Entry == "" && changes[0].Action == plan.ActionDelete {
-		return string(changes[0].Reason) // a record or store of repo's that goes, and why
+	if len(changes) == 1 && changes[0].Entry == "" && changes[0].Action == string(plan.ActionDelete) {
+		return changes[0].Reason // a record or store of repo's that goes, and why
 	}
 	if len(parts) == 0 || (len(changes) == 1 && changes[0].Entry == "") {
 		return "updated"
@@ -892,8 +560,8 @@ type diffKind int
 
 const (
 	noDiff       diffKind = iota
-	diffRedacted          // writers.Diff: the user's credentials redacted
-	diffRaw               // writers.RawDiff
+	diffRedacted          // plan.Diff: the user's credentials redacted
+	diffRaw               // plan.RawDiff
 )
 
 // diffFor is the diff a file's result carries: none unless want, else
@@ -908,24 +576,24 @@ func diffFor(want, showSecrets bool) diffKind {
 	return diffRedacted
 }
 
-// newFileResult is fp as the commands report it, with its diff as kind
-// says.
-func newFileResult(fp *writers.FilePlan, status fileStatus, kind diffKind) fileResult {
-	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: fp.Changes, Status: status, PerClone: fp.PerClone}
+// newFileResult is fp as repo mcp import reports it (a sync's report
+// makes its own, writers.Report), with its diff as kind says.
+func newFileResult(fp *plan.FilePlan, status string, kind diffKind) fileResult {
+	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: []writers.Change{}, Status: status, PerClone: fp.PerClone}
 	if fr.Tools == nil {
 		fr.Tools = []string{}
 	}
-	if fr.Changes == nil {
-		fr.Changes = []writers.Change{}
+	for _, c := range fp.Changes {
+		fr.Changes = append(fr.Changes, writers.Change{Action: string(c.Action), Entry: c.Entry, Reason: string(c.Reason)})
 	}
 	// A diff shows files the workspace may have written (a committed
 	// config, a comment in it): what is not printable is escaped, in the
 	// text and the JSON alike (the action prints the JSON's).
 	switch kind {
 	case diffRedacted:
-		fr.Diff = termtext.Lines(writers.Diff(fp))
+		fr.Diff = termtext.Lines(plan.Diff(fp))
 	case diffRaw:
-		fr.Diff = termtext.Lines(writers.RawDiff(fp))
+		fr.Diff = termtext.Lines(plan.RawDiff(fp))
 	}
 	return fr
 }
@@ -940,16 +608,14 @@ func writeJSON(f *Factory, doc any) error {
 	return enc.Encode(doc)
 }
 
-// fileStatus is what a run did to a file, or (--check, --dry-run) would do.
-type fileStatus string
-
+// What a run did to a file, or (--check, --dry-run) would do.
 const (
-	statusUnchanged fileStatus = "unchanged"
-	statusStale     fileStatus = "stale" // would change
-	statusWritten   fileStatus = "written"
+	statusUnchanged = "unchanged"
+	statusStale     = "stale" // would change
+	statusWritten   = "written"
 )
 
-func countStatus(files []fileResult, status fileStatus) int {
+func countStatus(files []fileResult, status string) int {
 	n := 0
 	for _, f := range files {
 		if f.Status == status {
@@ -959,6 +625,14 @@ func countStatus(files []fileResult, status fileStatus) int {
 	return n
 }
 
+// changed reports whether the run changes a file (or would): a file git
+// tracks that is to be untracked is not one the run changes.
+func changed(res *writers.Report) bool {
+	return slices.ContainsFunc(res.Files, func(fr fileResult) bool {
+		return fr.Status != statusUnchanged && !slices.ContainsFunc(fr.Changes, func(c writers.Change) bool { return c.Action == string(plan.ActionUntrack) })
+	})
+}
+
 func appendUnique(list []string, s string) []string {
 	if slices.Contains(list, s) {
 		return list
@@ -966,90 +640,10 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// syncResult is the --output json document of repo sync (schema version 1).
-type syncResult struct {
-	Version    int      `json:"version"`
-	Mode       string   `json:"mode"`
-	Root       string   `json:"root"`
-	Scope      string   `json:"scope"`
-	Tools      []string `json:"tools"`
-	ToolSource string   `json:"tool_source"`
-	// Committed: --committed, the run judged what a commit holds only.
-	Committed bool         `json:"committed,omitempty"`
-	Stale     bool         `json:"stale"`
-	Files     []fileResult `json:"files"`
-	Warnings  []string     `json:"warnings"`
-	// grouped are the warnings as text output says them without -v.
-	grouped []string
-	// Kept are the files where repo's entries for tools no longer
-	// detected stay (only when the tools are detected, not listed).
-	Kept []keptResult `json:"kept,omitempty"`
-	// Yours are the user's own entries that already are what a server
-	// declares: repo leaves them to the user (plan.Yours).
-	Yours []yoursResult `json:"yours,omitempty"`
-	// Shadows are the servers repo writes under the name of one of the
-	// user's in another scope of the same tool (plan.Shadow).
-	Shadows []plan.Shadow `json:"shadows,omitempty"`
-	// KeptEdits are the managed entries whose hand edits the run keeps
-	// (plan.KeptEdit).
-	KeptEdits []plan.KeptEdit `json:"kept_edits,omitempty"`
-	// Untrusted are the servers the user has not trusted that the run
-	// would write outside the workspace: the reason a sync wrote nothing
-	// (exit 3), or, with --check and --dry-run, would.
-	Untrusted []untrustedServer `json:"untrusted,omitempty"`
-	// Since are the servers new or changed since the last sync in this
-	// workspace (a writing project-scope sync), and how the tools that
-	// were written start them.
-	Since []sinceServer `json:"since_last_sync,omitempty"`
-	// Policy is the team policy in force, and where each setting came
-	// from (policy.go).
-	Policy *policy `json:"policy,omitempty"`
-	// Tracked are the machine-specific project files git tracks, which a
-	// per-clone policy leaves as the repository has them (plan.Tracked);
-	// each one to untrack is also a stale file.
-	Tracked []trackedResult `json:"tracked,omitempty"`
-}
+// fileResult is one file of a command's report.
+type fileResult = writers.File
 
-// trackedResult is a machine-specific project file that git tracks.
-type trackedResult struct {
-	Path  string   `json:"path"`
-	Tools []string `json:"tools"`
-	// Settings: a settings file, which stays committed (repo writes no
-	// servers into it); otherwise a file to untrack.
-	Settings bool   `json:"settings"`
-	Message  string `json:"message"`
-	Fix      string `json:"fix"`
-}
-
-// yoursResult is an entry of the user's own that repo leaves as it is,
-// though a server of the workspace declares exactly it.
-type yoursResult struct {
-	Path      string   `json:"path"`
-	Scope     string   `json:"scope"`
-	Tools     []string `json:"tools"`
-	Entry     string   `json:"entry"`
-	Extension string   `json:"extension"`
-	// Workspace: the entry is another workspace's (plan.Yours.Workspace).
-	Workspace string `json:"workspace,omitempty"`
-}
-
-// keptResult is a file and key whose entries a run leaves in place
-// although their tools are not selected.
-type keptResult struct {
-	Path   string   `json:"path"`
-	Scope  string   `json:"scope"`
-	Tools  []string `json:"tools"`
-	Reason string   `json:"reason"`
-}
-
-type fileResult struct {
-	Path   string     `json:"path"`
-	Scope  string     `json:"scope"`
-	Tools  []string   `json:"tools"`
-	Status fileStatus `json:"status"`
-	// PerClone: this clone's own, git-ignored under the team policy
-	// (plan.FilePlan.PerClone): no commit holds it.
-	PerClone bool             `json:"per_clone,omitempty"`
-	Changes  []writers.Change `json:"changes"`
-	Diff     string           `json:"diff,omitempty"`
-}
+// scopeState is the scope of what repo keeps of a workspace in the state
+// folder besides its record (its trust store, what repo last wrote), as a
+// report says it deleted.
+const scopeState = "state"

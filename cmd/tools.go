@@ -12,9 +12,10 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/ordered"
+	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/target"
 )
 
 // ToolsOptions are the flags of repo tools.
@@ -72,11 +73,11 @@ func toolsRun(opts *ToolsOptions) error {
 	if err != nil {
 		return err
 	}
-	w := &workspace{root: root, env: f.Env(root), profiles: profiles}
+	w := &workspace{Root: root, Env: f.Env(root), Profiles: profiles}
 	type row struct {
 		p          *toolprofiles.Profile
 		detectedBy []string // workspace markers found
-		machine    machineEvidence
+		machine    toolsel.Machine
 		files      map[string]string
 		candidates map[string][]string
 		// targets are the profile's scope targets as runs use them: the
@@ -90,9 +91,9 @@ func toolsRun(opts *ToolsOptions) error {
 		if m := profiles.ForScope(toolprofiles.ScopeUser).Get(p.ID); m != nil {
 			mp = m
 		}
-		r := row{p: p, machine: onMachine(mp, w.env.Env, w.env.Display), files: map[string]string{}, candidates: map[string][]string{}, targets: map[string]*toolprofiles.Target{}}
+		r := row{p: p, machine: toolsel.OnMachine(mp, w.Env.Env, w.Env.Display), files: map[string]string{}, candidates: map[string][]string{}, targets: map[string]*toolprofiles.Target{}}
 		if inside {
-			r.detectedBy = workspaceEvidence(p, w)
+			r.detectedBy = toolsel.InWorkspace(p, w)
 		}
 		for _, scope := range toolprofiles.Scopes {
 			sp := profiles.ForScope(scope).Get(p.ID)
@@ -114,7 +115,7 @@ func toolsRun(opts *ToolsOptions) error {
 			}
 			// The file repo sync would write on this machine (an installation's, or the first
 			// candidate that exists, else the first).
-			c, err := target.Choose(t, w.env)
+			c, err := target.Choose(t, w.Env)
 			if err != nil {
 				r.files[scope] = "(" + err.Error() + ")" // escaped where printed
 				continue
@@ -122,7 +123,7 @@ func toolsRun(opts *ToolsOptions) error {
 			if c.Path == "" {
 				continue
 			}
-			r.files[scope] = w.env.Display(c.Path)
+			r.files[scope] = w.Env.Display(c.Path)
 		}
 		rows = append(rows, r)
 	}
@@ -143,8 +144,8 @@ func toolsRun(opts *ToolsOptions) error {
 				}})
 			}
 			var installed any // null: the profile gives nothing to look for
-			if r.machine.known {
-				installed = r.machine.installed()
+			if r.machine.Known {
+				installed = r.machine.Installed()
 			}
 			out = append(out, ordered.Object{
 				{Key: "id", Value: r.p.ID},
@@ -153,7 +154,7 @@ func toolsRun(opts *ToolsOptions) error {
 				{Key: "detected", Value: len(r.detectedBy) > 0},
 				{Key: "detected_by", Value: nonNil(r.detectedBy)},
 				{Key: "installed", Value: installed},
-				{Key: "installed_by", Value: nonNil(r.machine.found)},
+				{Key: "installed_by", Value: nonNil(r.machine.Found)},
 				{Key: "evidence", Value: r.p.Evidence},
 				{Key: "origin", Value: r.p.Origin()},
 				{Key: "targets", Value: targets},
@@ -169,8 +170,8 @@ func toolsRun(opts *ToolsOptions) error {
 		if !inside {
 			detectedCell = "-" // nothing to detect outside a workspace
 		}
-		installedCell := yesNo(r.machine.installed())
-		if !r.machine.known {
+		installedCell := yesNo(r.machine.Installed())
+		if !r.machine.Known {
 			installedCell = "-" // nothing to look for
 		}
 		cells := []string{r.p.ID, r.p.Name, yesNo(r.p.MCP), detectedCell, installedCell}
@@ -198,17 +199,17 @@ func toolsRun(opts *ToolsOptions) error {
 			fmt.Fprintf(f.IO.Out, "\n%s (%s, %s)\n", r.p.ID, r.p.Name, r.p.Origin())
 			for _, scope := range toolprofiles.Scopes {
 				if c := r.candidates[scope]; len(c) > 0 {
-					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, safeList(c))
+					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, toolsel.SafeList(c))
 				}
 			}
 			if len(r.detectedBy) > 0 {
-				fmt.Fprintf(f.IO.Out, "  detected: %s\n", safeList(r.detectedBy))
+				fmt.Fprintf(f.IO.Out, "  detected: %s\n", toolsel.SafeList(r.detectedBy))
 			}
 			switch {
-			case r.machine.installed():
-				fmt.Fprintf(f.IO.Out, "  installed: %s\n", safeList(r.machine.found))
-			case r.machine.known:
-				fmt.Fprintf(f.IO.Out, "  not installed: %s\n", r.machine.absent())
+			case r.machine.Installed():
+				fmt.Fprintf(f.IO.Out, "  installed: %s\n", toolsel.SafeList(r.machine.Found))
+			case r.machine.Known:
+				fmt.Fprintf(f.IO.Out, "  not installed: %s\n", r.machine.Absent())
 			}
 			if r.p.Notes != "" {
 				fmt.Fprintf(f.IO.Out, "  %s\n", r.p.Notes)

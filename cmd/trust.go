@@ -12,10 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/repo-manager/repo/internal/gittrack"
+	toolsel "github.com/repo-manager/repo/internal/selection"
+	"github.com/repo-manager/repo/internal/serverpaths"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trust"
+	"github.com/repo-manager/repo/internal/trustgate"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
 )
 
 // TrustOptions are the flags of repo trust.
@@ -159,7 +162,7 @@ func trustRun(opts *TrustOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := trustReport{Version: 1, Mode: "trust", Root: w.root, Store: w.env.Display(store.File()), Servers: []trustServer{}}
+	rep := trustReport{Version: 1, Mode: "trust", Root: w.Root, Store: w.Env.Display(store.File()), Servers: []trustServer{}}
 	switch {
 	case opts.List:
 		rep.Mode = "list"
@@ -168,7 +171,7 @@ func trustRun(opts *TrustOptions) error {
 		rep.Mode = "revoke"
 		return trustRevoke(f, w, store, opts, rep)
 	}
-	defs := w.definitions()
+	defs := trustgate.Definitions(w)
 	names, err := trustNames(w, opts.Names)
 	if err != nil {
 		return err
@@ -186,8 +189,8 @@ func trustRun(opts *TrustOptions) error {
 		if status == trust.Trusted {
 			continue
 		}
-		s := w.server(name)
-		view := shownDefinition(*s, d)
+		s := w.Server(name)
+		view := trustgate.Shown(*s, d)
 		ts := trustServer{Server: name, Extension: s.Extension, Status: string(status), Definition: &view, TrustedDefinition: old,
 			WorkspaceFiles: []workspaceFile{}, Files: reach[name]}
 		if ts.Files == nil {
@@ -225,7 +228,7 @@ func trustRun(opts *TrustOptions) error {
 			}
 		}
 	}
-	if err := store.Save(w.env.Display); err != nil {
+	if err := store.Save(w.Env.Display); err != nil {
 		return err
 	}
 	rep.Servers = shown
@@ -274,7 +277,7 @@ func everyTrusted(n int, named bool) string {
 // every server of the workspace, in its order.
 func trustNames(w *workspace, named []string) ([]string, error) {
 	var all []string
-	for _, s := range w.ws.Servers {
+	for _, s := range w.WS.Servers {
 		all = append(all, s.Name)
 	}
 	if len(named) == 0 {
@@ -313,8 +316,8 @@ func reachedFiles(w *workspace, opts *TrustOptions, warn func(string)) (map[stri
 		if len(ids) > 0 && opts.Scope == "" {
 			// Both scopes shown: each tool in the scopes it has.
 			ids = slices.DeleteFunc(ids, func(id string) bool {
-				p := w.profiles.Get(id)
-				return p != nil && (p.Scopes.Get(scope) == nil || noPathHere(p, scope, w))
+				p := w.Profiles.Get(id)
+				return p != nil && (p.Scopes.Get(scope) == nil || toolsel.NoPathHere(p, scope, w))
 			})
 			if len(ids) == 0 {
 				continue
@@ -324,7 +327,7 @@ func reachedFiles(w *workspace, opts *TrustOptions, warn func(string)) (map[stri
 		if err != nil {
 			return nil, err
 		}
-		targets, _, err := writers.BuildTargets(w.ws.Servers, sel.profiles, writers.Scope(scope), w.env)
+		targets, _, err := target.Build(w.WS.Servers, sel.Profiles, target.Scope(scope), w.Env)
 		if err != nil {
 			// A tool that cannot take a server as written: repo sync refuses
 			// it; what the user trusts is the server, whatever the files.
@@ -351,7 +354,7 @@ func markWorkspaceFiles(w *workspace, servers []trustServer) error {
 			continue
 		}
 		add := func(field, p string) {
-			if !filepath.IsAbs(p) || !under(w.root, p) {
+			if !filepath.IsAbs(p) || !serverpaths.Under(w.Root, p) {
 				return
 			}
 			if fi, err := os.Stat(p); err != nil || fi.IsDir() {
@@ -368,7 +371,7 @@ func markWorkspaceFiles(w *workspace, servers []trustServer) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	top, ok := gittrack.Top(w.root)
+	top, ok := gittrack.Top(w.Root)
 	var tracked map[string]bool
 	if ok {
 		var err error
@@ -380,7 +383,7 @@ func markWorkspaceFiles(w *workspace, servers []trustServer) error {
 		for j := range servers[i].WorkspaceFiles {
 			wf := &servers[i].WorkspaceFiles[j]
 			wf.Tracked = tracked[wf.Path]
-			wf.Path = w.env.Display(wf.Path)
+			wf.Path = w.Env.Display(wf.Path)
 		}
 	}
 	return nil
@@ -466,16 +469,16 @@ func charDevice(w io.Writer) bool {
 // trustList lists every server of the workspace, and those trusted that
 // it no longer has.
 func trustList(f *Factory, w *workspace, store *trust.Store, opts *TrustOptions, rep trustReport) error {
-	defs := w.definitions()
-	for _, s := range w.ws.Servers {
+	defs := trustgate.Definitions(w)
+	for _, s := range w.WS.Servers {
 		d := defs[s.Name]
 		status, old := store.Check(s.Name, d)
-		shown := shownDefinition(s, d)
+		shown := trustgate.Shown(s, d)
 		rep.Servers = append(rep.Servers, trustServer{Server: s.Name, Extension: s.Extension, Status: string(status),
 			Trusted: status == trust.Trusted, Definition: &shown, TrustedDefinition: old, WorkspaceFiles: []workspaceFile{}, Files: []reachedFile{}})
 	}
 	for _, name := range store.Names() {
-		if w.server(name) == nil {
+		if w.Server(name) == nil {
 			old := store.Trusted[name].Definition
 			rep.Servers = append(rep.Servers, trustServer{Server: name, Extension: old.Extension, Status: string(trust.Gone),
 				Trusted: true, TrustedDefinition: &old, WorkspaceFiles: []workspaceFile{}, Files: []reachedFile{}})
@@ -514,7 +517,7 @@ func trustRevoke(f *Factory, w *workspace, store *trust.Store, opts *TrustOption
 	if len(unknown) > 0 {
 		return usagef("%s: not trusted in this workspace (trusted: %s)", strings.Join(unknown, ", "), safeNames(store.Names()))
 	}
-	defs := w.definitions()
+	defs := trustgate.Definitions(w)
 	for _, n := range names {
 		old := store.Trusted[n].Definition
 		status := string(trust.Gone)
@@ -522,7 +525,7 @@ func trustRevoke(f *Factory, w *workspace, store *trust.Store, opts *TrustOption
 		if d, ok := defs[n]; ok {
 			st, _ := store.Check(n, d)
 			status = string(st)
-			shown := shownDefinition(*w.server(n), d)
+			shown := trustgate.Shown(*w.Server(n), d)
 			ts.Definition = &shown
 		}
 		if status != string(trust.Trusted) {
@@ -532,7 +535,7 @@ func trustRevoke(f *Factory, w *workspace, store *trust.Store, opts *TrustOption
 		store.Revoke(n)
 		rep.Servers = append(rep.Servers, ts)
 	}
-	if err := store.Save(w.env.Display); err != nil {
+	if err := store.Save(w.Env.Display); err != nil {
 		return err
 	}
 	if opts.Output == "json" {

@@ -183,7 +183,7 @@ type Target struct {
 	// commits. In the project scope repo never git-ignores such a file as a
 	// whole while git tracks it, and never asks for it to be untracked: a
 	// per-clone policy leaves it as the repository has it (see
-	// writers/plan, tracked.go).
+	// internal/plan, tracked.go).
 	SettingsFile bool `toml:"settings_file"`
 }
 

@@ -1,71 +1,67 @@
 package writers_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
 
-	"github.com/repo-manager/repo/extensions"
-	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/writers"
 )
 
-// A host program loads a workspace, plans a sync of its servers into
-// Cursor's project file, and prints what `repo sync --check` reports and
-// the diff `repo sync --dry-run` shows. Apply(p) would write it.
+// A host program syncs a workspace's servers into the files of the two
+// tools its config lists, then takes one tool off the list and syncs
+// again: repo removes what it wrote for that tool, and the file it had
+// created for it. Each report is what `repo sync --output json` prints.
 func Example() {
 	root, _ := os.MkdirTemp("", "workspace")
 	defer os.RemoveAll(root)
-	ext := filepath.Join(root, ".repository", "extensions", "hello")
-	must(os.MkdirAll(ext, 0o755))
-	must(os.WriteFile(filepath.Join(ext, "extension.toml"), []byte("name = \"hello\"\nversion = \"1.0.0\"\n\n[provides]\nmcp = \"mcp.json\"\n"), 0o644))
-	must(os.WriteFile(filepath.Join(ext, "mcp.json"), []byte(`{"mcpServers": {"hello": {"command": "npx", "args": ["-y", "hello-mcp"]}}}`), 0o644))
-	must(os.MkdirAll(filepath.Join(root, ".cursor"), 0o755))
-	must(os.WriteFile(filepath.Join(root, ".cursor", "mcp.json"), []byte("{\n  \"mcpServers\": {}\n}\n"), 0o644))
+	write := func(name, text string) {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		must(os.MkdirAll(filepath.Dir(path), 0o755))
+		must(os.WriteFile(path, []byte(text), 0o644))
+	}
+	write(".repository/extensions/hello/extension.toml", "name = \"hello\"\nversion = \"1.0.0\"\n\n[provides]\nmcp = \"mcp.json\"\n")
+	write(".repository/extensions/hello/mcp.json", `{"mcpServers": {"hello": {"command": "npx", "args": ["-y", "hello-mcp"]}}}`)
+	write(".repository/config.toml", "[mcp]\ntools = [\"claude\", \"cursor\"]\n")
 
-	// Load: the workspace's servers and the tool profiles.
+	// The run's environment: a home folder of its own, where repo keeps
+	// its state (the workspace lock).
 	home := filepath.Join(root, "home")
-	ws, err := extensions.Load(extensions.Options{Root: root, Home: home, GOOS: "linux"})
-	must(err)
-	set, err := toolprofiles.Builtin()
-	must(err)
-	env := writers.Env{Root: root, Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
-
-	// Plan: nothing is written.
-	targets, _, err := writers.BuildTargets(ws.Servers, []*toolprofiles.Profile{set.Get("cursor")}, toolprofiles.ScopeProject, env)
-	must(err)
-	p, err := writers.Build(env, targets, writers.Options{ReadOnly: true})
-	must(err)
-	defer p.Close()
-
-	// Check and diff.
-	for _, f := range p.Stale() {
-		for _, c := range f.Changes {
-			fmt.Printf("%s: %s %q: %s\n", f.Display, c.Action, c.Entry, c.Reason)
+	opts := writers.Options{Root: root, Getenv: func(name string) string {
+		if name == "HOME" {
+			return home
+		}
+		return ""
+	}}
+	sync := func() {
+		rep, err := writers.Run(context.Background(), opts)
+		must(err)
+		fmt.Printf("%s %v:\n", rep.Mode, rep.Tools)
+		for _, f := range rep.Files {
+			fmt.Printf("  %s %s (%s)", f.Status, f.Path, f.Scope)
+			for _, c := range f.Changes {
+				fmt.Printf(" %s %q: %s;", c.Action, c.Entry, c.Reason)
+			}
+			fmt.Println()
 		}
 	}
-	for _, f := range p.Stale() {
-		if f.Display == ".cursor/mcp.json" {
-			fmt.Print(writers.Diff(f))
-		}
-	}
+	sync()
+	write(".repository/config.toml", "[mcp]\ntools = [\"claude\"]\n")
+	sync()
+	_, err := os.Stat(filepath.Join(root, ".cursor", "mcp.json"))
+	fmt.Println("cursor's file is gone:", os.IsNotExist(err))
 	// Output:
-	// .cursor/mcp.json: add "hello": missing entry
-	// .repository/mcp-managed.json: update "": ownership record out of date
-	// diff --git a/.cursor/mcp.json b/.cursor/mcp.json
-	// --- a/.cursor/mcp.json
-	// +++ b/.cursor/mcp.json
-	// @@ -1,3 +1,8 @@
-	//  {
-	// -  "mcpServers": {}
-	// +  "mcpServers": {
-	// +    "hello": {
-	// +      "command": "npx",
-	// +      "args": ["-y", "hello-mcp"]
-	// +    }
-	// +  }
-	//  }
+	// sync [claude cursor]:
+	//   written .mcp.json (project) add "hello": missing entry;
+	//   written .cursor/mcp.json (project) add "hello": missing entry;
+	//   written .repository/mcp-managed.json (record) update "": ownership record out of date;
+	// sync [claude]:
+	//   unchanged .mcp.json (project)
+	//   written .cursor/mcp.json (project) remove "hello": entry of a tool no longer selected; delete "": file repo created, left empty;
+	//   written .repository/mcp-managed.json (record) update "": ownership record out of date;
+	// cursor's file is gone: true
 }
 
 func must(err error) {

@@ -1,181 +1,151 @@
 // Package writers writes the MCP servers of a workspace's extensions into
 // the config files of the AI tools that read them, as managed entries that
-// leave every other byte of the files alone. It is the API for a program
-// that hosts repo: load the workspace (package extensions) and the tool
-// profiles (package toolprofiles), then
+// leave every other byte of the files alone. It is the door for a program
+// that hosts repo, and the command line goes through it too: one call,
 //
-//	targets, warnings, err := writers.BuildTargets(servers, profiles, scope, env)
-//	p, err := writers.Build(env, targets, writers.Options{ReadOnly: true})
-//	for _, f := range p.Stale() { fmt.Print(writers.Diff(f)) } // check, diff
-//	applied, err := writers.Apply(p)                               // sync
+//	rep, err := writers.Run(ctx, writers.Options{Root: root, Mode: writers.Check})
 //
-// ApplyInterruptible is Apply for a host that stops on a signal or a
-// cancel: it passes channels (Interrupt), and the library installs no
-// signal handler of its own.
+// runs the policy of `repo sync` (Sync, Check, DryRun) or `repo forget`
+// (Forget) on a workspace and returns the report that `repo sync --output
+// json` prints (docs/schema/sync.v1.json; forget.v1.json for Forget):
+// the config and the tools it selects or detects, the tools that left the
+// list, the .gitignore block, the trust gate, the locks, the plan, the
+// retries when a tool rewrites a file, and the write, all or nothing.
 //
-// One code path serves sync, --check and --dry-run: Build computes every
-// file's new bytes in memory and validates them; only Apply writes, and
-// it writes every file or none. Lock serialises runs on one workspace.
-//
-// The work is done by the packages below, in pipeline order:
-// writers/target (servers → targets, one per file and key),
-// writers/plan (targets → new file contents and the ownership record,
-// through the editors writers/jsonedit, tomledit and yamledit) and
-// writers/commit (the atomic, all-or-nothing write). See
-// docs/architecture.md.
+// Run prints nothing: warnings are in the report, waits for another run's
+// lock go to Options.Waiting. A host stops a run with ctx. A server that
+// would reach a local- or user-scope file without the user's trust stops
+// the run (*UntrustedError, nothing written); there is no switch that
+// skips that: Trust records the user's yes to the definitions the error
+// showed, as `repo trust` does. A host that builds its own tool profiles
+// or extension set passes them (Options.Profiles, Options.Extensions;
+// packages toolprofiles and extensions).
 package writers
 
 import (
-	"slices"
-	"strings"
+	"context"
 	"time"
 
 	"github.com/repo-manager/repo/extensions"
-	"github.com/repo-manager/repo/internal/termtext"
+	"github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/runner"
+	"github.com/repo-manager/repo/internal/usage"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/translator"
-	"github.com/repo-manager/repo/writers/commit"
-	"github.com/repo-manager/repo/writers/internal/fileio"
-	"github.com/repo-manager/repo/writers/plan"
-	"github.com/repo-manager/repo/writers/target"
 )
 
-type (
-	// Env is the workspace root and where per-user paths come from.
-	Env = target.Env
-	// Scope is where a tool reads a file: toolprofiles.ScopeProject,
-	// ScopeLocal or ScopeUser.
-	Scope = target.Scope
-	// Target is one file and key that servers are written into.
-	Target = target.Target
-	// Options change what a plan may do.
-	Options = plan.Options
-	// Plan is everything a sync would do.
-	Plan = plan.Plan
-	// FilePlan is one file's planned new content.
-	FilePlan = plan.FilePlan
-	// Change is one thing a plan does to a file.
-	Change = plan.Change
-	// Applied is what Apply did.
-	Applied = commit.Applied
-	// Interrupt is how a host stops ApplyInterruptible (its signal
-	// handler closes the channels; writers installs none).
-	Interrupt = commit.Interrupt
+// Mode is what a run does.
+type Mode string
+
+const (
+	// Sync brings every selected tool's config up to date (the default).
+	Sync Mode = "sync"
+	// Check writes nothing and reports whether a sync would change a file
+	// (Report.Stale).
+	Check Mode = "check"
+	// Forget removes the entries repo wrote for Options.Tools (none: for
+	// every tool), in Options.Scope (none: in every scope).
+	Forget Mode = "forget"
 )
+
+// Options say what a run does. The zero value syncs the project scope of
+// the workspace at or above the working directory.
+type Options struct {
+	// Root is the workspace root (it holds .repository/); empty: the
+	// nearest one at or above the working directory. Messages name it in
+	// the commands they suggest only when it is given.
+	Root string
+	Mode Mode
+	// DryRun writes nothing, and each file that would change carries its
+	// diff (Sync or Check; Forget). ShowSecrets shows the user's
+	// credentials in diffs, which are otherwise redacted.
+	DryRun, ShowSecrets bool
+	// Scope is project (the default), local or user; for Forget, empty is
+	// every scope.
+	Scope string
+	// Tools are the tool ids to write; none: the workspace's [mcp] tools,
+	// else the tools detected. For Forget, the tools whose entries go.
+	Tools []string
+	// Adopt takes over the user's own entries that have a managed
+	// server's name; AdoptNames only those of these names (and lets a
+	// local-scope server take the place of one of the user's elsewhere).
+	Adopt      bool
+	AdoptNames []string
+	// Ours and Theirs settle the fields of these entries that the user
+	// edited by hand and the extension changed since: the user's value,
+	// or the extension's.
+	Ours, Theirs []string
+	// Portable and Gitignore are the team policy for this run (nil: the
+	// workspace's [mcp] portable and gitignore, else on in git).
+	Portable, Gitignore *bool
+	// Committed (Check or DryRun, project scope) judges what a commit
+	// holds only: this clone's per-clone files are left out, and an entry
+	// written at another root is accepted.
+	Committed bool
+	// Hook is what git's hooks run after a checkout, merge or rewrite
+	// (Sync): at project scope only this clone's per-clone files are
+	// written, and a committed file out of date is reported stale; at
+	// local and user scope a workspace with no entries there yet is left
+	// alone (a report without files).
+	Hook bool
+	// Gone (Forget) says Root is a workspace that is gone: the local- and
+	// user-scope entries its record holds go, then the record and what
+	// repo keeps of it (its trust store).
+	Gone bool
+
+	// Profiles and Extensions replace the tool profiles and the servers
+	// that Run would load (toolprofiles.Load, extensions.Load).
+	Profiles   *toolprofiles.Set
+	Extensions *extensions.Workspace
+	// Getenv and Getwd are the environment (HOME, XDG_STATE_HOME, PATH,
+	// …) and the working directory; nil: the process's.
+	Getenv func(string) string
+	Getwd  func() (string, error)
+	// LockTimeout bounds each wait for a lock another repo run holds
+	// (default 30 s); Waiting, when set, is told what the run waits for.
+	LockTimeout time.Duration
+	Waiting     func(message string)
+	// Abort, closed after ctx is done, ends a write without waiting for
+	// the tools' locks or fsyncs (the renames that leave every file whole
+	// still happen). Committing, when set, is called with true as the run
+	// starts to replace files and with false when it is done (wrote:
+	// files hold what it wrote): a host that ends its process on a signal
+	// ends it only outside that span, and cancels ctx within it.
+	Abort      <-chan struct{}
+	Committing func(start, wrote bool)
+}
 
 var (
-	// ErrChanged: a file changed between planning and applying; plan again.
-	ErrChanged = commit.ErrChanged
-	// ErrUnsteady: another program kept changing a file while repo read
-	// it; plan again.
-	ErrUnsteady = fileio.ErrUnsteady
-	// ErrLocked: another run held the workspace lock for too long.
-	ErrLocked = fileio.ErrLocked
-	// ErrInterrupted: the host stopped ApplyInterruptible before every
-	// tool config was replaced; everything was put back.
-	ErrInterrupted = commit.ErrInterrupted
+	// ErrOptions: the options ask for what cannot be — an unknown tool
+	// id, a scope a tool has no file in, a root that is no workspace.
+	ErrOptions = usage.ErrUsage
+	// ErrLocked: another run held a lock for longer than LockTimeout.
+	ErrLocked = commit.ErrLocked
+	// ErrChanged and ErrUnsteady: a tool kept rewriting a file while the
+	// run planned and wrote it, through every attempt; nothing is written.
+	ErrChanged  = commit.ErrChanged
+	ErrUnsteady = commit.ErrUnsteady
+	// ErrInterrupted: ctx was done before every file was written; nothing
+	// is (a run that had replaced every tool config finishes instead).
+	ErrInterrupted = runner.ErrInterrupted
 )
 
-// BuildTargets translates every server for every profile that has the
-// scope (toolprofiles.ScopeProject, ScopeLocal or ScopeUser), and groups
-// the entries by file and key.
-func BuildTargets(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
-	return target.Build(servers, profiles, scope, env)
-}
-
-// Build plans every target. It reads files and ownership records but
-// writes nothing. Every file is checked before an error is returned, so
-// one run reports every broken file at once.
-func Build(env Env, targets []*Target, opts Options) (*Plan, error) {
-	return plan.Build(env, targets, opts)
-}
-
-// Diff is a git-style unified diff of one planned file; empty when the
-// file does not change. In a tool's file, a value outside repo's entries
-// that looks like a credential is shown as plan.Redacted, and a line that
-// holds the whole file by what changed in it.
-func Diff(f *FilePlan) string { return plan.Diff(f) }
-
-// RawDiff is Diff with every value as it is.
-func RawDiff(f *FilePlan) string { return plan.RawDiff(f) }
-
-// Apply writes the files of p that change, all or none.
-func Apply(p *Plan) (Applied, error) { return commit.Apply(p) }
-
-// ApplyInterruptible is Apply that the host can stop (see Interrupt): a
-// nil error means every file is written, ErrInterrupted that none is.
-func ApplyInterruptible(p *Plan, in Interrupt) (Applied, error) {
-	return commit.ApplyInterruptible(p, in)
-}
-
-// LockPath is the lock file of the workspace at env.Root, in the per-user
-// state folder.
-func LockPath(env Env) (string, error) { return plan.LockPath(env) }
-
-// LockFiles serialises the runs that write the per-user files of targets
-// (local and user scope), which every workspace on the machine shares and
-// the workspace lock does not cover: it takes the lock of each file
-// (plan.FileLockPath: by the file's real path, in the state folder), in
-// the order of their paths, so that two runs never wait for each other in
-// a circle. They are held from before the files are read until the plan
-// is applied, and taken alongside, not instead of, the tools' own locks
-// (which Apply takes around each commit). waiting is called with the
-// file, as shown, when a lock is held by another run; a lock not had
-// within timeout is ErrLocked.
-func LockFiles(env Env, targets []*Target, timeout time.Duration, waiting func(file string)) (unlock func(), err error) {
-	type file struct{ lock, display string }
-	var files []file
-	for _, t := range targets {
-		if t.Scope == toolprofiles.ScopeProject {
-			continue
-		}
-		real := t.Real
-		if real == "" {
-			real = target.RealPath(t.Path)
-		}
-		lock, err := plan.FileLockPath(env, real)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.ContainsFunc(files, func(f file) bool { return f.lock == lock }) {
-			files = append(files, file{lock, termtext.Safe(t.Display)})
-		}
+// Run runs repo on a workspace as opts say and reports what it did (or,
+// for Check and DryRun, would do). Every file is checked before an error
+// is returned, so one run reports every broken file at once. With an
+// *UntrustedError the report is returned too: what the sync would have
+// written, with nothing written.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
 	}
-	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.lock, b.lock) })
-	var unlocks []func()
-	release := func() {
-		for i := len(unlocks) - 1; i >= 0; i-- {
-			unlocks[i]()
-		}
+	r := newRun(ctx, opts)
+	switch {
+	case opts.Mode == Forget && opts.Gone:
+		return r.forgetGone()
+	case opts.Mode == Forget:
+		return r.forget()
+	case opts.Hook:
+		return r.hook()
 	}
-	for _, f := range files {
-		u, err := fileio.LockOf(f.lock, f.display, timeout, func() {
-			if waiting != nil {
-				waiting(f.display)
-			}
-		})
-		if err != nil {
-			release()
-			return nil, err
-		}
-		unlocks = append(unlocks, u)
-	}
-	return release, nil
+	return r.sync()
 }
-
-// Lock takes the lock at path, calling waiting once if it has to wait, and
-// gives up with ErrLocked after timeout. unlock releases it; so does the
-// end of the process.
-func Lock(path string, timeout time.Duration, waiting func()) (unlock func(), err error) {
-	return fileio.Lock(path, timeout, waiting)
-}
-
-// What a Change does to an entry (ActionDelete: to the whole file).
-const (
-	ActionAdd    = plan.ActionAdd
-	ActionUpdate = plan.ActionUpdate
-	ActionRemove = plan.ActionRemove
-	ActionAdopt  = plan.ActionAdopt
-	ActionForget = plan.ActionForget
-	ActionDelete = plan.ActionDelete
-)

@@ -10,8 +10,10 @@ import (
 
 	"github.com/repo-manager/repo/bench/workload"
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
 )
 
 // benchSizes are the workspace sizes (extensions) of the planning
@@ -47,7 +49,7 @@ func BenchmarkBuildTargets(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				timed(func() {
-					if _, _, err := writers.BuildTargets(f.Servers, f.Profiles, toolprofiles.ScopeProject, f.Env); err != nil {
+					if _, _, err := target.Build(f.Servers, f.Profiles, toolprofiles.ScopeProject, f.Env); err != nil {
 						b.Fatal(err)
 					}
 				})
@@ -103,7 +105,7 @@ func BenchmarkPlanApplyFirstSync(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := writers.Apply(p); err != nil {
+					if _, err := commit.Apply(p); err != nil {
 						b.Fatal(err)
 					}
 				})
@@ -130,7 +132,7 @@ func BenchmarkNoopCheck(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := writers.Apply(p); err != nil {
+			if _, err := commit.Apply(p); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
@@ -220,7 +222,7 @@ func BenchmarkLocalClaude(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := writers.Apply(p); err != nil {
+					if _, err := commit.Apply(p); err != nil {
 						b.Fatal(err)
 					}
 				})
@@ -233,7 +235,7 @@ func BenchmarkLocalClaude(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := writers.Apply(p); err != nil {
+			if _, err := commit.Apply(p); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
@@ -241,7 +243,7 @@ func BenchmarkLocalClaude(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				timed(func() {
-					p, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeLocal, writers.Options{ReadOnly: true})
+					p, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeLocal, plan.Options{ReadOnly: true})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -292,7 +294,7 @@ func BenchmarkCheckExample(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := writers.Apply(p); err != nil {
+	if _, err := commit.Apply(p); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("profiles", func(b *testing.B) {
@@ -360,7 +362,7 @@ func BenchmarkPlanChangeAll(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := writers.Apply(p); err != nil {
+		if _, err := commit.Apply(p); err != nil {
 			b.Fatal(err)
 		}
 		updated := make([]extensions.Server, len(f.Servers))
@@ -449,7 +451,7 @@ func BenchmarkPlanCodex(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := writers.Apply(p); err != nil {
+		if _, err := commit.Apply(p); err != nil {
 			b.Fatal(err)
 		}
 		updated := make([]extensions.Server, len(f.Servers))

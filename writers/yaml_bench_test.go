@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/repo-manager/repo/bench/workload"
+	"github.com/repo-manager/repo/internal/commit"
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
 )
 
 // yamlSizes are the server counts of BenchmarkYAMLFirstSync;
@@ -179,7 +180,7 @@ func BenchmarkYAMLNoopCheck(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := writers.Apply(planFor); err != nil {
+				if _, err := commit.Apply(planFor); err != nil {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
@@ -187,7 +188,7 @@ func BenchmarkYAMLNoopCheck(b *testing.B) {
 				cpu := cpuTime()
 				for b.Loop() {
 					timed(func() {
-						planFor, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeUser, writers.Options{ReadOnly: true})
+						planFor, err := workload.PlanWith(f.Env, f.Servers, profiles, toolprofiles.ScopeUser, plan.Options{ReadOnly: true})
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -11,8 +11,9 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/plan"
+	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers"
 )
 
 // Fixture is a generated workspace, loaded the way `repo sync` loads it,
@@ -20,7 +21,7 @@ import (
 type Fixture struct {
 	Root     string
 	Home     string
-	Env      writers.Env
+	Env      target.Env
 	Profiles []*toolprofiles.Profile // the workspace's [mcp] tools, in that order
 	Servers  []extensions.Server
 	Result   *Result
@@ -67,8 +68,8 @@ func (f *Fixture) Reload() error {
 
 // EnvFor is the path environment of a run with HOME=home and no other
 // variables set.
-func EnvFor(root, home string) writers.Env {
-	return writers.Env{Root: root, Env: toolprofiles.Env{Home: home, GOOS: runtime.GOOS, Getenv: func(string) string { return "" }}}
+func EnvFor(root, home string) target.Env {
+	return target.Env{Root: root, Env: toolprofiles.Env{Home: home, GOOS: runtime.GOOS, Getenv: func(string) string { return "" }}}
 }
 
 // Profile returns a builtin profile by id.
@@ -85,17 +86,17 @@ func Profile(id string) (*toolprofiles.Profile, error) {
 }
 
 // Plan runs what `repo sync` runs before writing: BuildTargets and Build.
-func Plan(env writers.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope writers.Scope) (*writers.Plan, error) {
-	return PlanWith(env, servers, profiles, scope, writers.Options{})
+func Plan(env target.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope target.Scope) (*plan.Plan, error) {
+	return PlanWith(env, servers, profiles, scope, plan.Options{})
 }
 
 // PlanWith is Plan with options: ReadOnly for what `repo sync --check` runs.
-func PlanWith(env writers.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope writers.Scope, opts writers.Options) (*writers.Plan, error) {
-	targets, _, err := writers.BuildTargets(servers, profiles, scope, env)
+func PlanWith(env target.Env, servers []extensions.Server, profiles []*toolprofiles.Profile, scope target.Scope, opts plan.Options) (*plan.Plan, error) {
+	targets, _, err := target.Build(servers, profiles, scope, env)
 	if err != nil {
 		return nil, err
 	}
-	return writers.Build(env, targets, opts)
+	return plan.Build(env, targets, opts)
 }
 
 // CopyTree copies the regular files and folders under src to dst, keeping

@@ -2,7 +2,7 @@
 // compares, counts and reads large byte slices on two cores (halves),
 // allocates them where huge pages can back them (Alloc), maps files
 // (Map) and guards reads of a mapping against the fault a truncated file
-// raises (WithFaults). writers/internal/fileio decides when each is used.
+// raises (WithFaults). internal/fileio decides when each is used.
 //
 // A sync of a 100 MB ~/.claude.json copies the file once (the edited
 // result) and compares it three times (the new file read back, the file

@@ -54,7 +54,7 @@ func Check(fi fs.FileInfo) error {
 }
 
 // Opener is what Open and OpenWrite need of a file system. os is the
-// default; writers/internal/fileio's FS is one, so that a commit's opens go
+// default; internal/fileio's FS is one, so that a commit's opens go
 // through its seam (and a test can fail them).
 type Opener interface {
 	Stat(path string) (fs.FileInfo, error)

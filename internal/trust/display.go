@@ -148,7 +148,7 @@ func Diff(old, new Definition) []DiffLine {
 // was there and tells one value from another: a literal credential an
 // author wrote ("env API_KEY", "header Authorization", "args[2]", "url",
 // "command", "cwd", "headersHelper", "oauth.authServerMetadataUrl": cmd
-// names them from writers/target.LiteralSecrets) is never printed, nor
+// names them from internal/target.LiteralSecrets) is never printed, nor
 // kept in the store. The digest is still that of the values: Redact is for
 // showing and keeping a definition, never for digesting one.
 func (d Definition) Redact(fields []string) Definition {

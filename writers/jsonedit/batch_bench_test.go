@@ -3,7 +3,7 @@ package jsonedit
 import (
 	"testing"
 
-	"github.com/repo-manager/repo/writers/internal/editor/editortest"
+	"github.com/repo-manager/repo/internal/editor/editortest"
 )
 
 // BenchmarkBatch times the edits of a sync of N servers (editortest.Bench)

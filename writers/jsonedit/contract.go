@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 
-	"github.com/repo-manager/repo/writers/internal/editor"
+	"github.com/repo-manager/repo/internal/editor"
 )
 
 // Format is how repo edits one tool's JSON file: the dialect the tool reads
 // and the skeleton a new file starts from (empty: "{}\n"). Its documents
-// keep the editor contract (writers/internal/editor) that the plan edits
+// keep the editor contract (internal/editor) that the plan edits
 // every format through.
 type Format struct {
 	Dialect  Dialect

@@ -3,11 +3,11 @@ package tomledit
 import (
 	"bytes"
 
-	"github.com/repo-manager/repo/writers/internal/editor"
+	"github.com/repo-manager/repo/internal/editor"
 )
 
 // Format is how repo edits Codex's config.toml (there are no options):
-// its documents keep the editor contract (writers/internal/editor) that
+// its documents keep the editor contract (internal/editor) that
 // the plan edits every format through.
 type Format struct{}
 

@@ -3,13 +3,13 @@ package yamledit
 import (
 	"bytes"
 
-	"github.com/repo-manager/repo/writers/internal/editor"
+	"github.com/repo-manager/repo/internal/editor"
 )
 
 // Format is how repo edits one tool's YAML file: the shape of its server
 // map (a Map, or a List whose items carry their name in NameField) and the
 // skeleton a new file starts from, which must parse. Its documents keep
-// the editor contract (writers/internal/editor) that the plan edits every
+// the editor contract (internal/editor) that the plan edits every
 // format through.
 type Format struct {
 	Kind      Kind

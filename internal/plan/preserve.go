@@ -1,0 +1,181 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/canon"
+	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/record"
+)
+
+// Members a tool or its user owns inside a managed entry (a profile's
+// preserve: enable toggles, approval lists, timeouts) meet what repo offers
+// for them — an author's setting, or the profile's fixed value — in a
+// three-way merge whose base is the offer repo last made (Owned.Defaults):
+//
+//   - A member whose value in the file is still the last offer was not
+//     changed by the user: it takes the new offer (and goes when nothing is
+//     offered any more). So an author's new default reaches every entry
+//     nobody touched.
+//   - Any other value — a toggle flipped in the tool's UI, a list edited,
+//     the member removed — is the user's, and stays: a sync never fights
+//     the user. If the offer changed as well, a warning says so.
+//
+// Without a recorded offer the base is the profile's fixed value (entry.set)
+// or no member, which is what repo offered before settings existed: so an
+// entry written by an earlier release, with OpenCode's "enabled": true,
+// reads as untouched, and its record needs no change.
+
+// keptMember is a preserved member the user changed while the offer for it
+// changed too: the user's value is kept.
+type keptMember struct {
+	member string
+	file   []byte // the value in the file; nil: removed
+	offer  []byte // the new offer
+}
+
+func (k keptMember) warning(display, entry string) string {
+	state := fmt.Sprintf("%s %s", k.member, k.file)
+	if k.file == nil {
+		state = "no " + k.member
+	}
+	return fmt.Sprintf("%s: entry %q keeps %s, set outside repo since repo wrote it; the extension now asks for %s %s (delete the entry to take the extension's values)",
+		display, entry, state, k.member, k.offer)
+}
+
+// mergePreserved decides each preserved member of want, the entry repo
+// wants, against cur, the entry in the file, as the package comment above
+// says. fixed are the profile's fixed members, bases the record's offers
+// (Owned.Defaults; nil for none). It returns the entry to write, the offers
+// to record, and the members kept against a changed offer.
+func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed ordered.Object, bases map[string]string) (ordered.Object, map[string]string, []keptMember) {
+	offered := offers(want, preserve, fixed)
+	found, ok := currentMembers(cur, preserve)
+	if !ok {
+		return want, offered, nil
+	}
+	out := slices.Clone(want)
+	var kept []keptMember
+	for _, m := range preserve {
+		fileValue, inFile := found[m]
+		offer, isOffered := want.Get(m)
+		var offerText []byte
+		if isOffered {
+			offerText = ordered.JSON(offer)
+		}
+		base, recorded := bases[m]
+		if !recorded {
+			base = memberDigest(fixed, m)
+		}
+		fileDigest := ""
+		if inFile {
+			fileDigest = record.Digest(fileValue)
+		}
+		if fileDigest == base {
+			continue // untouched: the offer (or its absence) stands
+		}
+		// The user's value.
+		if inFile {
+			out = out.Set(m, json.RawMessage(fileValue))
+		} else {
+			out = out.Without(m)
+		}
+		// Worth a word only when the author asks for another value now; an
+		// author who stopped setting the member has no wish left to miss.
+		if isOffered && record.Digest(offerText) != base && record.Digest(offerText) != fileDigest {
+			k := keptMember{member: m, offer: offerText}
+			if inFile {
+				k.file = canon.JSON(fileValue)
+			}
+			kept = append(kept, k)
+		}
+	}
+	return out, offered, kept
+}
+
+// offers are the digests to record for the preserved members of want:
+// those whose offer differs from the profile's fixed value ("" for an offer
+// of no member). nil when there is none, so a record without settings
+// stays as earlier releases wrote it.
+func offers(want ordered.Object, preserve []string, fixed ordered.Object) map[string]string {
+	var out map[string]string
+	for _, m := range preserve {
+		d := memberDigest(want, m)
+		if d == memberDigest(fixed, m) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[m] = d
+	}
+	return out
+}
+
+// memberDigest is the digest of member m of o, or "" when o has none.
+func memberDigest(o ordered.Object, m string) string {
+	v, ok := o.Get(m)
+	if !ok {
+		return ""
+	}
+	return record.Digest(ordered.JSON(v))
+}
+
+// currentMembers reads the preserved members of the entry in the file with
+// gjson rather than decoding it into a map: it runs for every entry of most
+// tools on every sync. As decoding would, it takes the last of repeated
+// members, and nothing from an entry that is not a valid JSON object (ok
+// false).
+func currentMembers(cur []byte, preserve []string) (map[string][]byte, bool) {
+	if len(preserve) == 0 || !gjson.ValidBytes(cur) {
+		return nil, false
+	}
+	r := gjson.ParseBytes(cur)
+	if !r.IsObject() {
+		return nil, false
+	}
+	found := make(map[string][]byte, len(preserve))
+	r.ForEach(func(k, v gjson.Result) bool {
+		if name := k.String(); slices.Contains(preserve, name) {
+			found[name] = []byte(v.Raw)
+		}
+		return true
+	})
+	return found, true
+}
+
+// keepUnwritten returns want with the members of cur, the entry in the
+// file, that no tool of the target writes (written): what the tool or the
+// user added to a managed entry — Claude Code's oauth, a $schema — which
+// is theirs and stays, in the order the file has them, after repo's
+// members. Each counts once, with its last value, as decoding would take
+// it. An entry that is not a JSON object keeps nothing.
+func keepUnwritten(want ordered.Object, cur []byte, written []string) ordered.Object {
+	if !gjson.ValidBytes(cur) {
+		return want
+	}
+	r := gjson.ParseBytes(cur)
+	if !r.IsObject() {
+		return want
+	}
+	var kept ordered.Object
+	r.ForEach(func(k, v gjson.Result) bool {
+		name := k.String()
+		if slices.Contains(written, name) {
+			return true
+		}
+		if _, ok := want.Get(name); ok {
+			return true
+		}
+		kept = kept.Set(name, json.RawMessage(v.Raw))
+		return true
+	})
+	if len(kept) == 0 {
+		return want
+	}
+	return append(slices.Clip(want), kept...)
+}

@@ -1,0 +1,85 @@
+package record
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/repo-manager/repo/internal/canon"
+	"github.com/repo-manager/repo/internal/ordered"
+)
+
+// The digests a record holds (Owned.Digest, Previous, Defaults). Committed
+// records hold them, so a change to how entries are canonicalised or
+// hashed must not change any (digest_test.go pins them).
+
+// Digest fingerprints an entry value. Key order and whitespace do not
+// matter (a tool that reformats its file has not edited our entry), so the
+// value is canonicalised first.
+func Digest(raw []byte) string {
+	return CanonicalDigest(canon.JSON(raw), "")
+}
+
+// NormalizedDigest fingerprints an entry with the workspace root spelled
+// <<root>>: the digest of an entry does not depend on where the workspace
+// is, so a committed record stays valid on every clone.
+func NormalizedDigest(raw []byte, root string) string {
+	return CanonicalDigest(canon.JSON(raw), root)
+}
+
+// EntryDigest is NormalizedDigest(ordered.JSON(v), root) for an entry repo
+// builds, without rendering it (canon.Value).
+func EntryDigest(v ordered.Object, root string) string {
+	c, ok := canon.Value(v)
+	if !ok {
+		c = canon.JSON(ordered.JSON(v))
+	}
+	return CanonicalDigest(c, root)
+}
+
+// CanonicalDigest hashes a canonical entry (canon.JSON), with root (if
+// any) spelled <<root>>: the text between the root's occurrences is hashed
+// piece by piece, which is bytes.ReplaceAll without the copy.
+func CanonicalDigest(c []byte, root string) string {
+	h := sha256.New()
+	if root != "" {
+		text := []byte(canon.Text(root))
+		for {
+			i := bytes.Index(c, text)
+			if i < 0 {
+				break
+			}
+			h.Write(c[:i])
+			h.Write([]byte("<<root>>"))
+			c = c[i+len(text):]
+		}
+	}
+	h.Write(c)
+	var sum [sha256.Size]byte
+	return "sha256:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+}
+
+// MatchesDigest reports whether an entry found in a file is the one a
+// record digest was taken of. The entry may have been written at another
+// root (a teammate's checkout): the root it shows — the part of a path
+// before /.repository/extensions/ — is tried as well as this one.
+func MatchesDigest(raw []byte, digest, root string) bool {
+	if NormalizedDigest(raw, root) == digest {
+		return true
+	}
+	c := string(canon.JSON(raw))
+	marker := canon.Text(string(filepath.Separator) + ".repository" + string(filepath.Separator) + "extensions" + string(filepath.Separator))
+	if i := strings.Index(c, marker); i > 0 {
+		start := strings.LastIndexByte(c[:i], '"') + 1
+		if other := c[start:i]; other != "" {
+			var unq string
+			if json.Unmarshal([]byte(`"`+other+`"`), &unq) == nil && NormalizedDigest(raw, unq) == digest {
+				return true
+			}
+		}
+	}
+	return false
+}
