@@ -5,9 +5,10 @@
 //
 //	rep, err := writers.Run(ctx, writers.Options{Root: root, Mode: writers.Check})
 //
-// runs the policy of `repo sync` (Sync, Check, DryRun) or `repo forget`
-// (Forget) on a workspace and returns the report that `repo sync --output
-// json` prints (docs/schema/sync.v1.json; forget.v1.json for Forget):
+// runs the policy of `repo sync` (modes Sync and Check, each with
+// Options.DryRun) or `repo forget` (Forget) on a workspace and returns the
+// report that `repo sync --output json` prints (docs/schema/sync.v1.json;
+// forget.v1.json for Forget):
 // the config and the tools it selects or detects, the tools that left the
 // list, the .gitignore block, the trust gate, the locks, the plan, the
 // retries when a tool rewrites a file, and the write, all or nothing.
