@@ -21,7 +21,7 @@ OUTDIR=${1:-$(mktemp -d /tmp/repo-gobench.XXXXXX)}
 mkdir -p "$OUTDIR/bin"
 BENCH=${BENCH:-.}
 PROFILES=${PROFILES:-1}
-PKGS=(extensions translator writers/jsonedit writers/tomledit writers/yamledit writers)
+PKGS=(extensions translator internal/jsonedit internal/tomledit internal/yamledit writers)
 # the Codex benchmarks' sizes (BenchmarkPlanCodex, tomledit's BenchmarkBatch) and the other editors'
 # (BenchmarkBatch in jsonedit and yamledit): 1,000, 2,000 and 10,000 servers
 [ "${QUICK:-0}" = 1 ] && export REPO_BENCH_CODEX_SIZES=${REPO_BENCH_CODEX_SIZES:-100,200,1000}

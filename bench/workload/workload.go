@@ -7,7 +7,7 @@
 // size. Everything is deterministic given the seed.
 //
 // It is shared by `go run -tags repodev ./bench/gen` and the Go benchmarks
-// (*_bench_test.go in extensions/, translator/, writers/, writers/jsonedit/).
+// (*_bench_test.go in extensions/, translator/, writers/, internal/jsonedit/).
 package workload
 
 import (

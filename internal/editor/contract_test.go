@@ -8,9 +8,9 @@ import (
 
 	"github.com/repo-manager/repo/internal/editor"
 	"github.com/repo-manager/repo/internal/editor/editortest"
-	"github.com/repo-manager/repo/writers/jsonedit"
-	"github.com/repo-manager/repo/writers/tomledit"
-	"github.com/repo-manager/repo/writers/yamledit"
+	"github.com/repo-manager/repo/internal/jsonedit"
+	"github.com/repo-manager/repo/internal/tomledit"
+	"github.com/repo-manager/repo/internal/yamledit"
 )
 
 var (

@@ -1,5 +1,5 @@
 // Package editor is the contract between the plan (internal/plan) and the
-// format editors (writers/jsonedit, tomledit, yamledit): what a parsed
+// format editors (internal/jsonedit, tomledit, yamledit): what a parsed
 // config file must let the plan do with the server map at a key path in
 // it. Each editor implements it directly; plan chooses a Format per target
 // (the JSON dialect and skeleton, the YAML map or list and its name

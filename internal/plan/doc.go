@@ -1,7 +1,7 @@
 // Package plan turns targets (package internal/target) into the new bytes
 // of every file a sync touches, in memory, and writes nothing: Build reads
 // each file steadily (internal/fileio), has its editor
-// (writers/jsonedit, tomledit, yamledit, through the contract of
+// (internal/jsonedit, tomledit, yamledit, through the contract of
 // internal/editor; FormatFor picks one per target) find the
 // entries at the target's key, and compares them with the entries wanted
 // and with the ownership record — what repo wrote there, by digest

@@ -6,12 +6,12 @@ import (
 	"fmt"
 
 	"github.com/repo-manager/repo/internal/editor"
+	"github.com/repo-manager/repo/internal/jsonedit"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/target"
+	"github.com/repo-manager/repo/internal/tomledit"
+	"github.com/repo-manager/repo/internal/yamledit"
 	"github.com/repo-manager/repo/toolprofiles"
-	"github.com/repo-manager/repo/writers/jsonedit"
-	"github.com/repo-manager/repo/writers/tomledit"
-	"github.com/repo-manager/repo/writers/yamledit"
 )
 
 // Member is one entry of a server map as found in a file, as strict JSON.

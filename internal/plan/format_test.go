@@ -8,7 +8,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/target"
-	"github.com/repo-manager/repo/writers/tomledit"
+	"github.com/repo-manager/repo/internal/tomledit"
 )
 
 // TestTOMLBatchEqualsEach: the TOML document's Write (of new entries, then

@@ -9,7 +9,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/editor"
 	"github.com/repo-manager/repo/internal/fileio"
-	"github.com/repo-manager/repo/writers/jsonedit"
+	"github.com/repo-manager/repo/internal/jsonedit"
 )
 
 // slowFormat parses as JSON, but its first parse takes longer than

@@ -3,7 +3,7 @@ package yamledit_test
 import (
 	"fmt"
 
-	"github.com/repo-manager/repo/writers/yamledit"
+	"github.com/repo-manager/repo/internal/yamledit"
 )
 
 func ExampleDoc_Insert() {

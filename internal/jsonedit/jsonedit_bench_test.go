@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/repo-manager/repo/bench/workload"
-	"github.com/repo-manager/repo/writers/jsonedit"
+	"github.com/repo-manager/repo/internal/jsonedit"
 )
 
 const benchRoot = "/home/dev/src/acme/bench-workspace"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/repo-manager/repo/bench/workload"
 	"github.com/repo-manager/repo/internal/ordered"
-	"github.com/repo-manager/repo/writers/tomledit"
+	"github.com/repo-manager/repo/internal/tomledit"
 )
 
 var servers = []string{"mcp_servers"}
