@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -146,6 +147,32 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			return err
 		}
 	}
+	ip, p, err := runImport(f, w, sel, opts, locked, timeout)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	ip.warnings = append(ip.warnings, p.Warnings...)
+	if !opts.DryRun && userScope(opts.Scope) {
+		// What the user had in their own local or user file, they trust:
+		// the next sync writes it into their other tools' files too.
+		if err := trustImported(w, ip.servers); err != nil {
+			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
+		}
+	}
+	res := newImportResult(f, w, sel, ip, opts)
+	if opts.Output == "json" {
+		return writeJSON(f, res)
+	}
+	printImport(f, res)
+	return nil
+}
+
+// runImport plans the import and, unless it is a dry run, writes it,
+// under the locks of the locked targets. The plan it returns is the
+// caller's to close. On failure it prints the files written before the
+// failure, as a sync does.
+func runImport(f *Factory, w *workspace, sel *selection, opts *MCPImportOptions, locked []*target.Target, timeout time.Duration) (*importPlan, *plan.Plan, error) {
 	// As for sync: a tool that rewrites its file between the read and the
 	// write makes the whole import be planned again from the new file.
 	var ip *importPlan
@@ -181,17 +208,16 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			}
 			err = failed.Err
 		}
-		return f.interrupts.stopped(err)
+		return nil, nil, f.interrupts.stopped(err)
 	}
-	defer p.Close()
-	ip.warnings = append(ip.warnings, p.Warnings...)
-	if !opts.DryRun && userScope(opts.Scope) {
-		// What the user had in their own local or user file, they trust:
-		// the next sync writes it into their other tools' files too.
-		if err := trustImported(w, ip.servers); err != nil {
-			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
-		}
-	}
+	return ip, p, nil
+}
+
+// newImportResult is the report of a planned (and, unless a dry run,
+// written) import: what was imported and skipped, every file with its
+// status, and the warnings of the selection, the environment and the
+// plan, each once.
+func newImportResult(f *Factory, w *workspace, sel *selection, ip *importPlan, opts *MCPImportOptions) importResult {
 	res := importResult{Version: 1, Mode: "import", Root: w.Root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
 		Extension: opts.Extension, Folder: w.Env.Display(extensions.Dir(w.Root, opts.Extension)),
 		Imported: ip.imported, Skipped: ip.skipped, Files: []fileResult{}, Warnings: []string{}}
@@ -220,11 +246,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		}
 		res.Files = append(res.Files, newFileResult(fp, status, diffFor(status == statusStale, opts.ShowSecrets)))
 	}
-	if opts.Output == "json" {
-		return writeJSON(f, res)
-	}
-	printImport(f, res)
-	return nil
+	return res
 }
 
 // planImport reads the tool's file, makes the new extension of the chosen
