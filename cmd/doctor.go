@@ -189,33 +189,11 @@ func doctorRun(opts *DoctorOptions) error {
 	for _, p := range sel.Profiles {
 		rep.Tools = append(rep.Tools, p.ID)
 	}
-	for _, v := range f.host().IgnoredVars(w.Env, sel.Profiles, opts.Scope, gates.Files(sel.Profiles, opts.Scope)) {
-		rep.Findings = append(rep.Findings, finding{Level: levelWarn, Check: "environment", Variable: v.Name,
-			Message: v.Message() + "; " + v.Consequence(),
-			Fix:     v.Fix()})
+	fds, err := d.findings(opts, pol, sel, targets)
+	if err != nil {
+		return err
 	}
-	if opts.Scope == toolprofiles.ScopeProject && len(w.WS.Servers) > 0 {
-		fds, err := d.policy(pol, sel, targets, opts.Root)
-		if err != nil {
-			return err
-		}
-		rep.Findings = append(rep.Findings, fds...)
-	}
-	for _, s := range w.WS.Servers {
-		rep.Findings = append(rep.Findings, d.command(s))
-		rep.Findings = append(rep.Findings, d.scripts(s)...)
-		rep.Findings = append(rep.Findings, d.names(s, targets)...)
-	}
-	if opts.Scope == toolprofiles.ScopeProject {
-		rep.Findings = append(rep.Findings, d.committedSecrets()...)
-	}
-	for _, p := range sel.Profiles {
-		names := writtenFor(p.ID, targets)
-		if fd, ok := d.file(p, opts.Scope, names); ok {
-			rep.Findings = append(rep.Findings, fd)
-		}
-		rep.Findings = append(rep.Findings, d.toolSteps(p, opts.Scope, names, entriesFor(p.ID, targets))...)
-	}
+	rep.Findings = append(rep.Findings, fds...)
 
 	count := map[level]int{}
 	secrets := 0 // the failures that are literal credentials in committed files
@@ -230,32 +208,74 @@ func doctorRun(opts *DoctorOptions) error {
 			return err
 		}
 	} else {
-		if opts.Verbose {
-			fmt.Fprintln(f.IO.ErrOut, sel.Describe())
-			for _, n := range sel.Notes {
-				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), n)
-			}
-		}
-		for _, fd := range rep.Findings {
-			if opts.Quiet && fd.Level == levelOK {
-				continue
-			}
-			fmt.Fprintln(f.IO.Out, fd.line(func(code, s string) string { return f.paint(f.IO.Out, code, s) }))
-		}
-		switch {
-		case len(w.WS.Servers) == 0:
-			fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
-		case len(sel.Profiles) == 0:
-			fmt.Fprintln(f.IO.ErrOut, "repo: "+strings.Replace(sel.None(), "no tools to write", "no tools selected", 1))
-		}
-		if s := doctorSummary(count, secrets, opts.Strict); s != "" && !opts.Quiet {
-			fmt.Fprintln(f.IO.ErrOut, s)
-		}
+		printDoctor(f, opts, w, sel, rep.Findings, doctorSummary(count, secrets, opts.Strict))
 	}
 	if count[levelFail] > 0 || (opts.Strict && count[levelAdvice]+count[levelWarn] > 0) {
 		return errStale // exit 1, nothing more to print
 	}
 	return nil
+}
+
+// findings runs every check of repo doctor, in the order they are
+// printed: the environment, the team policy, each server, the committed
+// files' credentials, then each selected tool's file and steps.
+func (d *doctor) findings(opts *DoctorOptions, pol policy, sel *selection, targets []*target.Target) ([]finding, error) {
+	var out []finding
+	for _, v := range d.f.host().IgnoredVars(d.w.Env, sel.Profiles, opts.Scope, gates.Files(sel.Profiles, opts.Scope)) {
+		out = append(out, finding{Level: levelWarn, Check: "environment", Variable: v.Name,
+			Message: v.Message() + "; " + v.Consequence(),
+			Fix:     v.Fix()})
+	}
+	if opts.Scope == toolprofiles.ScopeProject && len(d.w.WS.Servers) > 0 {
+		fds, err := d.policy(pol, sel, targets, opts.Root)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fds...)
+	}
+	for _, s := range d.w.WS.Servers {
+		out = append(out, d.command(s))
+		out = append(out, d.scripts(s)...)
+		out = append(out, d.names(s, targets)...)
+	}
+	if opts.Scope == toolprofiles.ScopeProject {
+		out = append(out, d.committedSecrets()...)
+	}
+	for _, p := range sel.Profiles {
+		names := writtenFor(p.ID, targets)
+		if fd, ok := d.file(p, opts.Scope, names); ok {
+			out = append(out, fd)
+		}
+		out = append(out, d.toolSteps(p, opts.Scope, names, entriesFor(p.ID, targets))...)
+	}
+	return out, nil
+}
+
+// printDoctor prints the text form of the findings: one line each on
+// stdout (with --quiet, only those that need attention), then on stderr
+// why there may be none, and the summary line.
+func printDoctor(f *Factory, opts *DoctorOptions, w *workspace, sel *selection, findings []finding, summary string) {
+	if opts.Verbose {
+		fmt.Fprintln(f.IO.ErrOut, sel.Describe())
+		for _, n := range sel.Notes {
+			fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), n)
+		}
+	}
+	for _, fd := range findings {
+		if opts.Quiet && fd.Level == levelOK {
+			continue
+		}
+		fmt.Fprintln(f.IO.Out, fd.line(func(code, s string) string { return f.paint(f.IO.Out, code, s) }))
+	}
+	switch {
+	case len(w.WS.Servers) == 0:
+		fmt.Fprintln(f.IO.ErrOut, "no extension declares an MCP server")
+	case len(sel.Profiles) == 0:
+		fmt.Fprintln(f.IO.ErrOut, "repo: "+strings.Replace(sel.None(), "no tools to write", "no tools selected", 1))
+	}
+	if summary != "" && !opts.Quiet {
+		fmt.Fprintln(f.IO.ErrOut, summary)
+	}
 }
 
 // doctorSummary is the closing line on stderr: how many findings fail

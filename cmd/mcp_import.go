@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -146,6 +147,32 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			return err
 		}
 	}
+	ip, p, err := runImport(f, w, sel, opts, locked, timeout)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	ip.warnings = append(ip.warnings, p.Warnings...)
+	if !opts.DryRun && userScope(opts.Scope) {
+		// What the user had in their own local or user file, they trust:
+		// the next sync writes it into their other tools' files too.
+		if err := trustImported(w, ip.servers); err != nil {
+			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
+		}
+	}
+	res := newImportResult(f, w, sel, ip, opts)
+	if opts.Output == "json" {
+		return writeJSON(f, res)
+	}
+	printImport(f, res)
+	return nil
+}
+
+// runImport plans the import and, unless it is a dry run, writes it,
+// under the locks of the locked targets. The plan it returns is the
+// caller's to close. On failure it prints the files written before the
+// failure, as a sync does.
+func runImport(f *Factory, w *workspace, sel *selection, opts *MCPImportOptions, locked []*target.Target, timeout time.Duration) (*importPlan, *plan.Plan, error) {
 	// As for sync: a tool that rewrites its file between the read and the
 	// write makes the whole import be planned again from the new file.
 	var ip *importPlan
@@ -181,17 +208,16 @@ func mcpImportRun(opts *MCPImportOptions) error {
 			}
 			err = failed.Err
 		}
-		return f.interrupts.stopped(err)
+		return nil, nil, f.interrupts.stopped(err)
 	}
-	defer p.Close()
-	ip.warnings = append(ip.warnings, p.Warnings...)
-	if !opts.DryRun && userScope(opts.Scope) {
-		// What the user had in their own local or user file, they trust:
-		// the next sync writes it into their other tools' files too.
-		if err := trustImported(w, ip.servers); err != nil {
-			ip.warnings = append(ip.warnings, "the imported servers are not recorded as trusted ("+err.Error()+"): run repo trust before syncing them into your other tools' local or user files")
-		}
-	}
+	return ip, p, nil
+}
+
+// newImportResult is the report of a planned (and, unless a dry run,
+// written) import: what was imported and skipped, every file with its
+// status, and the warnings of the selection, the environment and the
+// plan, each once.
+func newImportResult(f *Factory, w *workspace, sel *selection, ip *importPlan, opts *MCPImportOptions) importResult {
 	res := importResult{Version: 1, Mode: "import", Root: w.Root, Tool: opts.Tool, Scope: opts.Scope, Source: ip.source,
 		Extension: opts.Extension, Folder: w.Env.Display(extensions.Dir(w.Root, opts.Extension)),
 		Imported: ip.imported, Skipped: ip.skipped, Files: []fileResult{}, Warnings: []string{}}
@@ -220,11 +246,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 		}
 		res.Files = append(res.Files, newFileResult(fp, status, diffFor(status == statusStale, opts.ShowSecrets)))
 	}
-	if opts.Output == "json" {
-		return writeJSON(f, res)
-	}
-	printImport(f, res)
-	return nil
+	return res
 }
 
 // planImport reads the tool's file, makes the new extension of the chosen
@@ -251,7 +273,46 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	if err != nil {
 		return nil, err
 	}
-	// Names another extension declares would make the workspace invalid.
+	if err := checkImportNames(w, t, picked); err != nil {
+		return nil, err
+	}
+
+	lo := extensions.Options{Root: w.Root, Home: f.Home(), GOOS: f.GOOS}
+	ctx := extensions.DraftContext(lo, name)
+	nopts := translator.NeutralOptions{Root: w.Root, Home: f.Home(), Python: ctx.Python(), GOOS: w.Env.GOOS}
+	mcpDisplay := w.Env.Display(filepath.Join(dir, extensions.MCPFileName))
+	decls, err := neutralDeclarations(ip, w, t, p, picked, nopts, mcpDisplay)
+	if err != nil {
+		return nil, err
+	}
+
+	manifest := extensions.RenderManifest(name, fmt.Sprintf("Imported by repo mcp import from %s (%s, %s scope).", oneLine(t.Display), p.Name, opts.Scope))
+	mcp := extensions.RenderMCPFile(decls)
+	draft, err := extensions.Draft(lo, name, manifest, mcp)
+	if err != nil {
+		return nil, fmt.Errorf("the new extension does not read back (a bug in repo): %w", err)
+	}
+	if err := checkFaithful(w, p, draft.Servers, ctx, nopts, t); err != nil {
+		return nil, err
+	}
+	for _, s := range draft.Servers {
+		ip.imported = append(ip.imported, importedServer{Name: s.Name, Transport: s.Transport})
+		ip.servers = append(ip.servers, s)
+	}
+
+	pl, err := planTakeover(ip, w, p, opts.Scope, draft.Servers, picked)
+	if err != nil {
+		return nil, err
+	}
+	pl.Files = append(newExtensionFiles(w, dir, manifest, mcp, decls), pl.Files...)
+	ip.plan = pl
+	return ip, nil
+}
+
+// checkImportNames refuses entries whose names the new extension cannot
+// declare: names another extension declares would make the workspace
+// invalid, and unprintable ones would keep the extension from loading.
+func checkImportNames(w *workspace, t *target.Target, picked []plan.Entry) error {
 	declared := map[string]extensions.Server{}
 	for _, s := range w.WS.Servers {
 		declared[s.Name] = s
@@ -269,16 +330,16 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 				at(t, e), e.Name, s.Extension, termtext.Safe(s.Source), s.Line))
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
+	return errors.Join(errs...)
+}
 
-	// The entries in the neutral format, refused where it cannot say them.
-	lo := extensions.Options{Root: w.Root, Home: f.Home(), GOOS: f.GOOS}
-	ctx := extensions.DraftContext(lo, name)
-	nopts := translator.NeutralOptions{Root: w.Root, Home: f.Home(), Python: ctx.Python(), GOOS: w.Env.GOOS}
-	mcpDisplay := w.Env.Display(filepath.Join(dir, extensions.MCPFileName))
+// neutralDeclarations says the picked entries in the neutral format, as
+// the new extension's MCP file (shown as mcpDisplay) declares them. It
+// refuses what that file cannot say, and literal credentials, which would
+// be committed with it; the translator's warnings go to ip.
+func neutralDeclarations(ip *importPlan, w *workspace, t *target.Target, p *toolprofiles.Profile, picked []plan.Entry, nopts translator.NeutralOptions, mcpDisplay string) ([]extensions.Declaration, error) {
 	var decls []extensions.Declaration
+	var errs []error
 	for _, e := range picked {
 		spec, warnings, err := translator.Neutral(e.Name, e.Value, p, nopts)
 		// What the translator quotes of the entry is the user's: a
@@ -311,32 +372,28 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	return decls, nil
+}
 
-	manifest := extensions.RenderManifest(name, fmt.Sprintf("Imported by repo mcp import from %s (%s, %s scope).", oneLine(t.Display), p.Name, opts.Scope))
-	mcp := extensions.RenderMCPFile(decls)
-	draft, err := extensions.Draft(lo, name, manifest, mcp)
-	if err != nil {
-		return nil, fmt.Errorf("the new extension does not read back (a bug in repo): %w", err)
-	}
-	// Each server as repo will write it must read back as the same server:
-	// else the import would change what the tool starts.
-	for _, s := range draft.Servers {
+// checkFaithful checks that each server as repo will write it reads back
+// as the same server: else the import would change what the tool starts.
+func checkFaithful(w *workspace, p *toolprofiles.Profile, servers []extensions.Server, ctx extensions.Context, nopts translator.NeutralOptions, t *target.Target) error {
+	var errs []error
+	for _, s := range servers {
 		if err := faithful(w, p, s, ctx, nopts, t); err != nil {
 			errs = append(errs, err)
 		}
-		ip.imported = append(ip.imported, importedServer{Name: s.Name, Transport: s.Transport})
-		ip.servers = append(ip.servers, s)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
+	return errors.Join(errs...)
+}
 
-	// The sync that takes the entries over: every server of the workspace
-	// with the new extension's, in the order Load gives them, for this
-	// tool and scope, adopting exactly the imported entries.
-	servers := append(slices.Clone(w.WS.Servers), draft.Servers...)
+// planTakeover plans the sync that takes the entries over: every server
+// of the workspace with the new extension's, in the order Load gives
+// them, for this tool and scope, adopting exactly the picked entries.
+func planTakeover(ip *importPlan, w *workspace, p *toolprofiles.Profile, scope string, drafted []extensions.Server, picked []plan.Entry) (*plan.Plan, error) {
+	servers := append(slices.Clone(w.WS.Servers), drafted...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Extension < servers[j].Extension })
-	targets, twarn, err := target.Build(servers, []*toolprofiles.Profile{p}, target.Scope(opts.Scope), w.Env)
+	targets, twarn, err := target.Build(servers, []*toolprofiles.Profile{p}, target.Scope(scope), w.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +406,7 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 	}
 	// The workspace's .gitignore block follows the new servers, as the
 	// sync after the import would have it.
-	ignore, err := teampolicy.IgnoreBlock(w, servers, &selection{Source: toolsel.FromFlag}, targets, opts.Scope)
+	ignore, err := teampolicy.IgnoreBlock(w, servers, &selection{Source: toolsel.FromFlag}, targets, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -358,6 +415,12 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 		return nil, err
 	}
 	ip.warnings = append(ip.warnings, pl.Warnings...)
+	return pl, nil
+}
+
+// newExtensionFiles are the plans of the new extension's two files, in
+// dir: its manifest, and its MCP file with one added entry per import.
+func newExtensionFiles(w *workspace, dir string, manifest, mcp []byte, decls []extensions.Declaration) []*plan.FilePlan {
 	var mcpChanges []plan.Change
 	for _, d := range decls {
 		mcpChanges = append(mcpChanges, plan.Change{Action: plan.ActionAdd, Entry: d.Name, Reason: reasonImported})
@@ -367,12 +430,10 @@ func planImport(f *Factory, w *workspace, p *toolprofiles.Profile, opts *MCPImpo
 		return &plan.FilePlan{Path: path, Display: w.Env.Display(path), Scope: scopeExtension, Tools: []string{},
 			After: data, Mode: 0o666, Changes: changes}
 	}
-	pl.Files = append([]*plan.FilePlan{
+	return []*plan.FilePlan{
 		newFile("extension.toml", manifest, []plan.Change{{Action: plan.ActionAdd, Reason: reasonNewExtension}}),
 		newFile(extensions.MCPFileName, mcp, mcpChanges),
-	}, pl.Files...)
-	ip.plan = pl
-	return ip, nil
+	}
 }
 
 // hiddenError is an error about a user's entry with the entry's

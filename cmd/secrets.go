@@ -71,29 +71,40 @@ func (d *doctor) committedSecrets() []finding {
 		}
 		checked[pl.path] = true
 		for _, e := range entries {
-			seen := map[string]bool{}
-			for _, l := range target.EntrySecrets(e.Value) {
-				if seen[l.Field] {
-					continue
-				}
-				seen[l.Field] = true
-				loc := t.Display
-				if e.Line > 0 {
-					loc = fmt.Sprintf("%s:%d", t.Display, e.Line)
-				}
-				fix := "write an environment reference in the tool's syntax instead, and revoke the credential: git history keeps it"
-				if e.Owner != "" {
-					fix = fmt.Sprintf("declare it as an environment reference in extension %s's MCP file and run repo sync; then revoke the credential: git history keeps it", e.Owner)
-				}
-				out = append(out, finding{Level: levelFail, Server: e.Name, Tool: strings.Join(t.Tools, ", "), Check: "secret",
-					Message: fmt.Sprintf("%s: entry %q: %s holds what looks like a literal credential (%s), and git tracks the file", loc, e.Name, l, l.What),
-					Fix:     fix})
-			}
+			out = append(out, entrySecrets(&t, e)...)
 		}
 	}
 	if len(out) == 0 && len(checked) > 0 {
 		out = append(out, finding{Level: levelOK, Check: "secret", Tool: "repo",
 			Message: fmt.Sprintf("no literal credential in the %d MCP file(s) git tracks", len(checked))})
+	}
+	return out
+}
+
+// entrySecrets are the failures of one entry of a committed file t: one
+// per field that holds what looks like a literal credential, however many
+// it holds. The fix says where the reference belongs: in the extension's
+// MCP file for an entry repo manages (a sync would write the credential
+// back), else in the entry itself.
+func entrySecrets(t *target.Target, e plan.Entry) []finding {
+	var out []finding
+	seen := map[string]bool{}
+	for _, l := range target.EntrySecrets(e.Value) {
+		if seen[l.Field] {
+			continue
+		}
+		seen[l.Field] = true
+		loc := t.Display
+		if e.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", t.Display, e.Line)
+		}
+		fix := "write an environment reference in the tool's syntax instead, and revoke the credential: git history keeps it"
+		if e.Owner != "" {
+			fix = fmt.Sprintf("declare it as an environment reference in extension %s's MCP file and run repo sync; then revoke the credential: git history keeps it", e.Owner)
+		}
+		out = append(out, finding{Level: levelFail, Server: e.Name, Tool: strings.Join(t.Tools, ", "), Check: "secret",
+			Message: fmt.Sprintf("%s: entry %q: %s holds what looks like a literal credential (%s), and git tracks the file", loc, e.Name, l, l.What),
+			Fix:     fix})
 	}
 	return out
 }
