@@ -111,41 +111,55 @@ changed stops the run (exit 2) until --ours or --theirs names the entry.`,
   $ repo sync --tool claude,vscode --scope project`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkScope(opts.Scope); err != nil {
+			if err := checkSyncFlags(c, opts); err != nil {
 				return err
 			}
-			if err := checkOutput(opts.Output); err != nil {
-				return err
-			}
-			if err := checkToolFlag(c, opts.Tools); err != nil {
-				return err
-			}
+			// Given, not just true: --portable=false overrides [mcp] portable too.
 			opts.PortableSet, opts.GitignoreSet = c.Flags().Changed("portable"), c.Flags().Changed("gitignore")
-			if opts.Committed && !opts.Check && !opts.DryRun {
-				return usagef("--committed judges what a commit holds: use it with --check or --dry-run")
-			}
-			if opts.Committed && opts.Scope != toolprofiles.ScopeProject {
-				return usagef("--committed --scope %s: only project files are committed; local and user files never are", opts.Scope)
-			}
-			if opts.Hook {
-				for _, name := range []string{"check", "dry-run", "committed", "scope", "adopt", "adopt-name", "output"} {
-					if c.Flags().Changed(name) {
-						return usagef("--hook and --%s: --hook is what the hooks after a checkout or merge run (every scope in use, text output); run it alone", name)
-					}
-				}
-			}
-			if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
-				return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
-			}
-			if err := checkMergeFlags(c, opts); err != nil {
-				return err
-			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return syncRun(opts)
 		},
 	}
+	addSyncFlags(cmd, f, opts)
+	return cmd
+}
+
+// checkSyncFlags rejects, before anything is read, the flag values and
+// combinations repo sync cannot honour, each with what to do instead.
+func checkSyncFlags(c *cobra.Command, opts *SyncOptions) error {
+	if err := checkScope(opts.Scope); err != nil {
+		return err
+	}
+	if err := checkOutput(opts.Output); err != nil {
+		return err
+	}
+	if err := checkToolFlag(c, opts.Tools); err != nil {
+		return err
+	}
+	if opts.Committed && !opts.Check && !opts.DryRun {
+		return usagef("--committed judges what a commit holds: use it with --check or --dry-run")
+	}
+	if opts.Committed && opts.Scope != toolprofiles.ScopeProject {
+		return usagef("--committed --scope %s: only project files are committed; local and user files never are", opts.Scope)
+	}
+	if opts.Hook {
+		for _, name := range []string{"check", "dry-run", "committed", "scope", "adopt", "adopt-name", "output"} {
+			if c.Flags().Changed(name) {
+				return usagef("--hook and --%s: --hook is what the hooks after a checkout or merge run (every scope in use, text output); run it alone", name)
+			}
+		}
+	}
+	if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
+		return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
+	}
+	return checkMergeFlags(c, opts)
+}
+
+// addSyncFlags defines repo sync's flags, in the order --help has always
+// listed them.
+func addSyncFlags(cmd *cobra.Command, f *Factory, opts *SyncOptions) {
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 unless what this machine's tools read and what the commit holds is what the workspace declares, with one line per stale file")
 	fl.BoolVar(&opts.Committed, "committed", false, "with --check or --dry-run: judge only what a commit holds (the committed files, the record, the .gitignore block), not this clone's own per-clone files: for CI")
@@ -165,7 +179,6 @@ changed stops the run (exit 2) until --ours or --theirs names the entry.`,
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
 		"also print each entry changed, the tool selection, and warnings on runs that change nothing (with --check: the warnings)")
-	return cmd
 }
 
 // syncRun runs repo sync through the door every host uses
