@@ -310,23 +310,12 @@ func lockWorkspace(f *Factory, w *workspace) (func(), error) {
 
 func printText(f *Factory, opts *SyncOptions, res *writers.Report) {
 	errOut := f.IO.ErrOut
-	warn := func() {
-		// The long form, every tool's warning on its own line (as the JSON
-		// output has them), with -v; else each problem once.
-		warnings := res.Text.Grouped
-		if opts.Verbose {
-			warnings = res.Warnings
-		}
-		for _, w := range warnings {
-			fmt.Fprintf(errOut, "%s %s\n", f.paint(errOut, yellow, "warning:"), w)
-		}
-	}
 	// Warnings were shown when the files were written; a run that changes
 	// nothing (every commit's pre-commit hook) stays quiet unless asked.
 	// --check shows them only with -v, after its verdict.
 	// A run that selected no tool says why, the tools it left out included.
 	if !opts.Quiet && !opts.Check && (changed(res) || opts.Verbose || len(res.Tools) == 0) {
-		warn()
+		printWarnings(f, opts, res)
 	}
 	if !opts.Quiet && (!opts.Check || opts.Verbose) {
 		printYours(f, opts, res.Yours)
@@ -348,47 +337,79 @@ func printText(f *Factory, opts *SyncOptions, res *writers.Report) {
 		// What the tools that left the list had is still removed.
 	}
 	if opts.DryRun {
-		color := f.colorOn(f.IO.Out)
-		for _, fr := range res.Files {
-			if color {
-				fmt.Fprint(f.IO.Out, colorDiff(fr.Diff))
-			} else {
-				fmt.Fprint(f.IO.Out, fr.Diff)
-			}
-		}
+		printDiffs(f, res)
 	}
-	// --check: the stale files and the fix come first, then what -v adds.
 	if opts.Check {
-		stale := 0
-		for _, fr := range res.Files {
-			if fr.Status != statusUnchanged {
-				stale++
-				fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), termtext.Safe(fr.Path), who(fr), reasons(fr.Changes))
-				printChanges(f, opts, fr)
-			}
-		}
-		if stale > 0 && !opts.Quiet {
-			for _, hint := range fixHints(opts, res) {
-				fmt.Fprintln(errOut, hint)
-			}
-		}
-		if opts.Verbose {
-			printSelection(f, res)
-			for _, fr := range res.Files {
-				if fr.Status == statusUnchanged {
-					fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
-				}
-			}
-			for _, fr := range res.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fr.Path), who(fr))
-			}
-			warn()
-		}
+		printCheck(f, opts, res)
 		return
 	}
 	if opts.Verbose {
 		printSelection(f, res)
 	}
+	printFiles(f, opts, res)
+}
+
+// printWarnings prints the run's warnings: the long form, every tool's
+// warning on its own line (as the JSON output has them), with -v; else
+// each problem once.
+func printWarnings(f *Factory, opts *SyncOptions, res *writers.Report) {
+	warnings := res.Text.Grouped
+	if opts.Verbose {
+		warnings = res.Warnings
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), w)
+	}
+}
+
+// printDiffs prints --dry-run's unified diff of each file, coloured on a
+// terminal.
+func printDiffs(f *Factory, res *writers.Report) {
+	color := f.colorOn(f.IO.Out)
+	for _, fr := range res.Files {
+		if color {
+			fmt.Fprint(f.IO.Out, colorDiff(fr.Diff))
+		} else {
+			fmt.Fprint(f.IO.Out, fr.Diff)
+		}
+	}
+}
+
+// printCheck prints --check's verdict: the stale files and the fix come
+// first, then what -v adds.
+func printCheck(f *Factory, opts *SyncOptions, res *writers.Report) {
+	errOut := f.IO.ErrOut
+	stale := 0
+	for _, fr := range res.Files {
+		if fr.Status != statusUnchanged {
+			stale++
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), termtext.Safe(fr.Path), who(fr), reasons(fr.Changes))
+			printChanges(f, opts, fr)
+		}
+	}
+	if stale > 0 && !opts.Quiet {
+		for _, hint := range fixHints(opts, res) {
+			fmt.Fprintln(errOut, hint)
+		}
+	}
+	if opts.Verbose {
+		printSelection(f, res)
+		for _, fr := range res.Files {
+			if fr.Status == statusUnchanged {
+				fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
+			}
+		}
+		for _, fr := range res.Unchecked {
+			fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fr.Path), who(fr))
+		}
+		printWarnings(f, opts, res)
+	}
+}
+
+// printFiles prints, for a run that is not --check, each file written
+// and its changes, or that everything was up to date.
+func printFiles(f *Factory, opts *SyncOptions, res *writers.Report) {
+	errOut := f.IO.ErrOut
 	for _, fr := range res.Files {
 		if fr.Status == statusUnchanged {
 			if opts.Verbose {
