@@ -111,41 +111,55 @@ changed stops the run (exit 2) until --ours or --theirs names the entry.`,
   $ repo sync --tool claude,vscode --scope project`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkScope(opts.Scope); err != nil {
+			if err := checkSyncFlags(c, opts); err != nil {
 				return err
 			}
-			if err := checkOutput(opts.Output); err != nil {
-				return err
-			}
-			if err := checkToolFlag(c, opts.Tools); err != nil {
-				return err
-			}
+			// Given, not just true: --portable=false overrides [mcp] portable too.
 			opts.PortableSet, opts.GitignoreSet = c.Flags().Changed("portable"), c.Flags().Changed("gitignore")
-			if opts.Committed && !opts.Check && !opts.DryRun {
-				return usagef("--committed judges what a commit holds: use it with --check or --dry-run")
-			}
-			if opts.Committed && opts.Scope != toolprofiles.ScopeProject {
-				return usagef("--committed --scope %s: only project files are committed; local and user files never are", opts.Scope)
-			}
-			if opts.Hook {
-				for _, name := range []string{"check", "dry-run", "committed", "scope", "adopt", "adopt-name", "output"} {
-					if c.Flags().Changed(name) {
-						return usagef("--hook and --%s: --hook is what the hooks after a checkout or merge run (every scope in use, text output); run it alone", name)
-					}
-				}
-			}
-			if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
-				return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
-			}
-			if err := checkMergeFlags(c, opts); err != nil {
-				return err
-			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return syncRun(opts)
 		},
 	}
+	addSyncFlags(cmd, f, opts)
+	return cmd
+}
+
+// checkSyncFlags rejects, before anything is read, the flag values and
+// combinations repo sync cannot honour, each with what to do instead.
+func checkSyncFlags(c *cobra.Command, opts *SyncOptions) error {
+	if err := checkScope(opts.Scope); err != nil {
+		return err
+	}
+	if err := checkOutput(opts.Output); err != nil {
+		return err
+	}
+	if err := checkToolFlag(c, opts.Tools); err != nil {
+		return err
+	}
+	if opts.Committed && !opts.Check && !opts.DryRun {
+		return usagef("--committed judges what a commit holds: use it with --check or --dry-run")
+	}
+	if opts.Committed && opts.Scope != toolprofiles.ScopeProject {
+		return usagef("--committed --scope %s: only project files are committed; local and user files never are", opts.Scope)
+	}
+	if opts.Hook {
+		for _, name := range []string{"check", "dry-run", "committed", "scope", "adopt", "adopt-name", "output"} {
+			if c.Flags().Changed(name) {
+				return usagef("--hook and --%s: --hook is what the hooks after a checkout or merge run (every scope in use, text output); run it alone", name)
+			}
+		}
+	}
+	if c.Flags().Changed("adopt-name") && (len(splitIDs(opts.AdoptNames)) == 0 || slices.ContainsFunc(opts.AdoptNames, func(n string) bool { return strings.TrimSpace(n) == "" })) {
+		return usagef("--adopt-name %q: an empty name (an unset variable?); give the names of the entries to take over", strings.Join(opts.AdoptNames, ","))
+	}
+	return checkMergeFlags(c, opts)
+}
+
+// addSyncFlags defines repo sync's flags, in the order --help has always
+// listed them.
+func addSyncFlags(cmd *cobra.Command, f *Factory, opts *SyncOptions) {
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 unless what this machine's tools read and what the commit holds is what the workspace declares, with one line per stale file")
 	fl.BoolVar(&opts.Committed, "committed", false, "with --check or --dry-run: judge only what a commit holds (the committed files, the record, the .gitignore block), not this clone's own per-clone files: for CI")
@@ -165,7 +179,6 @@ changed stops the run (exit 2) until --ours or --theirs names the entry.`,
 	addVerbosityFlags(cmd, &opts.Quiet, &opts.Verbose,
 		"print only errors and, with --check, the stale files",
 		"also print each entry changed, the tool selection, and warnings on runs that change nothing (with --check: the warnings)")
-	return cmd
 }
 
 // syncRun runs repo sync through the door every host uses
@@ -297,23 +310,12 @@ func lockWorkspace(f *Factory, w *workspace) (func(), error) {
 
 func printText(f *Factory, opts *SyncOptions, res *writers.Report) {
 	errOut := f.IO.ErrOut
-	warn := func() {
-		// The long form, every tool's warning on its own line (as the JSON
-		// output has them), with -v; else each problem once.
-		warnings := res.Text.Grouped
-		if opts.Verbose {
-			warnings = res.Warnings
-		}
-		for _, w := range warnings {
-			fmt.Fprintf(errOut, "%s %s\n", f.paint(errOut, yellow, "warning:"), w)
-		}
-	}
 	// Warnings were shown when the files were written; a run that changes
 	// nothing (every commit's pre-commit hook) stays quiet unless asked.
 	// --check shows them only with -v, after its verdict.
 	// A run that selected no tool says why, the tools it left out included.
 	if !opts.Quiet && !opts.Check && (changed(res) || opts.Verbose || len(res.Tools) == 0) {
-		warn()
+		printWarnings(f, opts, res)
 	}
 	if !opts.Quiet && (!opts.Check || opts.Verbose) {
 		printYours(f, opts, res.Yours)
@@ -335,47 +337,79 @@ func printText(f *Factory, opts *SyncOptions, res *writers.Report) {
 		// What the tools that left the list had is still removed.
 	}
 	if opts.DryRun {
-		color := f.colorOn(f.IO.Out)
-		for _, fr := range res.Files {
-			if color {
-				fmt.Fprint(f.IO.Out, colorDiff(fr.Diff))
-			} else {
-				fmt.Fprint(f.IO.Out, fr.Diff)
-			}
-		}
+		printDiffs(f, res)
 	}
-	// --check: the stale files and the fix come first, then what -v adds.
 	if opts.Check {
-		stale := 0
-		for _, fr := range res.Files {
-			if fr.Status != statusUnchanged {
-				stale++
-				fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), termtext.Safe(fr.Path), who(fr), reasons(fr.Changes))
-				printChanges(f, opts, fr)
-			}
-		}
-		if stale > 0 && !opts.Quiet {
-			for _, hint := range fixHints(opts, res) {
-				fmt.Fprintln(errOut, hint)
-			}
-		}
-		if opts.Verbose {
-			printSelection(f, res)
-			for _, fr := range res.Files {
-				if fr.Status == statusUnchanged {
-					fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
-				}
-			}
-			for _, fr := range res.Unchecked {
-				fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fr.Path), who(fr))
-			}
-			warn()
-		}
+		printCheck(f, opts, res)
 		return
 	}
 	if opts.Verbose {
 		printSelection(f, res)
 	}
+	printFiles(f, opts, res)
+}
+
+// printWarnings prints the run's warnings: the long form, every tool's
+// warning on its own line (as the JSON output has them), with -v; else
+// each problem once.
+func printWarnings(f *Factory, opts *SyncOptions, res *writers.Report) {
+	warnings := res.Text.Grouped
+	if opts.Verbose {
+		warnings = res.Warnings
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, yellow, "warning:"), w)
+	}
+}
+
+// printDiffs prints --dry-run's unified diff of each file, coloured on a
+// terminal.
+func printDiffs(f *Factory, res *writers.Report) {
+	color := f.colorOn(f.IO.Out)
+	for _, fr := range res.Files {
+		if color {
+			fmt.Fprint(f.IO.Out, colorDiff(fr.Diff))
+		} else {
+			fmt.Fprint(f.IO.Out, fr.Diff)
+		}
+	}
+}
+
+// printCheck prints --check's verdict: the stale files and the fix come
+// first, then what -v adds.
+func printCheck(f *Factory, opts *SyncOptions, res *writers.Report) {
+	errOut := f.IO.ErrOut
+	stale := 0
+	for _, fr := range res.Files {
+		if fr.Status != statusUnchanged {
+			stale++
+			fmt.Fprintf(errOut, "%s %s (%s): %s\n", f.paint(errOut, yellow, "out of date:"), termtext.Safe(fr.Path), who(fr), reasons(fr.Changes))
+			printChanges(f, opts, fr)
+		}
+	}
+	if stale > 0 && !opts.Quiet {
+		for _, hint := range fixHints(opts, res) {
+			fmt.Fprintln(errOut, hint)
+		}
+	}
+	if opts.Verbose {
+		printSelection(f, res)
+		for _, fr := range res.Files {
+			if fr.Status == statusUnchanged {
+				fmt.Fprintf(errOut, "unchanged %s (%s)\n", termtext.Safe(fr.Path), who(fr))
+			}
+		}
+		for _, fr := range res.Unchecked {
+			fmt.Fprintf(errOut, "not checked %s (%s): this clone's own, git-ignored, and no commit holds it (--committed); repo sync keeps it\n", termtext.Safe(fr.Path), who(fr))
+		}
+		printWarnings(f, opts, res)
+	}
+}
+
+// printFiles prints, for a run that is not --check, each file written
+// and its changes, or that everything was up to date.
+func printFiles(f *Factory, opts *SyncOptions, res *writers.Report) {
+	errOut := f.IO.ErrOut
 	for _, fr := range res.Files {
 		if fr.Status == statusUnchanged {
 			if opts.Verbose {

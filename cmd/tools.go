@@ -74,95 +74,120 @@ func toolsRun(opts *ToolsOptions) error {
 		return err
 	}
 	w := &workspace{Root: root, Env: f.Env(root), Profiles: profiles}
-	type row struct {
-		p          *toolprofiles.Profile
-		detectedBy []string // workspace markers found
-		machine    toolsel.Machine
-		files      map[string]string
-		candidates map[string][]string
-		// targets are the profile's scope targets as runs use them: the
-		// local and user scopes from the built-in or the user's own
-		// profile, whatever the workspace's replaces (ForScope).
-		targets map[string]*toolprofiles.Target
-	}
-	var rows []row
+	var rows []toolRow
 	for _, p := range profiles.All() {
-		mp := p // the profile the machine's scopes use
-		if m := profiles.ForScope(toolprofiles.ScopeUser).Get(p.ID); m != nil {
-			mp = m
-		}
-		r := row{p: p, machine: toolsel.OnMachine(mp, w.Env.Env, w.Env.Display), files: map[string]string{}, candidates: map[string][]string{}, targets: map[string]*toolprofiles.Target{}}
-		if inside {
-			r.detectedBy = toolsel.InWorkspace(p, w)
-		}
-		for _, scope := range toolprofiles.Scopes {
-			sp := profiles.ForScope(scope).Get(p.ID)
-			if sp == nil || sp.Scopes.Get(scope) == nil {
-				continue
-			}
-			t := sp.Scopes.Get(scope)
-			r.targets[scope] = t
-			if len(t.PathsFor(f.GOOS)) == 0 && len(t.Installs) == 0 {
-				continue
-			}
-			paths := t.PathsFor(f.GOOS)
-			r.candidates[scope] = paths
-			if !inside && scope == toolprofiles.ScopeProject {
-				if len(paths) > 0 {
-					r.files[scope] = paths[0]
-				}
-				continue
-			}
-			// The file repo sync would write on this machine (an installation's, or the first
-			// candidate that exists, else the first).
-			c, err := target.Choose(t, w.Env)
-			if err != nil {
-				r.files[scope] = "(" + err.Error() + ")" // escaped where printed
-				continue
-			}
-			if c.Path == "" {
-				continue
-			}
-			r.files[scope] = w.Env.Display(c.Path)
-		}
-		rows = append(rows, r)
+		rows = append(rows, newToolRow(f, w, p, inside))
 	}
 	if opts.Output == "json" {
-		out := []any{}
-		for _, r := range rows {
-			targets := ordered.Object{}
-			for _, scope := range toolprofiles.Scopes {
-				t := r.targets[scope]
-				file, ok := r.files[scope]
-				if t == nil || !ok {
-					continue
-				}
-				targets = append(targets, ordered.Member{Key: scope, Value: ordered.Object{
-					{Key: "file", Value: file},
-					{Key: "format", Value: t.Format},
-					{Key: "key", Value: resolvedKey(t.Key, root)},
-				}})
-			}
-			var installed any // null: the profile gives nothing to look for
-			if r.machine.Known {
-				installed = r.machine.Installed()
-			}
-			out = append(out, ordered.Object{
-				{Key: "id", Value: r.p.ID},
-				{Key: "name", Value: r.p.Name},
-				{Key: "mcp", Value: r.p.MCP},
-				{Key: "detected", Value: len(r.detectedBy) > 0},
-				{Key: "detected_by", Value: nonNil(r.detectedBy)},
-				{Key: "installed", Value: installed},
-				{Key: "installed_by", Value: nonNil(r.machine.Found)},
-				{Key: "evidence", Value: r.p.Evidence},
-				{Key: "origin", Value: r.p.Origin()},
-				{Key: "targets", Value: targets},
-			})
-		}
-		_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(out)))
+		return printToolsJSON(f, rows, root)
+	}
+	if err := printToolsTable(f, rows, inside); err != nil {
 		return err
 	}
+	if opts.Verbose {
+		printToolsVerbose(f, rows)
+	}
+	return nil
+}
+
+// toolRow is what repo tools says about one profile.
+type toolRow struct {
+	p          *toolprofiles.Profile
+	detectedBy []string // workspace markers found
+	machine    toolsel.Machine
+	files      map[string]string
+	candidates map[string][]string
+	// targets are the profile's scope targets as runs use them: the
+	// local and user scopes from the built-in or the user's own
+	// profile, whatever the workspace's replaces (ForScope).
+	targets map[string]*toolprofiles.Target
+}
+
+// newToolRow looks up where profile p is found and, per scope, the
+// candidate files and the one repo sync would write.
+func newToolRow(f *Factory, w *workspace, p *toolprofiles.Profile, inside bool) toolRow {
+	profiles := w.Profiles
+	mp := p // the profile the machine's scopes use
+	if m := profiles.ForScope(toolprofiles.ScopeUser).Get(p.ID); m != nil {
+		mp = m
+	}
+	r := toolRow{p: p, machine: toolsel.OnMachine(mp, w.Env.Env, w.Env.Display), files: map[string]string{}, candidates: map[string][]string{}, targets: map[string]*toolprofiles.Target{}}
+	if inside {
+		r.detectedBy = toolsel.InWorkspace(p, w)
+	}
+	for _, scope := range toolprofiles.Scopes {
+		sp := profiles.ForScope(scope).Get(p.ID)
+		if sp == nil || sp.Scopes.Get(scope) == nil {
+			continue
+		}
+		t := sp.Scopes.Get(scope)
+		r.targets[scope] = t
+		if len(t.PathsFor(f.GOOS)) == 0 && len(t.Installs) == 0 {
+			continue
+		}
+		paths := t.PathsFor(f.GOOS)
+		r.candidates[scope] = paths
+		if !inside && scope == toolprofiles.ScopeProject {
+			if len(paths) > 0 {
+				r.files[scope] = paths[0]
+			}
+			continue
+		}
+		// The file repo sync would write on this machine (an installation's, or the first
+		// candidate that exists, else the first).
+		c, err := target.Choose(t, w.Env)
+		if err != nil {
+			r.files[scope] = "(" + err.Error() + ")" // escaped where printed
+			continue
+		}
+		if c.Path == "" {
+			continue
+		}
+		r.files[scope] = w.Env.Display(c.Path)
+	}
+	return r
+}
+
+// printToolsJSON prints the rows as --output json has them.
+func printToolsJSON(f *Factory, rows []toolRow, root string) error {
+	out := []any{}
+	for _, r := range rows {
+		targets := ordered.Object{}
+		for _, scope := range toolprofiles.Scopes {
+			t := r.targets[scope]
+			file, ok := r.files[scope]
+			if t == nil || !ok {
+				continue
+			}
+			targets = append(targets, ordered.Member{Key: scope, Value: ordered.Object{
+				{Key: "file", Value: file},
+				{Key: "format", Value: t.Format},
+				{Key: "key", Value: resolvedKey(t.Key, root)},
+			}})
+		}
+		var installed any // null: the profile gives nothing to look for
+		if r.machine.Known {
+			installed = r.machine.Installed()
+		}
+		out = append(out, ordered.Object{
+			{Key: "id", Value: r.p.ID},
+			{Key: "name", Value: r.p.Name},
+			{Key: "mcp", Value: r.p.MCP},
+			{Key: "detected", Value: len(r.detectedBy) > 0},
+			{Key: "detected_by", Value: nonNil(r.detectedBy)},
+			{Key: "installed", Value: installed},
+			{Key: "installed_by", Value: nonNil(r.machine.Found)},
+			{Key: "evidence", Value: r.p.Evidence},
+			{Key: "origin", Value: r.p.Origin()},
+			{Key: "targets", Value: targets},
+		})
+	}
+	_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(out)))
+	return err
+}
+
+// printToolsTable prints one line per tool, with a column per scope.
+func printToolsTable(f *Factory, rows []toolRow, inside bool) error {
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tMCP\tDETECTED\tINSTALLED\tPROJECT\tLOCAL\tUSER\tFORMAT\tEVIDENCE")
 	for _, r := range rows {
@@ -191,32 +216,32 @@ func toolsRun(opts *ToolsOptions) error {
 		cells = append(cells, strings.Join(formats, "/"), r.p.Evidence)
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if opts.Verbose {
-		for _, r := range rows {
-			fmt.Fprintf(f.IO.Out, "\n%s (%s, %s)\n", r.p.ID, r.p.Name, r.p.Origin())
-			for _, scope := range toolprofiles.Scopes {
-				if c := r.candidates[scope]; len(c) > 0 {
-					fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, toolsel.SafeList(c))
-				}
-			}
-			if len(r.detectedBy) > 0 {
-				fmt.Fprintf(f.IO.Out, "  detected: %s\n", toolsel.SafeList(r.detectedBy))
-			}
-			switch {
-			case r.machine.Installed():
-				fmt.Fprintf(f.IO.Out, "  installed: %s\n", toolsel.SafeList(r.machine.Found))
-			case r.machine.Known:
-				fmt.Fprintf(f.IO.Out, "  not installed: %s\n", r.machine.Absent())
-			}
-			if r.p.Notes != "" {
-				fmt.Fprintf(f.IO.Out, "  %s\n", r.p.Notes)
+	return tw.Flush()
+}
+
+// printToolsVerbose adds, for -v, each tool's candidate files, what was
+// found of it and its notes.
+func printToolsVerbose(f *Factory, rows []toolRow) {
+	for _, r := range rows {
+		fmt.Fprintf(f.IO.Out, "\n%s (%s, %s)\n", r.p.ID, r.p.Name, r.p.Origin())
+		for _, scope := range toolprofiles.Scopes {
+			if c := r.candidates[scope]; len(c) > 0 {
+				fmt.Fprintf(f.IO.Out, "  %s: %s\n", scope, toolsel.SafeList(c))
 			}
 		}
+		if len(r.detectedBy) > 0 {
+			fmt.Fprintf(f.IO.Out, "  detected: %s\n", toolsel.SafeList(r.detectedBy))
+		}
+		switch {
+		case r.machine.Installed():
+			fmt.Fprintf(f.IO.Out, "  installed: %s\n", toolsel.SafeList(r.machine.Found))
+		case r.machine.Known:
+			fmt.Fprintf(f.IO.Out, "  not installed: %s\n", r.machine.Absent())
+		}
+		if r.p.Notes != "" {
+			fmt.Fprintf(f.IO.Out, "  %s\n", r.p.Notes)
+		}
 	}
-	return nil
 }
 
 // nonNil keeps an empty list a JSON [] rather than null.

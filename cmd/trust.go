@@ -182,6 +182,29 @@ func trustRun(opts *TrustOptions) error {
 	if err != nil {
 		return err
 	}
+	shown := notYetTrusted(w, store, defs, names, reach)
+	if err := markWorkspaceFiles(w, shown); err != nil {
+		return err
+	}
+	if len(shown) == 0 {
+		if opts.Output == "json" {
+			return writeJSON(f, rep)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "%s trusted on this machine (%s)\n", everyTrusted(len(names), len(opts.Names) > 0), rep.Store)
+		return nil
+	}
+	ask := !opts.All && opts.Output != "json" && f.canAsk()
+	decideTrust(f, opts, store, defs, shown, ask)
+	if err := store.Save(w.Env.Display); err != nil {
+		return err
+	}
+	rep.Servers = shown
+	return reportTrust(f, opts, rep, ask)
+}
+
+// notYetTrusted is the named servers whose definition this machine has not
+// trusted as it is, each with the files it would reach.
+func notYetTrusted(w *workspace, store *trust.Store, defs map[string]trust.Definition, names []string, reach map[string][]reachedFile) []trustServer {
 	var shown []trustServer
 	for _, name := range names {
 		d := defs[name]
@@ -198,17 +221,12 @@ func trustRun(opts *TrustOptions) error {
 		}
 		shown = append(shown, ts)
 	}
-	if err := markWorkspaceFiles(w, shown); err != nil {
-		return err
-	}
-	if len(shown) == 0 {
-		if opts.Output == "json" {
-			return writeJSON(f, rep)
-		}
-		fmt.Fprintf(f.IO.ErrOut, "%s trusted on this machine (%s)\n", everyTrusted(len(names), len(opts.Names) > 0), rep.Store)
-		return nil
-	}
-	ask := !opts.All && opts.Output != "json" && f.canAsk()
+	return shown
+}
+
+// decideTrust shows each server (text output) and trusts it in the store
+// with --all, or when the user says yes on a terminal.
+func decideTrust(f *Factory, opts *TrustOptions, store *trust.Store, defs map[string]trust.Definition, shown []trustServer, ask bool) {
 	in := bufio.NewReader(f.IO.In)
 	for i := range shown {
 		ts := &shown[i]
@@ -228,12 +246,13 @@ func trustRun(opts *TrustOptions) error {
 			}
 		}
 	}
-	if err := store.Save(w.Env.Display); err != nil {
-		return err
-	}
-	rep.Servers = shown
+}
+
+// reportTrust prints what was trusted and what was not, and fails the run
+// (errUntrustedShown) when a shown server stays untrusted.
+func reportTrust(f *Factory, opts *TrustOptions, rep trustReport, ask bool) error {
 	untrusted := 0
-	for _, ts := range shown {
+	for _, ts := range rep.Servers {
 		if !ts.Trusted {
 			untrusted++
 		}
@@ -243,7 +262,7 @@ func trustRun(opts *TrustOptions) error {
 			return err
 		}
 	} else {
-		for _, ts := range shown {
+		for _, ts := range rep.Servers {
 			if ts.Trusted {
 				fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.paint(f.IO.ErrOut, green, "trusted"), termtext.Safe(ts.Server))
 			}
