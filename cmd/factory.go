@@ -29,8 +29,25 @@ type Factory struct {
 	// IsTerminal reports whether w is a terminal; nil means a real check.
 	IsTerminal func(w io.Writer) bool
 	// interrupts handles the signals that stop a run (interrupt.go): set
-	// by Main, nil in tests that run commands in their own process.
+	// by catchSignals, nil in a run that writes nothing and in tests that
+	// run commands in their own process; catch makes it (set by Main).
 	interrupts *interrupts
+	catch      func() *interrupts
+}
+
+// catchSignals starts the signal handling of interrupt.go, once, if Main
+// asked for it. Every run that may write calls it before it takes the
+// workspace lock or stages a file: runContext and the runner's Interrupt
+// for a run that writes, lockWorkspace for the other commands that write.
+// Once started it lasts until the process exits: a signal between the end
+// of the run and the exit would otherwise end it by the signal, as if
+// nothing had been written. A run that writes nothing is ended by a signal
+// as any program is (128 + its number, as the shell reports it): there is
+// nothing to put back.
+func (f *Factory) catchSignals() {
+	if f.interrupts == nil && f.catch != nil {
+		f.interrupts = f.catch()
+	}
 }
 
 func newFactory() *Factory {

@@ -19,13 +19,15 @@ import (
 // timeout, an editor or a service manager stopping repo), SIGHUP (the
 // terminal closed), and on Windows the console's Ctrl-C, Ctrl-Break and
 // close events, which Go delivers as os.Interrupt and SIGTERM, are caught
-// by Main and handled here, in three phases of a run:
+// from the moment a run may write (Factory.catchSignals, before it takes
+// the workspace lock) and handled here, in three phases of the run:
 //
 //   - Before the run replaces files (loading, planning, waiting for
-//     the workspace lock, and every run that writes nothing): nothing is
-//     written or staged, so repo ends at once, saying "interrupted:
-//     nothing written". The workspace lock is a flock, which goes with
-//     the process.
+//     the workspace lock): nothing is written or staged, so repo ends at
+//     once, saying "interrupted: nothing written". The workspace lock is
+//     a flock, which goes with the process. (A run that writes nothing —
+//     version, --check, --dry-run, doctor — catches nothing: the signal
+//     ends it, as it ends any program, with nothing to put back.)
 //   - During it: the first signal closes Interrupt.Stop. The run puts
 //     back what it replaced and removes what it staged, unless every tool
 //     config is already replaced, in which case it finishes (records,
@@ -207,6 +209,9 @@ func (f *Factory) runContext(o *writers.Options, writing bool) (context.Context,
 	}
 	o.Getenv, o.Getwd, o.LockTimeout = f.Getenv, f.Getwd, timeout
 	o.Waiting = func(message string) { fmt.Fprintf(f.IO.ErrOut, "repo: %s\n", message) }
+	if writing {
+		f.catchSignals()
+	}
 	in := f.interrupts
 	if in == nil {
 		return context.Background(), nil
@@ -221,7 +226,10 @@ func (f *Factory) locking(timeout time.Duration) runner.Locking {
 	return runner.Locking{Timeout: timeout, Waiting: func(message string) { fmt.Fprintf(f.IO.ErrOut, "repo: %s\n", message) }}
 }
 
-func (f *Factory) interrupt() runner.Interrupt {
+func (f *Factory) interrupt(writing bool) runner.Interrupt {
+	if writing {
+		f.catchSignals()
+	}
 	if f.interrupts == nil {
 		return runner.Interrupt{}
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"github.com/repo-manager/repo/writers"
 )
 
 // What a signal does depends on where the run is (interrupt.go): before
@@ -76,5 +78,52 @@ func TestInterruptPhases(t *testing.T) {
 	// Put back: the count of files is said.
 	if got := (errInterrupted{sig: os.Interrupt, putBack: 3}).Error(); got != "interrupted: nothing written (the 3 file(s) already replaced were put back)" {
 		t.Errorf("put back: %q", got)
+	}
+}
+
+// Signals are caught from the moment a run may write, and only then: a run
+// that writes nothing (repo version, --check, --dry-run) starts no signal
+// handling, which was a tenth of repo version's start-up; a writing run
+// starts it once, before it takes the lock, and gets its channels.
+// (TestSignalledSyncsAreAllOrNothing checks what a real writing run does
+// with a signal.)
+func TestSignalsCaughtByWritingRunsOnly(t *testing.T) {
+	newF := func() (*Factory, *int) {
+		f := newFactory()
+		f.Getenv = func(string) string { return "" }
+		caught := 0
+		f.catch = func() *interrupts {
+			caught++
+			return &interrupts{stop: make(chan struct{}), abort: make(chan struct{})}
+		}
+		return f, &caught
+	}
+	f, caught := newF()
+	var o writers.Options
+	if _, err := f.runContext(&o, false); err != nil {
+		t.Fatal(err)
+	}
+	if ri := f.interrupt(false); *caught != 0 || f.interrupts != nil || o.Abort != nil || ri.Stop != nil {
+		t.Fatalf("a run that writes nothing caught signals (%d times)", *caught)
+	}
+	ctx, err := f.runContext(&o, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *caught != 1 || o.Abort == nil || o.Committing == nil || ctx.Done() == nil {
+		t.Fatalf("a writing run: caught %d times, abort %v, done %v; want once, with the run's channels", *caught, o.Abort, ctx.Done())
+	}
+	if ri := f.interrupt(true); *caught != 1 || ri.Stop == nil {
+		t.Fatalf("a second writing step: caught %d times (want 1), stop %v", *caught, ri.Stop)
+	}
+	f, caught = newF()
+	if ri := f.interrupt(true); *caught != 1 || ri.Stop == nil || ri.Abort == nil {
+		t.Fatalf("mcp import's run: caught %d times, stop %v", *caught, ri.Stop)
+	}
+	// Tests that run commands in their own process catch nothing.
+	f, _ = newF()
+	f.catch = nil
+	if f.catchSignals(); f.interrupts != nil {
+		t.Fatal("caught signals without Main")
 	}
 }

@@ -13,14 +13,18 @@ import (
 )
 
 // Main runs repo with args and returns the process exit code. It handles
-// the signals that stop a run (interrupt.go); run, which tests call in
-// their own process, does not.
+// the signals that stop a run that writes (interrupt.go); run, which tests
+// call in their own process, does not.
 func Main(args []string) int {
 	f := newFactory()
-	// Caught until the process exits: a signal between the end of run
-	// and the exit would otherwise end it by the signal, as if nothing
-	// had been written.
-	f.interrupts = catchInterrupts(f.IO.ErrOut, os.Exit)
+	// Not from here, but from the moment a run may write
+	// (Factory.catchSignals): a run that writes nothing — repo version,
+	// --check, a pre-commit hook's — needs no handler, and the runtime's
+	// signal thread and goroutines were a tenth of repo version's run
+	// (bench/RESULTS.md, "Start-up"). Its own stderr, not the guard run
+	// wraps it in: a signal ends the process without a flush.
+	errOut := f.IO.ErrOut
+	f.catch = func() *interrupts { return catchInterrupts(errOut, os.Exit) }
 	return run(f, args)
 }
 

@@ -138,6 +138,7 @@ func mcpImportRun(opts *MCPImportOptions) error {
 	}
 	var locked []*target.Target
 	if !opts.DryRun {
+		f.catchSignals()
 		unlock, err := f.locking(timeout).Workspace(w.Env)
 		if err != nil {
 			return err
@@ -176,7 +177,7 @@ func runImport(f *Factory, w *workspace, sel *selection, opts *MCPImportOptions,
 	// As for sync: a tool that rewrites its file between the read and the
 	// write makes the whole import be planned again from the new file.
 	var ip *importPlan
-	run := runner.Run{Env: w.Env, Targets: locked, Write: !opts.DryRun, Locking: f.locking(timeout), Interrupt: f.interrupt(),
+	run := runner.Run{Env: w.Env, Targets: locked, Write: !opts.DryRun, Locking: f.locking(timeout), Interrupt: f.interrupt(!opts.DryRun),
 		Plan: func() (*plan.Plan, error) {
 			var err error
 			if ip, err = planImport(f, w, sel.Profiles[0], opts); err != nil {

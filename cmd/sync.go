@@ -301,6 +301,7 @@ func wroteVerb(fr fileResult) string {
 // lockWorkspace serialises writing runs on one workspace (the commands
 // that write outside writers.Run: repo trust, repo mcp import).
 func lockWorkspace(f *Factory, w *workspace) (func(), error) {
+	f.catchSignals()
 	timeout, err := lockTimeout(f)
 	if err != nil {
 		return nil, err
