@@ -95,7 +95,7 @@ func (r *run) leaving(w *workspace.Workspace, rep *Report, scope string, forgott
 			}
 		}
 	}
-	lt, kept, err := plan.LeavingTargets(w.Env, target.Scope(scope), forgottenIn(w.Profiles.ForScope(scope), forgotten, all), staying, plan.ReasonForgotten)
+	lt, kept, err := plan.LeavingTargets(w.Env, target.Scope(scope), forgottenIn(w.Profiles.ForScope(scope), forgotten, all), staying, plan.ReasonForgotten, r.records)
 	if err != nil {
 		return nil, err
 	}

@@ -126,7 +126,7 @@ func (r *run) goneTargets(env target.Env, recorded bool) (*Report, []*target.Tar
 	var targets []*target.Target
 	if recorded {
 		for _, scope := range rep.Scopes {
-			lt, _, err := plan.LeavingTargets(env, target.Scope(scope), all, nil, plan.ReasonForgotten)
+			lt, _, err := plan.LeavingTargets(env, target.Scope(scope), all, nil, plan.ReasonForgotten, r.records)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -197,5 +197,5 @@ func goneList(env target.Env) string {
 // runnerFor is the run of a plan of targets in env, writing unless a
 // check or dry run.
 func (r *run) runnerFor(env target.Env, targets []*target.Target) runner.Run {
-	return runner.Run{Env: env, Targets: targets, Write: r.writing(), Locking: r.locking(), Interrupt: r.interrupt()}
+	return runner.Run{Env: env, Targets: targets, Options: plan.Options{Records: r.records}, Write: r.writing(), Locking: r.locking(), Interrupt: r.interrupt()}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/runner"
 	"github.com/repo-manager/repo/internal/usage"
 	"github.com/repo-manager/repo/internal/workspace"
@@ -23,6 +24,10 @@ type run struct {
 	ctx  context.Context
 	opts Options
 	host workspace.Host
+	// records are the ownership records the run parsed, shared by the
+	// steps that read them (the tools that leave, the former places, the
+	// plan and its retries): each is parsed once unless its bytes change.
+	records *plan.RecordCache
 }
 
 func newRun(ctx context.Context, opts Options) *run {
@@ -44,7 +49,7 @@ func newRun(ctx context.Context, opts Options) *run {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &run{ctx: ctx, opts: opts, host: workspace.Host{Getenv: opts.Getenv, Getwd: opts.Getwd, GOOS: runtime.GOOS}}
+	return &run{ctx: ctx, opts: opts, host: workspace.Host{Getenv: opts.Getenv, Getwd: opts.Getwd, GOOS: runtime.GOOS}, records: plan.NewRecordCache()}
 }
 
 // check refuses options that contradict each other.

@@ -133,6 +133,7 @@ func (s *syncing) planOptions(committed func(*target.Target) bool) plan.Options 
 
 // runner is the run of the plan of s's targets.
 func (s *syncing) runner(opts plan.Options) runner.Run {
+	opts.Records = s.records
 	return runner.Run{Env: s.w.Env, Targets: s.work.targets, Options: opts, Write: s.writing(),
 		Locking: s.locking(), Interrupt: s.interrupt()}
 }

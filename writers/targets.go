@@ -52,7 +52,7 @@ func (s *syncing) targets() (syncWork, error) {
 	// What repo wrote where a selected tool read its servers before (Devin's
 	// config.json) goes: the tool reads them from its new file now; so does
 	// the drop-in of an extension that has no server for the tool any more.
-	former, err := plan.FormerTargets(w.Env, target.Scope(scope), sel.Profiles, work.targets)
+	former, err := plan.FormerTargets(w.Env, target.Scope(scope), sel.Profiles, work.targets, s.records)
 	if err != nil {
 		return work, err
 	}
@@ -60,7 +60,7 @@ func (s *syncing) targets() (syncWork, error) {
 	if sel.Source == selection.FromFlag {
 		return work, nil
 	}
-	lt, _, err := plan.LeavingTargets(w.Env, target.Scope(scope), selection.LeftOut(w.Profiles.ForScope(scope), sel.Wanted), sel.Wanted, plan.ReasonDeselected)
+	lt, _, err := plan.LeavingTargets(w.Env, target.Scope(scope), selection.LeftOut(w.Profiles.ForScope(scope), sel.Wanted), sel.Wanted, plan.ReasonDeselected, s.records)
 	if err != nil {
 		return work, err
 	}

@@ -58,7 +58,7 @@ func TestWorkspaceRecordStaysInside(t *testing.T) {
 // leaving is the targets that remove repo's entries for a tool.
 func leaving(t *testing.T, env target.Env, id string) []*target.Target {
 	t.Helper()
-	lt, _, err := plan.LeavingTargets(env, toolprofiles.ScopeProject, profiles(t, id), nil, plan.ReasonForgotten)
+	lt, _, err := plan.LeavingTargets(env, toolprofiles.ScopeProject, profiles(t, id), nil, plan.ReasonForgotten, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func planLeaving(t *testing.T, env target.Env, scope target.Scope, servers []ext
 	if err != nil {
 		t.Fatal(err)
 	}
-	lt, kept, err := plan.LeavingTargets(env, scope, profiles(t, leaving...), stay, plan.ReasonDeselected)
+	lt, kept, err := plan.LeavingTargets(env, scope, profiles(t, leaving...), stay, plan.ReasonDeselected, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestDeletedFilePutBackWhenRunFails(t *testing.T) {
 	cursor := filepath.Join(env.Root, ".cursor", "mcp.json")
 	saved := read(t, amazonq)
 	// The deletion first, then cursor's update.
-	lt, _, err := plan.LeavingTargets(env, toolprofiles.ScopeProject, profiles(t, "amazonq"), profiles(t, "cursor"), plan.ReasonDeselected)
+	lt, _, err := plan.LeavingTargets(env, toolprofiles.ScopeProject, profiles(t, "amazonq"), profiles(t, "cursor"), plan.ReasonDeselected, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,15 +55,16 @@ type workspaceRecords struct {
 }
 
 // readWorkspaceRecords reads both records of the workspace and applies
-// git's word to them (see above).
-func readWorkspaceRecords(env target.Env) (*workspaceRecords, error) {
+// git's word to them (see above). cache, when not nil, is the run's
+// (Options.Records).
+func readWorkspaceRecords(env target.Env, cache *record.Cache) (*workspaceRecords, error) {
 	ppath, mpath := record.ProjectPath(env.Root), record.MachinePath(env.Root)
 	wr := &workspaceRecords{}
 	var err error
-	if wr.project, wr.projectRaw, err = record.Read(ppath, env.Display(ppath)); err != nil {
+	if wr.project, wr.projectRaw, err = cache.Read(ppath, env.Display(ppath)); err != nil {
 		return nil, err
 	}
-	if wr.machine, wr.machineRaw, err = record.Read(mpath, env.Display(mpath)); err != nil {
+	if wr.machine, wr.machineRaw, err = cache.Read(mpath, env.Display(mpath)); err != nil {
 		return nil, err
 	}
 	wr.dropMalformed(env, ppath, wr.project)

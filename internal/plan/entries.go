@@ -93,7 +93,7 @@ func recordedEntries(env target.Env, t *target.Target) (map[string]record.Owned,
 		}
 		return nil, nil
 	}
-	wr, err := readWorkspaceRecords(env) // git's word applied, as Build reads them
+	wr, err := readWorkspaceRecords(env, nil) // git's word applied, as Build reads them
 	if err != nil {
 		return nil, err
 	}

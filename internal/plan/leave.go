@@ -39,9 +39,10 @@ type Kept struct {
 // writes is left alone and returned as Kept. Every file a tool may write
 // in the scope is looked at — each candidate path and installation, not
 // only the one a sync would choose now — so a tool that was uninstalled
-// since still has its entries found.
-func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*toolprofiles.Profile, reason Reason) ([]*target.Target, []Kept, error) {
-	rs, err := scopeRecord(env, scope)
+// since still has its entries found. records, when not nil, is the run's
+// cache of parsed records, which the plan is given too (Options.Records).
+func LeavingTargets(env target.Env, scope target.Scope, leaving, staying []*toolprofiles.Profile, reason Reason, records *RecordCache) ([]*target.Target, []Kept, error) {
+	rs, err := scopeRecord(env, scope, records)
 	if err != nil || len(rs.rec.Targets) == 0 {
 		return nil, nil, err
 	}
@@ -211,8 +212,8 @@ func withFormer(t *toolprofiles.Target) []*toolprofiles.Target {
 // each drop-in of a per-extension target that the record lists and no
 // extension writes now. The user's entries there stay, as do those edited
 // by hand since. A place that a selected tool writes now is left to that
-// tool's own target.
-func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.Profile, built []*target.Target) ([]*target.Target, error) {
+// tool's own target. records is as for LeavingTargets.
+func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.Profile, built []*target.Target, records *RecordCache) ([]*target.Target, error) {
 	fm := &formers{env: env, scope: scope, written: map[string]bool{}, byPlace: map[string]*target.Target{}}
 	for _, p := range profiles {
 		if t := p.Scopes.Get(string(scope)); t != nil && p.MCP {
@@ -231,7 +232,7 @@ func FormerTargets(env target.Env, scope target.Scope, profiles []*toolprofiles.
 		}
 		if fm.rs == nil {
 			var err error
-			if fm.rs, err = scopeRecord(env, scope); err != nil {
+			if fm.rs, err = scopeRecord(env, scope, records); err != nil {
 				return nil, err
 			}
 		}
@@ -367,8 +368,9 @@ func candidatePaths(t *toolprofiles.Target, env target.Env) []string {
 // as the entries of a machine-specific file are in the clone's when [mcp]
 // gitignore is on, or was when they were written. The result is only
 // looked at: Build writes each target's change into the record its file
-// belongs to now, taking it over from the other one (takeOver).
-func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
+// belongs to now, taking it over from the other one (takeOver). cache,
+// when not nil, is the run's (Options.Records).
+func scopeRecord(env target.Env, scope target.Scope, cache *record.Cache) (*recordState, error) {
 	if scope == toolprofiles.ScopeProject {
 		// Read as they are, without git's word (claims.go): the targets
 		// come from the profiles, inside the workspace, and a record only
@@ -376,12 +378,12 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 		// with git's word, decides what in them is repo's. That saves a
 		// run of git per sync.
 		rs := &recordState{kind: recordProject, env: env, path: record.ProjectPath(env.Root)}
-		rec, _, err := record.Read(rs.path, env.Display(rs.path))
+		rec, _, err := cache.Read(rs.path, env.Display(rs.path))
 		if err != nil {
 			return nil, err
 		}
 		machine := record.MachinePath(env.Root)
-		mrec, _, err := record.Read(machine, env.Display(machine))
+		mrec, _, err := cache.Read(machine, env.Display(machine))
 		if err != nil {
 			return nil, err
 		}
@@ -403,7 +405,7 @@ func scopeRecord(env target.Env, scope target.Scope) (*recordState, error) {
 	if rs.path, err = UserRecordPath(env); err != nil {
 		return nil, err
 	}
-	rec, raw, err := record.Read(rs.path, env.Display(rs.path))
+	rec, raw, err := cache.Read(rs.path, env.Display(rs.path))
 	if err != nil {
 		return nil, err
 	}

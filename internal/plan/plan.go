@@ -252,6 +252,12 @@ type Options struct {
 	// plan holds the mapping of every large file it left unchanged until
 	// Close. A plan to apply needs a snapshot of what it planned from.
 	ReadOnly bool
+	// Records, when set, is the run's cache of parsed ownership records,
+	// shared with LeavingTargets and FormerTargets, so that each record
+	// is parsed once per run (record.Cache: a record whose bytes changed
+	// since, as on a retry after another program wrote it, is parsed
+	// again).
+	Records *RecordCache
 }
 
 // ConflictError is a user's own entry in the way of a managed one.
@@ -306,7 +312,7 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	records := &recordSet{env: env, aliases: aliases, clone: clone, reals: realsOf(targets), byKind: map[string]*recordState{}}
+	records := &recordSet{env: env, aliases: aliases, clone: clone, reals: realsOf(targets), byKind: map[string]*recordState{}, cache: opts.Records}
 	var basesWarning string
 	records.bases, basesWarning = readBases(env) // see bases.go
 	files, err := groupByFile(targets)

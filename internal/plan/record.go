@@ -28,6 +28,14 @@ type (
 	Owned = record.Owned
 )
 
+// RecordCache is record.Cache: the ownership records one run parsed,
+// handed from the steps that read them first (LeavingTargets,
+// FormerTargets) to the plan (Options.Records).
+type RecordCache = record.Cache
+
+// NewRecordCache is an empty cache of records, for one run.
+func NewRecordCache() *RecordCache { return record.NewCache() }
+
 // ReadRecord loads a record; a missing file is an empty record
 // (record.Read).
 func ReadRecord(path, display string) (*Record, []byte, error) { return record.Read(path, display) }
@@ -91,6 +99,7 @@ type recordSet struct {
 	bases     *baseStore        // the bases of hand edits (bases.go)
 	byKind    map[string]*recordState
 	workspace *workspaceRecords // the two in the workspace, read together (claims.go)
+	cache     *record.Cache     // the run's parsed records (Options.Records), or nil
 }
 
 // get reads the record of a kind, the first time it is asked for.
@@ -106,7 +115,7 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 	switch kind {
 	case recordProject, recordMachine:
 		if rs.workspace == nil {
-			if rs.workspace, err = readWorkspaceRecords(env); err != nil {
+			if rs.workspace, err = readWorkspaceRecords(env, rs.cache); err != nil {
 				return nil, err
 			}
 		}
@@ -118,7 +127,7 @@ func (rs *recordSet) get(kind string) (*recordState, error) {
 		if path, err = UserRecordPath(env); err != nil {
 			return nil, err
 		}
-		if rec, raw, err = record.Read(path, env.Display(path)); err != nil {
+		if rec, raw, err = rs.cache.Read(path, env.Display(path)); err != nil {
 			return nil, err
 		}
 		rec.Root = env.Root

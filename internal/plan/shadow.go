@@ -257,7 +257,7 @@ func (oo *otherOwners) owns(o *target.Target, name string) (bool, error) {
 			if oo.records.workspace != nil {
 				oo.workspace = oo.records.workspace
 			} else {
-				wr, err := readWorkspaceRecords(oo.env)
+				wr, err := readWorkspaceRecords(oo.env, nil)
 				if err != nil {
 					return false, err
 				}

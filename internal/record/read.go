@@ -20,7 +20,11 @@ import (
 
 // Read loads a record (display is its path as shown to people); a
 // missing file is an empty record, and its bytes nil.
-func Read(path, display string) (*Record, []byte, error) {
+func Read(path, display string) (*Record, []byte, error) { return (*Cache)(nil).Read(path, display) }
+
+// readBytes reads a record's bytes; a missing file is nil bytes and no
+// error (see Read).
+func readBytes(path, display string) ([]byte, error) {
 	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A link to nothing is not a missing record: the record repo would
@@ -28,18 +32,14 @@ func Read(path, display string) (*Record, []byte, error) {
 		// look like another program's write.
 		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			dest, _ := os.Readlink(path)
-			return nil, nil, fmt.Errorf("%s: the ownership record is a symbolic link to %s, which does not exist; restore the file it points to (from version control) or remove the link, and run repo again", display, termtext.Safe(dest))
+			return nil, fmt.Errorf("%s: the ownership record is a symbolic link to %s, which does not exist; restore the file it points to (from version control) or remove the link, and run repo again", display, termtext.Safe(dest))
 		}
-		return &Record{Version: LatestVersion}, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
+		return nil, fmt.Errorf("%s: cannot read the ownership record: %w", display, err)
 	}
-	r, err := Parse(data, display)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r, data, nil
+	return data, nil
 }
 
 // Parse reads the bytes of a record (display names it in an error).
