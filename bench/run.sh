@@ -76,6 +76,8 @@ log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 commit() {
+	# git knows a worktree's HEAD (there .git is a file, not a folder); without git, read it.
+	if git -C "$MAIN" rev-parse HEAD 2>/dev/null; then return; fi
 	local head ref
 	head=$(cat "$MAIN/.git/HEAD" 2>/dev/null) || { echo unknown; return; }
 	case $head in
