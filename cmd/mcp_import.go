@@ -204,7 +204,7 @@ func runImport(f *Factory, w *workspace, sel *selection, opts *MCPImportOptions,
 		var failed *runner.Failed
 		if errors.As(err, &failed) {
 			for _, fp := range failed.Written {
-				fr := newFileResult(fp, statusWritten, noDiff)
+				fr := newFileResult(fp, statusWritten, false, false)
 				fmt.Fprintf(f.IO.ErrOut, "%s %s (%s): %s\n", f.paint(f.IO.ErrOut, green, wroteVerb(fr)), termtext.Safe(fr.Path), who(fr), summary(fr.Changes))
 			}
 			err = failed.Err
@@ -245,7 +245,7 @@ func newImportResult(f *Factory, w *workspace, sel *selection, ip *importPlan, o
 		case fp.Changed():
 			status = statusWritten
 		}
-		res.Files = append(res.Files, newFileResult(fp, status, diffFor(status == statusStale, opts.ShowSecrets)))
+		res.Files = append(res.Files, newFileResult(fp, status, status == statusStale, opts.ShowSecrets))
 	}
 	return res
 }

@@ -589,31 +589,9 @@ func summary(changes []writers.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-// diffKind is whether a file's result carries its diff (--dry-run), and
-// whether its secrets are shown (--show-secrets).
-type diffKind int
-
-const (
-	noDiff       diffKind = iota
-	diffRedacted          // plan.Diff: the user's credentials redacted
-	diffRaw               // plan.RawDiff
-)
-
-// diffFor is the diff a file's result carries: none unless want, else
-// redacted unless the user asked to see secrets.
-func diffFor(want, showSecrets bool) diffKind {
-	switch {
-	case !want:
-		return noDiff
-	case showSecrets:
-		return diffRaw
-	}
-	return diffRedacted
-}
-
 // newFileResult is fp as repo mcp import reports it (a sync's report
-// makes its own, writers.Report), with its diff as kind says.
-func newFileResult(fp *plan.FilePlan, status string, kind diffKind) fileResult {
+// makes its own, writers.Report); with diff, its diff (plan.DiffText).
+func newFileResult(fp *plan.FilePlan, status string, diff, showSecrets bool) fileResult {
 	fr := fileResult{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: []writers.Change{}, Status: status, PerClone: fp.PerClone}
 	if fr.Tools == nil {
 		fr.Tools = []string{}
@@ -621,14 +599,8 @@ func newFileResult(fp *plan.FilePlan, status string, kind diffKind) fileResult {
 	for _, c := range fp.Changes {
 		fr.Changes = append(fr.Changes, writers.Change{Action: string(c.Action), Entry: c.Entry, Reason: string(c.Reason)})
 	}
-	// A diff shows files the workspace may have written (a committed
-	// config, a comment in it): what is not printable is escaped, in the
-	// text and the JSON alike (the action prints the JSON's).
-	switch kind {
-	case diffRedacted:
-		fr.Diff = termtext.Lines(plan.Diff(fp))
-	case diffRaw:
-		fr.Diff = termtext.Lines(plan.RawDiff(fp))
+	if diff {
+		fr.Diff = plan.DiffText(fp, showSecrets)
 	}
 	return fr
 }

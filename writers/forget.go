@@ -135,9 +135,9 @@ func (r *run) forgetPlan(env target.Env, targets []*target.Target, rep *Report) 
 			continue
 		}
 		if r.opts.DryRun {
-			rep.Files = append(rep.Files, fileOf(fp, statusStale, diffFor(true, r.opts.ShowSecrets)))
+			rep.Files = append(rep.Files, fileOf(fp, statusStale, true, r.opts.ShowSecrets))
 		} else {
-			rep.Files = append(rep.Files, fileOf(fp, statusWritten, noDiff))
+			rep.Files = append(rep.Files, fileOf(fp, statusWritten, false, false))
 		}
 	}
 	return nil

@@ -69,7 +69,7 @@ func (r *run) hook() (*Report, error) {
 	rep := s.report(p, written)
 	rep.Warnings, rep.Text.Grouped = []string{}, nil
 	for _, fp := range committed {
-		rep.Files = append(rep.Files, fileOf(fp, statusStale, noDiff))
+		rep.Files = append(rep.Files, fileOf(fp, statusStale, false, false))
 	}
 	if len(written) > 0 {
 		// What the checkout brought into effect: say what is new.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/teampolicy"
-	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/trustgate"
 )
 
@@ -232,42 +231,15 @@ const (
 	statusWritten   = "written"
 )
 
-// diffKind is whether a file's report carries its diff, and whether its
-// secrets are shown.
-type diffKind int
-
-const (
-	noDiff       diffKind = iota
-	diffRedacted          // plan.Diff: the user's credentials redacted
-	diffRaw               // plan.RawDiff
-)
-
-// diffFor is the diff a file's report carries: none unless want, else
-// redacted unless the user asked to see secrets.
-func diffFor(want, showSecrets bool) diffKind {
-	switch {
-	case !want:
-		return noDiff
-	case showSecrets:
-		return diffRaw
-	}
-	return diffRedacted
-}
-
-// FileOf is fp as a run reports it, with its diff as kind says. A diff
-// shows files the workspace may have written (a committed config, a
-// comment in it): what is not printable is escaped, in the text and the
-// JSON alike (the action prints the JSON's).
-func fileOf(fp *plan.FilePlan, status string, kind diffKind) File {
+// fileOf is fp as a run reports it; with diff, its diff (plan.DiffText,
+// the user's credentials redacted unless showSecrets).
+func fileOf(fp *plan.FilePlan, status string, diff, showSecrets bool) File {
 	fr := File{Path: fp.Display, Scope: string(fp.Scope), Tools: slices.Clone(fp.Tools), Changes: changesOf(fp.Changes), Status: status, PerClone: fp.PerClone}
 	if fr.Tools == nil {
 		fr.Tools = []string{}
 	}
-	switch kind {
-	case diffRedacted:
-		fr.Diff = termtext.Lines(plan.Diff(fp))
-	case diffRaw:
-		fr.Diff = termtext.Lines(plan.RawDiff(fp))
+	if diff {
+		fr.Diff = plan.DiffText(fp, showSecrets)
 	}
 	return fr
 }
@@ -312,7 +284,7 @@ func (rep *Report) planned(p *plan.Plan) {
 		rep.KeptEdits = append(rep.KeptEdits, KeptEdit{Path: k.File, Scope: string(k.Scope), Tools: k.Tools, Entry: k.Entry, Fields: k.Fields})
 	}
 	for _, fp := range p.Unchecked {
-		rep.Unchecked = append(rep.Unchecked, fileOf(fp, statusUnchanged, noDiff))
+		rep.Unchecked = append(rep.Unchecked, fileOf(fp, statusUnchanged, false, false))
 	}
 }
 

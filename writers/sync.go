@@ -160,7 +160,7 @@ func fromRunner(err error) error {
 	}
 	pe := &PartialError{Err: failed.Err}
 	for _, fp := range failed.Written {
-		pe.Written = append(pe.Written, fileOf(fp, statusWritten, noDiff))
+		pe.Written = append(pe.Written, fileOf(fp, statusWritten, false, false))
 	}
 	return pe
 }
@@ -195,7 +195,7 @@ func (s *syncing) report(p *plan.Plan, written []*plan.FilePlan) *Report {
 				status = statusWritten
 			}
 		}
-		rep.Files = append(rep.Files, fileOf(fp, status, diffFor(o.DryRun && status != statusUnchanged, o.ShowSecrets)))
+		rep.Files = append(rep.Files, fileOf(fp, status, o.DryRun && status != statusUnchanged, o.ShowSecrets))
 	}
 	untrack := s.tracked(rep, p.Tracked)
 	rep.Stale = (len(stale) > 0 || untrack > 0) && !s.writing()

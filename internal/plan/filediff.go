@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/fileio"
+	"github.com/repo-manager/repo/internal/termtext"
 )
 
 // Diff renders a git-style unified diff of one planned file, with
@@ -17,6 +18,15 @@ func Diff(f *FilePlan) string { return diff(f, false) }
 
 // RawDiff is Diff with nothing redacted or shortened (--show-secrets).
 func RawDiff(f *FilePlan) string { return diff(f, true) }
+
+// DiffText is f's diff as a report carries it: Diff, or
+// RawDiff when showSecrets. A diff shows files the workspace may have
+// written (a committed config, a comment in it): what is not printable
+// is escaped, in the text and the JSON alike (the action prints the
+// JSON's).
+func DiffText(f *FilePlan, showSecrets bool) string {
+	return termtext.Lines(diff(f, showSecrets))
+}
 
 func diff(f *FilePlan, raw bool) string {
 	if !f.Changed() {
