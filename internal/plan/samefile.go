@@ -28,7 +28,7 @@ import (
 // by.
 func recordFile(env target.Env, kind, path, real string) string {
 	if real == "" {
-		real = target.RealPath(path)
+		real = env.RealPath(path)
 	}
 	if kind == recordUser {
 		return filepath.ToSlash(real)

@@ -183,6 +183,8 @@ func (r Run) Do() (*plan.Plan, []*plan.FilePlan, error) {
 		case <-time.After(Wait(attempt)):
 		case <-r.Interrupt.Stop:
 		}
+		r.Env.Paths.Forget() // the next plan looks at the folders afresh
+
 	}
 }
 

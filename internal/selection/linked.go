@@ -29,7 +29,7 @@ func LinkedReaders(w *workspace.Workspace, profiles []*toolprofiles.Profile, sco
 		if err != nil || c.Path == "" {
 			return "", place{}, false
 		}
-		return c.Path, place{target.RealPath(c.Path), strings.Join(target.ProfileKey(t, w.Env), "\x00")}, true
+		return c.Path, place{w.Env.RealPath(c.Path), strings.Join(target.ProfileKey(t, w.Env), "\x00")}, true
 	}
 	written := map[place][]string{} // the paths the run's tools reach each file by
 	for _, p := range profiles {

@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -126,6 +125,9 @@ type Env struct {
 	// path it was reached by: Build takes such a per-user record over once,
 	// and removes the entries written under an alias in a key.
 	Aliases []string
+	// Paths, when set, remembers for the run what the file system said
+	// about each path (see Paths); workspace.Host.Env sets a new one.
+	Paths *Paths
 	toolprofiles.Env
 }
 
@@ -249,7 +251,7 @@ func (g *grouping) targetFor(p *toolprofiles.Profile, t *toolprofiles.Target) (*
 	// A file is identified by what it is, not by the path that reached
 	// it: .cursor/mcp.json -> ../.mcp.json is Claude Code's file, and the
 	// two tools must agree on each entry of it.
-	real := RealPath(path)
+	real := g.env.RealPath(path)
 	id := real + "\x00" + strings.Join(key, "\x00")
 	grp, ok := g.byKey[id]
 	if !ok {
@@ -517,14 +519,11 @@ func choosePath(t *toolprofiles.Target, env Env) (string, error) {
 // folder exists, else the first candidate that exists, else the first.
 func Choose(t *toolprofiles.Target, env Env) (toolprofiles.Choice, error) {
 	return t.Choose(env.Root, env.Env, func(p string) (bool, error) {
-		_, err := os.Lstat(p)
-		switch {
-		case err == nil:
-			return true, nil
-		case fileio.IsMissing(err):
-			return false, nil
+		ok, err := env.Exists(p)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", env.Display(p), err)
 		}
-		return false, fmt.Errorf("%s: %w", env.Display(p), err)
+		return ok, nil
 	})
 }
 

@@ -45,9 +45,10 @@ func (h Host) Home() string {
 	return ""
 }
 
-// Env is the path environment for a root.
+// Env is the path environment for a root, with a new memo of what the
+// file system says about paths (target.Paths): one per run.
 func (h Host) Env(root string) target.Env {
-	return target.Env{Root: root, Env: toolprofiles.Env{Home: h.Home(), GOOS: h.GOOS, Getenv: h.Getenv}}
+	return target.Env{Root: root, Paths: target.NewPaths(), Env: toolprofiles.Env{Home: h.Home(), GOOS: h.GOOS, Getenv: h.Getenv}}
 }
 
 // Roots finds the workspace root: flag (--root, as given), else the
