@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/selection"
 	"github.com/repo-manager/repo/internal/serverpaths"
@@ -35,6 +36,44 @@ type syncWork struct {
 // that has.
 func (s *syncing) targets() (syncWork, error) {
 	w, sel, scope := s.w, s.sel, s.opts.Scope
+	// The tools that leave are planned from the records alone: on the
+	// second core, beside the selected tools' targets (a no-op check of
+	// the example workspace spends a tenth of its time finding them).
+	var work syncWork
+	var err, leaveErr error
+	var lt []*target.Target
+	leave := func() {
+		if sel.Source != selection.FromFlag {
+			lt, _, leaveErr = plan.LeavingTargets(w.Env, target.Scope(scope), selection.LeftOut(w.Profiles.ForScope(scope), sel.Wanted), sel.Wanted, plan.ReasonDeselected, s.records)
+		}
+	}
+	par.Both(func() { work, err = s.selectedTargets() }, leave)
+	if err != nil {
+		return work, err
+	}
+	if leaveErr != nil || sel.Source == selection.FromFlag {
+		return work, leaveErr
+	}
+	if sel.Source == selection.FromConfig {
+		work.targets = append(work.targets, lt...)
+		return work, nil
+	}
+	where := "in the workspace"
+	if selection.UserScope(scope) {
+		where = "on this machine"
+	}
+	for _, t := range lt {
+		work.kept = append(work.kept, Kept{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
+			Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
+	}
+	return work, nil
+}
+
+// selectedTargets are the targets of the selected tools, with the
+// .gitignore block they need, and those that remove what repo wrote where
+// a selected tool read its servers before.
+func (s *syncing) selectedTargets() (syncWork, error) {
+	w, sel, scope := s.w, s.sel, s.opts.Scope
 	var work syncWork
 	var err error
 	work.targets, work.warnings, err = target.Build(w.WS.Servers, selection.LinkedReaders(w, sel.Profiles, scope), target.Scope(scope), w.Env)
@@ -57,25 +96,6 @@ func (s *syncing) targets() (syncWork, error) {
 		return work, err
 	}
 	work.targets = append(work.targets, former...)
-	if sel.Source == selection.FromFlag {
-		return work, nil
-	}
-	lt, _, err := plan.LeavingTargets(w.Env, target.Scope(scope), selection.LeftOut(w.Profiles.ForScope(scope), sel.Wanted), sel.Wanted, plan.ReasonDeselected, s.records)
-	if err != nil {
-		return work, err
-	}
-	if sel.Source == selection.FromConfig {
-		work.targets = append(work.targets, lt...)
-		return work, nil
-	}
-	where := "in the workspace"
-	if selection.UserScope(scope) {
-		where = "on this machine"
-	}
-	for _, t := range lt {
-		work.kept = append(work.kept, Kept{Path: t.Display, Scope: string(t.Scope), Tools: t.Tools,
-			Reason: fmt.Sprintf("not detected %s; repo removes entries only for tools that leave an [mcp] tools list ('repo forget --tool %s' removes them)", where, strings.Join(t.Tools, ","))})
-	}
 	return work, nil
 }
 

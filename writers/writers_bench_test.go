@@ -14,6 +14,7 @@ import (
 	"github.com/repo-manager/repo/internal/plan"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
+	"github.com/repo-manager/repo/writers"
 )
 
 // benchSizes are the workspace sizes (extensions) of the planning
@@ -464,5 +465,40 @@ func BenchmarkPlanCodex(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("update/n=%d", n), func(b *testing.B) { planFor(b, updated) })
 		b.Run(fmt.Sprintf("remove/n=%d", n), func(b *testing.B) { planFor(b, nil) })
+	}
+}
+
+// BenchmarkRunCheckExample is `repo sync --check` of a synced copy of
+// examples/workspace through the door, as the command line runs it
+// (writers.Run with ModeCheck: config, selection, leaving tools, records,
+// plan): the in-process part of the no-op check that bench/startup.sh
+// times as a process.
+func BenchmarkRunCheckExample(b *testing.B) {
+	root := filepath.Join(b.TempDir(), "ws")
+	if err := workload.CopyTree(filepath.Join("..", "examples", "workspace"), root); err != nil {
+		b.Fatal(err)
+	}
+	home := b.TempDir()
+	opts := writers.Options{Root: root, Getenv: func(name string) string {
+		if name == "HOME" {
+			return home
+		}
+		return ""
+	}}
+	if _, err := writers.Run(context.Background(), opts); err != nil {
+		b.Fatal(err)
+	}
+	opts.Mode = writers.Check
+	b.ReportAllocs()
+	for b.Loop() {
+		timed(func() {
+			rep, err := writers.Run(context.Background(), opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rep.Stale {
+				b.Fatalf("the synced example is stale: %+v", rep.Files)
+			}
+		})
 	}
 }

@@ -18,9 +18,13 @@ import (
 // changed) is parsed again, and every read sees what is on disk, as
 // without the cache.
 //
-// A nil *Cache reads and parses every time. Safe for concurrent use.
+// A nil *Cache reads and parses every time. Safe for concurrent use: two
+// steps that read one record at once (writers runs the tools that leave
+// beside the targets of the others) take turns, so the second finds what
+// the first parsed.
 type Cache struct {
 	mu     sync.Mutex
+	turns  map[string]*sync.Mutex // by path: held by the read under way
 	byPath map[string]cached
 	reads  map[string]int // by path: how many times it was read
 	parses map[string]int // and parsed
@@ -33,13 +37,16 @@ type cached struct {
 
 // NewCache is an empty cache, for one run.
 func NewCache() *Cache {
-	return &Cache{byPath: map[string]cached{}, reads: map[string]int{}, parses: map[string]int{}}
+	return &Cache{turns: map[string]*sync.Mutex{}, byPath: map[string]cached{}, reads: map[string]int{}, parses: map[string]int{}}
 }
 
 // Read is record.Read, with the record parsed only when its bytes differ
 // from the last ones parsed for path. The record returned is the
 // caller's own (a copy): callers change what they read.
 func (c *Cache) Read(path, display string) (*Record, []byte, error) {
+	if c != nil {
+		defer c.turn(path)()
+	}
 	data, err := readBytes(path, display)
 	if err != nil {
 		return nil, nil, err
@@ -67,6 +74,20 @@ func (c *Cache) Read(path, display string) (*Record, []byte, error) {
 		c.mu.Unlock()
 	}
 	return r, data, nil
+}
+
+// turn waits for the reads of path under way, and returns the end of
+// this one's turn.
+func (c *Cache) turn(path string) (done func()) {
+	c.mu.Lock()
+	t, ok := c.turns[path]
+	if !ok {
+		t = &sync.Mutex{}
+		c.turns[path] = t
+	}
+	c.mu.Unlock()
+	t.Lock()
+	return t.Unlock
 }
 
 // Counts says how many times the record at path was read through the

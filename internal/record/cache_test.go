@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -66,5 +67,44 @@ func TestCacheReadsAsRead(t *testing.T) {
 	}
 	if rec, raw, err := c.Read(path, "rec"); err != nil || raw != nil || len(rec.Targets) != 0 {
 		t.Fatalf("a missing record: %+v, %q, %v; want an empty one", rec, raw, err)
+	}
+}
+
+// Steps of a run that read one record at the same moment take turns: the
+// record is parsed once, and each gets its own copy.
+func TestCacheConcurrentReadsParseOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcp-managed.json")
+	r := &Record{Version: LatestVersion}
+	for i := range 50 {
+		r.Put(".mcp.json", []string{"mcpServers", string(rune('a' + i%26))}, map[string]Owned{"s": {Extension: "ext", Digest: "d"}})
+	}
+	if err := os.WriteFile(path, r.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 20 {
+		c := NewCache()
+		const readers = 8
+		got := make([]*Record, readers)
+		var wg sync.WaitGroup
+		for i := range readers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rec, _, err := c.Read(path, "rec")
+				if err != nil {
+					t.Error(err)
+				}
+				got[i] = rec
+			}()
+		}
+		wg.Wait()
+		if reads, parses := c.Counts(path); reads != readers || parses != 1 {
+			t.Fatalf("round %d: reads %d, parses %d; want %d, 1", round, reads, parses, readers)
+		}
+		for i := 1; i < readers; i++ {
+			if got[i] == got[0] || !reflect.DeepEqual(got[i], got[0]) {
+				t.Fatalf("round %d: reader %d got %p %+v, reader 0 %p %+v: want equal copies", round, i, got[i], got[i], got[0], got[0])
+			}
+		}
 	}
 }
