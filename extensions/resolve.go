@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/internal/termtext"
@@ -50,8 +48,22 @@ func TemplateNames() []string {
 	return names
 }
 
-// Compiled on first use, not at start-up (bench/run.sh, startup cases).
-var pythonCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`) })
+// isPythonCommand reports whether command names the Python interpreter
+// the extension's venv provides: python, python3 or python3.N (what the
+// pattern ^python(3(\.[0-9]+)?)?$ matches; read by hand, as compiling the
+// pattern cost every run more than the rest of resolving).
+func isPythonCommand(command string) bool {
+	rest, ok := strings.CutPrefix(command, "python")
+	if !ok || rest == "" {
+		return ok
+	}
+	minor, ok := strings.CutPrefix(rest, "3")
+	if !ok || minor == "" {
+		return ok
+	}
+	digits, ok := strings.CutPrefix(minor, ".")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+}
 
 // Resolve turns a declaration into a server for this machine
 // (docs/extension-authors.md, "Resolution"):
@@ -77,7 +89,7 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		return out, spans, nil
 	}
 	var err error
-	if pythonCommand().MatchString(d.Command) {
+	if isPythonCommand(d.Command) {
 		s.Command = c.Python()
 		s.Resolved.Command = []Span{{0, len(s.Command), "runtime.python"}}
 	} else if s.Command, s.Resolved.Command, err = fill("command", d.Command); err != nil {
