@@ -511,7 +511,7 @@ func (n *neutralizer) value(at string, field member, v string) (string, error) {
 		if p.kind != rLiteral {
 			continue
 		}
-		if m := envRef().FindString(p.text); m != "" {
+		if m := firstEnvRef(p.text); m != "" {
 			if ref != nil || esc != nil {
 				// The tool has a reference here, and the entry says the text
 				// literally instead: the neutral format cannot.

@@ -46,13 +46,10 @@ type Result struct {
 	Err error
 }
 
-// envRef matches an environment reference: ${NAME} or ${NAME:-default}.
-// ${{…}} (Continue) and ${env:…}, ${input:…} (already tool syntax) do not match.
-// onlyRef matches a value that is one environment reference and nothing else.
-// Both are compiled on first use, not at start-up (bench/run.sh, startup cases).
+// onlyRef matches a value that is one environment reference (envRefs)
+// without a default, and nothing else; compiled on first use, not at
+// start-up (bench/run.sh, startup cases).
 var onlyRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`) })
-
-var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`) })
 
 // Options change a translation.
 type Options struct {

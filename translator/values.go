@@ -232,7 +232,7 @@ func (t *translation) refs(out []piece, field member, s string, pos int) []piece
 		return append(out, piece{kind: authorText, text: s, pos: pos})
 	}
 	last := 0
-	for _, m := range envRef().FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range envRefs(s) {
 		if m[0] > last {
 			out = append(out, piece{kind: authorText, text: s[last:m[0]], pos: pos + last})
 		}
