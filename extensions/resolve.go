@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/termtext"
 )
 
@@ -51,7 +50,7 @@ func TemplateNames() []string {
 }
 
 // Compiled on first use, not at start-up (bench/run.sh, startup cases).
-var pythonCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`) })
+var pythonCommand = lazy.Regexp{Expr: `^python(3(\.[0-9]+)?)?$`}
 
 // Resolve turns a declaration into a server for this machine
 // (docs/extension-authors.md, "Resolution"):
@@ -77,7 +76,7 @@ func Resolve(d Declaration, c Context, ext, source string) (Server, error) {
 		return out, spans, nil
 	}
 	var err error
-	if pythonCommand().MatchString(d.Command) {
+	if pythonCommand.Get().MatchString(d.Command) {
 		s.Command = c.Python()
 		s.Resolved.Command = []Span{{0, len(s.Command), "runtime.python"}}
 	} else if s.Command, s.Resolved.Command, err = fill("command", d.Command); err != nil {
