@@ -670,10 +670,10 @@ func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string
 	if ev := toolsel.OnMachine(p, d.w.Env.Env, d.show); ev.Known && !ev.Installed() {
 		var kinds []string
 		if hasGate {
-			kinds = append(kinds, stepNames[g.Kind])
+			kinds = append(kinds, stepName(g.Kind))
 		}
 		for _, a := range advice {
-			kinds = appendUnique(kinds, stepNames[a.Check])
+			kinds = appendUnique(kinds, stepName(a.Check))
 		}
 		verb := "is"
 		if len(kinds) > 1 || kinds[0] == "switches" {
@@ -704,8 +704,20 @@ func (d *doctor) toolSteps(p *toolprofiles.Profile, scope string, names []string
 	return append(out, d.advice(p, scope, names)...)
 }
 
-// stepNames name the kinds of gate and advice in a sentence.
-var stepNames = map[string]string{gates.Approval: "approval", gates.Trust: "folder trust", "toggle": "switches", "name": "name advice"}
+// stepName names a kind of gate or advice in a sentence.
+func stepName(kind string) string {
+	switch kind {
+	case gates.Approval:
+		return "approval"
+	case gates.Trust:
+		return "folder trust"
+	case "toggle":
+		return "switches"
+	case "name":
+		return "name advice"
+	}
+	return ""
+}
 
 // andList joins "a", "b", "c" as "a, b and c".
 func andList(items []string) string {

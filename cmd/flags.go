@@ -101,16 +101,20 @@ func completeTools(f *Factory, c *cobra.Command, toComplete string) []string {
 	return out
 }
 
-// fixedValues completes one of values, each with its description.
+// fixedValues completes one of values, each with its description. The
+// list is built when a shell asks for it, not with every command line:
+// every run registers these, few complete (bench/startup.sh).
 func fixedValues(values []string, descriptions ...string) cobra.CompletionFunc {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = v
-		if i < len(descriptions) {
-			out[i] += "\t" + descriptions[i]
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		out := make([]string, len(values))
+		for i, v := range values {
+			out[i] = v
+			if i < len(descriptions) {
+				out[i] += "\t" + descriptions[i]
+			}
 		}
+		return out, cobra.ShellCompDirectiveNoFileComp
 	}
-	return cobra.FixedCompletions(out, cobra.ShellCompDirectiveNoFileComp)
 }
 
 // addVerbosityFlags adds -q/--quiet and -v/--verbose, which exclude each

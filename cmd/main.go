@@ -92,8 +92,6 @@ trust (repo trust): a server would reach a file outside the workspace, 130 or
 143 interrupted (Ctrl-C, SIGTERM: nothing written, or all of it, as it says).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		// The same line as repo version.
-		Version: readBuild().line(),
 	}
 	groupCommand(root)
 	root.SetVersionTemplate("{{.Version}}\n")
@@ -117,6 +115,11 @@ trust (repo trust): a server would reach a file outside the workspace, 130 or
 			return root
 		}
 	}
+	// --version, the same line as repo version. Only here: cobra reads
+	// Version only when the root itself runs, never when args[0] names a
+	// command, and reading the build information was a tenth of every
+	// other command's start (bench/startup.sh).
+	root.Version = readBuild.Get().line()
 	for _, c := range commands {
 		root.AddCommand(c.build(f))
 	}

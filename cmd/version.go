@@ -6,10 +6,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/ordered"
 )
 
@@ -59,7 +59,7 @@ tells which one the shell runs).`,
 
 func versionRun(opts *VersionOptions) error {
 	f := opts.F
-	b := readBuild()
+	b := readBuild.Get()
 	if opts.Output == "json" {
 		_, err := fmt.Fprintf(f.IO.Out, "%s\n", indentJSON(ordered.JSON(ordered.Object{
 			{Key: "version", Value: b.version}, {Key: "commit", Value: b.commit}, {Key: "go", Value: runtime.Version()},
@@ -103,7 +103,7 @@ func (b build) line() string {
 // readBuild returns the version and commit: the ldflags values, else what
 // the Go toolchain recorded in the binary, else "dev" and "unknown". Read
 // once: the root command's --version and repo version both print it.
-var readBuild = sync.OnceValue(func() build {
+var readBuild = lazy.Value[build]{New: func() build {
 	b := build{version: version, commit: commit, module: "github.com/repo-manager/repo"}
 	info, ok := debug.ReadBuildInfo()
 	if ok {
@@ -139,7 +139,7 @@ var readBuild = sync.OnceValue(func() build {
 		b.commit = "unknown"
 	}
 	return b
-})
+}}
 
 // shortCommit cuts a full commit hash (GoReleaser passes one) to the 12
 // characters `make build` uses; anything else is kept.

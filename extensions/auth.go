@@ -2,11 +2,11 @@ package extensions
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/repo-manager/repo/internal/lazy"
 )
 
 // Auth is how a remote server authenticates, in words no tool owns: an
@@ -47,7 +47,7 @@ var oauthFields = "clientId, clientSecret, callbackPort, scopes, authServerMetad
 // secretRef is the only form a client secret may take: one environment
 // reference, so that the secret itself never reaches a file. Compiled on
 // first use, not at start-up (bench/run.sh, startup cases).
-var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`) })
+var secretRef = lazy.Regexp{Expr: `^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`}
 
 // parseAuth reads member field (oauth or headersHelper) of a server entry
 // into d.Auth; ok is false when field is neither.
@@ -110,7 +110,7 @@ func parseOAuth(server string, f gjson.Result, fail failFunc) (*OAuth, error) {
 			o.ClientID, _ = str()
 		case "clientSecret":
 			s, ok := str()
-			if ok && !secretRef().MatchString(s) {
+			if ok && !secretRef.Get().MatchString(s) {
 				err = fail(v.Index, server, name, "must be an environment reference such as \"${MY_CLIENT_SECRET}\", never the secret itself: the files repo writes are committed or shared")
 			}
 			o.ClientSecret = s

@@ -54,7 +54,7 @@ func LoadConfig(root string) (Config, error) {
 		MCP map[string]any `toml:"mcp"`
 	}
 	if err := toml.Unmarshal(data, &loose); err != nil {
-		return Config{}, tomlError(err, data, configTypes, ConfigFile, "")
+		return Config{}, tomlError(err, data, configTypes.Get(), ConfigFile, "")
 	}
 	if loose.MCP == nil {
 		return Config{}, nil
@@ -80,7 +80,7 @@ func LoadConfig(root string) (Config, error) {
 			}
 			// unknown keys outside [mcp] belong to the repo manager
 		} else {
-			return Config{}, tomlError(err, data, configTypes, ConfigFile, "")
+			return Config{}, tomlError(err, data, configTypes.Get(), ConfigFile, "")
 		}
 	}
 	return Config{Tools: strict.MCP.Tools, Set: strict.MCP.Tools != nil, Portable: strict.MCP.Portable, Gitignore: strict.MCP.Gitignore}, nil

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
-	"sync"
 
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/ordered"
 )
 
@@ -24,11 +23,11 @@ const MCPFileName = "mcp.json"
 // Compiled on first use, not at start-up: its 64 repetitions make it the
 // costliest regexp to compile, and only commands that create an extension
 // need it (bench/run.sh, startup cases).
-var newName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
+var newName = lazy.Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`}
 
 // CheckNewName reports why name cannot be the folder of a new extension.
 func CheckNewName(name string) error {
-	if !newName().MatchString(name) {
+	if !newName.Get().MatchString(name) {
 		return fmt.Errorf("%q: an extension name is a folder name of letters, digits, '.', '_' and '-', starting with a letter or digit (at most 64)", name)
 	}
 	return nil

@@ -44,7 +44,7 @@ func decodeManifest(data []byte, file, folder string) (*Manifest, error) {
 	dec.DisallowUnknownFields()
 	var m Manifest
 	if err := dec.Decode(&m); err != nil {
-		return nil, tomlError(err, data, manifestTypes, file, folder)
+		return nil, tomlError(err, data, manifestTypes.Get(), file, folder)
 	}
 	if m.Name == "" {
 		return nil, &Error{File: file, Extension: folder, Field: "name", Msg: "is required"}

@@ -22,7 +22,12 @@ type Declaration struct {
 	Settings Settings
 }
 
-var knownFields = "command, args, env, cwd, type, url, headers, " + strings.Join(authFields, ", ") + ", " + strings.Join(setting.Names(), ", ")
+// knownFields lists the members a server may have, for the error about one
+// it may not. A function, not a variable: only that error needs it, and
+// building it was work every run did before main (bench/startup.sh).
+func knownFields() string {
+	return "command, args, env, cwd, type, url, headers, " + strings.Join(authFields, ", ") + ", " + strings.Join(setting.Names(), ", ")
+}
 
 // parseMCPFile reads the mcpServers map of an MCP file, keeping the order in
 // which the author wrote servers, env and headers (it is kept in output).
@@ -168,7 +173,7 @@ func parseDeclaration(name string, v gjson.Result, fail failFunc) (Declaration, 
 				break
 			}
 			if ok, err = parseSetting(&d.Settings, name, field, f, fail); !ok {
-				err = fail(k.Index, name, field, "unknown field (known: "+knownFields+")")
+				err = fail(k.Index, name, field, "unknown field (known: "+knownFields()+")")
 			}
 		}
 		return err == nil

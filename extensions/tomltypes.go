@@ -6,21 +6,27 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/repo-manager/repo/internal/lazy"
 )
 
 // The type each key of a TOML file must have, in the words a type error
 // uses: "field version: must be a string, not an integer", as the MCP
-// file's errors say it, never Go's type names.
+// file's errors say it, never Go's type names. Built on the first error.
 var (
-	manifestTypes = map[string]string{
-		"name": "a string", "version": "a string",
-		"provides": "a table", "provides.mcp": "a string",
-		"runtime": "a table", "runtime.python": "a string",
-	}
-	configTypes = map[string]string{
-		"mcp": "a table", "mcp.tools": "an array of strings", "mcp.portable": "a boolean",
-		"mcp.gitignore": "a boolean",
-	}
+	manifestTypes = lazy.Value[map[string]string]{New: func() map[string]string {
+		return map[string]string{
+			"name": "a string", "version": "a string",
+			"provides": "a table", "provides.mcp": "a string",
+			"runtime": "a table", "runtime.python": "a string",
+		}
+	}}
+	configTypes = lazy.Value[map[string]string]{New: func() map[string]string {
+		return map[string]string{
+			"mcp": "a table", "mcp.tools": "an array of strings", "mcp.portable": "a boolean",
+			"mcp.gitignore": "a boolean",
+		}
+	}}
 )
 
 // typeMismatch explains a go-toml decoding error about a value of the

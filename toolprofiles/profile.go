@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/repo-manager/repo/internal/lazy"
 )
 
 // Scope names, in the order repo reports them.
@@ -626,7 +628,7 @@ type RemoteKind struct {
 
 // Compiled on first use, not at start-up: only profiles decoded from TOML
 // (the user's, the workspace's) are validated (bench/run.sh, startup cases).
-var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
+var idPattern = lazy.Regexp{Expr: `^[a-z0-9][a-z0-9-]*$`}
 
 // applyDefaults fills the field names a profile may leave out.
 func (p *Profile) applyDefaults() {
@@ -681,7 +683,7 @@ func (t *Target) applyDefaults() {
 
 // validate reports the first thing wrong with a profile.
 func (p *Profile) validate() error {
-	if !idPattern().MatchString(p.ID) {
+	if !idPattern.Get().MatchString(p.ID) {
 		return fmt.Errorf("id %q: use lower-case letters, digits and '-'", p.ID)
 	}
 	if p.Name == "" {

@@ -34,10 +34,6 @@ type SettingField struct {
 	EveryRequest bool `toml:"every_request"`
 }
 
-// SettingNames are the settings as an MCP file spells them, in the order
-// repo writes their members.
-var SettingNames = setting.Names()
-
 // Members lists the entry members the settings are written to.
 func (s *Settings) Members() []string {
 	var out []string

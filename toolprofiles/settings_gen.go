@@ -27,6 +27,12 @@ type Settings struct {
 	ToolTimeout *SettingField `toml:"tool_timeout"`
 }
 
+// SettingNames are the settings as an MCP file spells them, in the order
+// repo writes their members. Spelled out here rather than built from the
+// table (setting.Names) when the program starts: a literal costs nothing
+// at start-up.
+var SettingNames = []string{"enabled", "includeTools", "excludeTools", "autoApprove", "startupTimeout", "toolTimeout"}
+
 // Field returns the member a setting (one of SettingNames) is written to,
 // or nil when the tool has none.
 func (s *Settings) Field(name string) *SettingField {

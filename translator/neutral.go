@@ -13,6 +13,7 @@ import (
 
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/jsonvalue"
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/toolprofiles"
 )
 
@@ -300,7 +301,7 @@ func (n *neutralizer) stdio(spec *extensions.Spec, get func(string) (gjson.Resul
 			return err
 		}
 		for _, name := range names {
-			if !onlyRef().MatchString("${" + name + "}") {
+			if !onlyRef.Get().MatchString("${" + name + "}") {
 				return n.fail(e.EnvForward, "%q is not a variable name an environment reference can hold", name)
 			}
 			if slices.ContainsFunc(spec.Env, func(kv extensions.KV) bool { return kv.Key == name }) {
@@ -350,7 +351,7 @@ func (n *neutralizer) remote(spec *extensions.Spec, get func(string) (gjson.Resu
 		return nil
 	}
 	if bv, ok := get(r.BearerEnvField); ok {
-		if bv.Type != gjson.String || !onlyRef().MatchString("${"+bv.String()+"}") {
+		if bv.Type != gjson.String || !onlyRef.Get().MatchString("${"+bv.String()+"}") {
 			return n.fail(r.BearerEnvField, "must be the name of an environment variable, not %s", bv.Raw)
 		}
 		if err := header(r.BearerEnvField, "Authorization", "Bearer ${"+bv.String()+"}"); err != nil {
@@ -363,7 +364,7 @@ func (n *neutralizer) remote(spec *extensions.Spec, get func(string) (gjson.Resu
 		}
 		var ferr error
 		hv.ForEach(func(k, v gjson.Result) bool {
-			if v.Type != gjson.String || !onlyRef().MatchString("${"+v.String()+"}") {
+			if v.Type != gjson.String || !onlyRef.Get().MatchString("${"+v.String()+"}") {
 				ferr = n.fail(r.EnvHeadersField+"."+k.String(), "must be the name of an environment variable, not %s", v.Raw)
 				return false
 			}
@@ -420,7 +421,7 @@ func (n *neutralizer) kvs(at, field string, v gjson.Result) ([]extensions.KV, er
 
 // bareNeutralPython is what Resolve turns into the extension's venv python.
 // Compiled on first use, not at start-up (bench/run.sh, startup cases).
-var bareNeutralPython = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python(3(\.[0-9]+)?)?$`) })
+var bareNeutralPython = lazy.Regexp{Expr: `^python(3(\.[0-9]+)?)?$`}
 
 // command reads the command: the extension's venv python becomes python,
 // and a bare python, which the neutral format would turn into that venv's
@@ -433,7 +434,7 @@ func (n *neutralizer) command(at, cmd string) (string, error) {
 	if n.opts.Python != "" && v == n.neutralPath(n.opts.Python) {
 		return "python", nil
 	}
-	if bareNeutralPython().MatchString(v) {
+	if bareNeutralPython.Get().MatchString(v) {
 		venv := n.opts.Python
 		if r, err := filepath.Rel(n.opts.Root, venv); err == nil && n.opts.Root != "" && filepath.IsLocal(r) {
 			venv = filepath.ToSlash(r)

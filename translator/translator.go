@@ -5,14 +5,13 @@ package translator
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
 )
@@ -49,7 +48,7 @@ type Result struct {
 // onlyRef matches a value that is one environment reference (envRefs)
 // without a default, and nothing else; compiled on first use, not at
 // start-up (bench/run.sh, startup cases).
-var onlyRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`) })
+var onlyRef = lazy.Regexp{Expr: `^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`}
 
 // Options change a translation.
 type Options struct {
@@ -230,7 +229,7 @@ func (t *translation) remote() ordered.Object {
 		headers, spans = nil, nil
 		for i, kv := range t.server.Headers {
 			sp := extensions.At(res.Headers, i)
-			if m := onlyRef().FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil && len(sp) == 0 {
+			if m := onlyRef.Get().FindStringSubmatch(strings.TrimPrefix(kv.Value, "Bearer ")); m != nil && len(sp) == 0 {
 				switch {
 				case r.BearerEnvField != "" && strings.EqualFold(kv.Key, "Authorization") && strings.HasPrefix(kv.Value, "Bearer "):
 					bearer = m[1]

@@ -115,8 +115,19 @@ func (t *translation) keyRulesFor(kind string) *fieldRules {
 	return r
 }
 
-// keyWords name each kind of key in a refusal.
-var keyWords = map[string]string{"name": "the server's name", "env": "env name", "headers": "header name"}
+// keyWord names a kind of key (name, env, headers) in a refusal. A switch,
+// not a map: a map literal is built at every start (bench/startup.sh).
+func keyWord(kind string) string {
+	switch kind {
+	case "name":
+		return "the server's name"
+	case "env":
+		return "env name"
+	case "headers":
+		return "header name"
+	}
+	return ""
+}
 
 // key renders a key of the entry — the server's name, an env or header
 // name — as the tool must read it, for a tool that expands text in keys
@@ -136,7 +147,7 @@ func (t *translation) key(kind, k string) string {
 	for _, x := range rules.checks {
 		if m := x.FindStringIndex(out); m != nil {
 			t.err = &Refusal{Tool: t.profile.ID, ToolName: t.profile.Name, Server: t.server.Name, Source: t.server.Source,
-				Key: keyWords[kind], Value: k, Text: out[m[0]:m[1]]}
+				Key: keyWord(kind), Value: k, Text: out[m[0]:m[1]]}
 			return k
 		}
 	}
@@ -380,19 +391,27 @@ type Refusal struct {
 	Key string
 }
 
-// pathNames says what each template's path is, for messages.
-var pathNames = map[string]string{
-	"root":           "the workspace root",
-	"home":           "the home folder",
-	"extension.dir":  "the extension folder",
-	"runtime.python": "the venv python",
+// pathName says what a template's path is (root, home, …), for messages;
+// "" for another.
+func pathName(from string) string {
+	switch from {
+	case "root":
+		return "the workspace root"
+	case "home":
+		return "the home folder"
+	case "extension.dir":
+		return "the extension folder"
+	case "runtime.python":
+		return "the venv python"
+	}
+	return ""
 }
 
 func (r *Refusal) Error() string {
 	if r.Key != "" {
 		what := fmt.Sprintf("%s %q", r.Key, r.Value)
 		fix := "rename it in " + r.Source
-		if r.Key == keyWords["name"] {
+		if r.Key == keyWord("name") {
 			what, fix = r.Key, "rename the server in "+r.Source
 		}
 		return fmt.Sprintf("%s: server %q: %s contains %q, which %s would expand (it reads keys as it reads values), and %s has no way to write it literally; %s, or leave %s out (--tool)",
@@ -403,9 +422,9 @@ func (r *Refusal) Error() string {
 	switch {
 	case r.From == "home":
 		return fmt.Sprintf("%s: %s %q contains %q, %s; leave %s out (--tool), or do without <<home>> in %s",
-			head, pathNames[r.From], r.Path, r.Text, cannot, r.Tool, r.Source)
+			head, pathName(r.From), r.Path, r.Text, cannot, r.Tool, r.Source)
 	case r.From != "":
-		what := pathNames[r.From]
+		what := pathName(r.From)
 		if what == "" {
 			what = "<<" + r.From + ">>"
 		}

@@ -2,7 +2,8 @@ package credential
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/repo-manager/repo/internal/lazy"
 )
 
 // shape is a token format with a fixed prefix: the prefix, the characters
@@ -128,19 +129,19 @@ var shapes = []shape{
 // the order of shapes (a longer prefix before its own prefix). Built on
 // first use, not at start-up: most commands never look for a credential
 // (bench/run.sh, the startup cases).
-var shapesByFirst = sync.OnceValue(func() (by *[256][]int) {
+var shapesByFirst = lazy.Value[*[256][]int]{New: func() (by *[256][]int) {
 	by = new([256][]int)
 	for k, sh := range shapes {
 		by[sh.prefix[0]] = append(by[sh.prefix[0]], k)
 	}
 	return by
-})
+}}
 
 // knownTokens finds the tokens of a known format: a prefix at the start of
 // a word, then a body of the right characters and length, ending there.
 func knownTokens(s string) []Finding {
 	var out []Finding
-	byFirst := shapesByFirst()
+	byFirst := shapesByFirst.Get()
 	// One pass over the starts of words, each tried against the shapes
 	// whose prefix begins with its byte: most values are paths and words
 	// that no shape starts with.

@@ -10,13 +10,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/repo-manager/repo/internal/bigmem"
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/regfile"
 )
 
@@ -35,7 +34,7 @@ func TempPrefix(path string) string {
 // StagedOf is the file a staged name (TempPrefix) was staged for, and
 // whether name is one.
 func StagedOf(name string) (path string, ok bool) {
-	m := stagedName().FindStringSubmatch(filepath.Base(name))
+	m := stagedName.Get().FindStringSubmatch(filepath.Base(name))
 	if m == nil {
 		return "", false
 	}
@@ -324,7 +323,7 @@ const startSlack = time.Second
 // (submatch 2; earlier versions wrote none). The suffix holds no dot, so
 // the file's name is everything before the last ".repo-".
 // Compiled on first use, not at start-up (bench/run.sh, startup cases).
-var stagedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.(.+)\.repo-(?:([0-9]+)-)?[0-9]+$`) })
+var stagedName = lazy.Regexp{Expr: `^\.(.+)\.repo-(?:([0-9]+)-)?[0-9]+$`}
 
 // StagedPattern is a .gitignore pattern that matches every staged file's
 // name (TempPrefix), in any folder: what a killed run leaves, and what a
@@ -366,7 +365,7 @@ func RemoveStale(fsys FS, paths []string) {
 			if !e.Type().IsRegular() || len(e.Name()) < 2 || e.Name()[0] != '.' {
 				continue
 			}
-			m := stagedName().FindStringSubmatch(e.Name())
+			m := stagedName.Get().FindStringSubmatch(e.Name())
 			if m == nil || !bases[m[1]] {
 				continue
 			}

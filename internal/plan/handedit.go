@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/repo-manager/repo/internal/canon"
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
@@ -344,12 +343,12 @@ func isObject(raw []byte) bool {
 }
 
 // plainKey is a member name a field path shows as it is.
-var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
+var plainKey = lazy.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_-]*$`}
 
 // fieldPath is the path of member k of the field at path: env.DEBUG, or
 // headers["X-A.b"] for a name that is not plain.
 func fieldPath(path, k string) string {
-	if !plainKey().MatchString(k) {
+	if !plainKey.Get().MatchString(k) {
 		b, _ := json.Marshal(k)
 		return path + "[" + string(b) + "]"
 	}

@@ -7,12 +7,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/repo-manager/repo/internal/canon"
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/shellquote"
@@ -64,7 +63,7 @@ type otherClaims struct {
 }
 
 // recordName is the name of a per-user record file (UserRecordPath).
-var recordName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{16}\.json$`) })
+var recordName = lazy.Regexp{Expr: `^[0-9a-f]{16}\.json$`}
 
 // readOthers reads the per-user records of the other workspaces on this
 // machine: every record in the state folder but own, and those of this
@@ -92,7 +91,7 @@ func readOthers(env target.Env, own string, reals map[string]string) (*otherClai
 	}
 	for _, de := range list {
 		path := filepath.Join(dir, de.Name())
-		if !recordName().MatchString(de.Name()) || slices.Contains(skip, path) || !de.Type().IsRegular() {
+		if !recordName.Get().MatchString(de.Name()) || slices.Contains(skip, path) || !de.Type().IsRegular() {
 			continue
 		}
 		rec, raw, err := record.Read(path, env.Display(path))

@@ -25,9 +25,15 @@ func (d *Doc) Depth(path []string) (int, error) {
 	return l.depth, nil
 }
 
-// emptyValues are the texts after a key's colon of a member DeleteEmpty
-// removes: an empty container, or null, and no comment.
-var emptyValues = map[string]bool{"": true, "{}": true, "[]": true, "{ }": true, "[ ]": true, "~": true, "null": true, "Null": true, "NULL": true}
+// emptyValue reports whether s, the text after a key's colon, is that of a
+// member DeleteEmpty removes: an empty container, or null, and no comment.
+func emptyValue(s string) bool {
+	switch s {
+	case "", "{}", "[]", "{ }", "[ ]", "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}
 
 // DeleteEmpty removes the member at path when it is an empty container on
 // one line of its own — `key: {}`, `key: []` or a null `key:`, with no
@@ -77,7 +83,7 @@ func (d *Doc) DeleteEmpty(path []string) (nd *Doc, removed bool, err error) {
 	if err != nil {
 		return d, false, nil
 	}
-	if !emptyValues[string(bytes.TrimSpace(d.body[colon:d.lineEnd(kl)]))] {
+	if !emptyValue(string(bytes.TrimSpace(d.body[colon:d.lineEnd(kl)]))) {
 		return d, false, nil // a comment, or a value on later lines
 	}
 	for x := kl + 1; x <= l.bound && x <= d.lastRow; x++ {

@@ -280,5 +280,5 @@ func sameKeyLine(got, want string) bool {
 		return false
 	}
 	rest, ok := strings.CutPrefix(want, k+":")
-	return ok && emptyValues[strings.TrimSpace(rest)]
+	return ok && emptyValue(strings.TrimSpace(rest))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tidwall/jsonc"
 
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/shellquote"
@@ -43,7 +44,7 @@ type Gate struct {
 
 // For returns the gate of profile p that holds back servers of scope.
 func For(p *toolprofiles.Profile, scope string) (Gate, bool) {
-	g, ok := gates[p.ID]
+	g, ok := gates.Get()[p.ID]
 	if !ok || !slices.Contains(g.Scopes, scope) {
 		return Gate{}, false
 	}
@@ -105,69 +106,72 @@ func (g Gate) Check(c Context) State {
 // gates, by profile id. A tool without a gate starts what it reads
 // (OpenCode among them: opencode-ai 1.18.33 has no approve command and
 // starts project servers as it reads them; one version of its docs
-// describes `opencode mcp approve`, which no release checked has).
-var gates = map[string]Gate{
-	"claude": {
-		Kind:   Approval,
-		Scopes: []string{toolprofiles.ScopeProject},
-		Files:  []string{claudeLocalSettings, claudeUserSettings, claudeState},
-		check:  claudeApproved,
-		fix: func(c Context) string {
-			// By name, never enableAllProjectMcpServers: that approves every
-			// server a later commit adds as well.
-			names, _ := json.Marshal(c.names())
-			return fmt.Sprintf(`add "enabledMcpjsonServers": %s to .claude/settings.local.json, after reading each server's entry in .mcp.json (or approve each one when Claude Code asks)`, names)
+// describes `opencode mcp approve`, which no release checked has). Built
+// on first use: most commands never ask about a gate (internal/lazy).
+var gates = lazy.Value[map[string]Gate]{New: func() map[string]Gate {
+	return map[string]Gate{
+		"claude": {
+			Kind:   Approval,
+			Scopes: []string{toolprofiles.ScopeProject},
+			Files:  []string{claudeLocalSettings, claudeUserSettings, claudeState},
+			check:  claudeApproved,
+			fix: func(c Context) string {
+				// By name, never enableAllProjectMcpServers: that approves every
+				// server a later commit adds as well.
+				names, _ := json.Marshal(c.names())
+				return fmt.Sprintf(`add "enabledMcpjsonServers": %s to .claude/settings.local.json, after reading each server's entry in .mcp.json (or approve each one when Claude Code asks)`, names)
+			},
 		},
-	},
-	"codex": {
-		Kind:   Trust,
-		Scopes: []string{toolprofiles.ScopeProject},
-		Files:  []string{codexConfig},
-		check:  codexTrusted,
-		fix: func(c Context) string {
-			return fmt.Sprintf(`add [projects.%s] trust_level = "trusted" to %s`, tomlQuote(c.Root), c.Show(c.path(codexConfig)))
+		"codex": {
+			Kind:   Trust,
+			Scopes: []string{toolprofiles.ScopeProject},
+			Files:  []string{codexConfig},
+			check:  codexTrusted,
+			fix: func(c Context) string {
+				return fmt.Sprintf(`add [projects.%s] trust_level = "trusted" to %s`, tomlQuote(c.Root), c.Show(c.path(codexConfig)))
+			},
 		},
-	},
-	"gemini": {
-		Kind:   Trust,
-		Scopes: []string{toolprofiles.ScopeProject, toolprofiles.ScopeUser}, // untrusted: user servers are disabled too
-		Files:  []string{geminiSettings, geminiTrustFile},
-		check:  geminiTrusted,
-		fix: func(c Context) string {
-			return fmt.Sprintf(`add %s: "TRUST_FOLDER" to %s (or trust the folder when Gemini CLI asks)`, jsonQuote(c.Root), c.Show(c.path(geminiTrustFile)))
+		"gemini": {
+			Kind:   Trust,
+			Scopes: []string{toolprofiles.ScopeProject, toolprofiles.ScopeUser}, // untrusted: user servers are disabled too
+			Files:  []string{geminiSettings, geminiTrustFile},
+			check:  geminiTrusted,
+			fix: func(c Context) string {
+				return fmt.Sprintf(`add %s: "TRUST_FOLDER" to %s (or trust the folder when Gemini CLI asks)`, jsonQuote(c.Root), c.Show(c.path(geminiTrustFile)))
+			},
 		},
-	},
-	"qwen": {
-		Kind:   Approval,
-		Scopes: []string{toolprofiles.ScopeProject},
-		Files:  []string{qwenApprovals},
-		check:  qwenApproved,
-		fix:    func(c Context) string { return qwenFix(c.names()) },
-	},
-	"amp": {
-		Kind:   Approval,
-		Scopes: []string{toolprofiles.ScopeProject},
-		Files:  []string{ampSettings},
-		check:  ampApproved,
-		fix:    func(c Context) string { return ampFix(c.names()) },
-	},
-	"zed": {
-		Kind:   Trust,
-		Scopes: []string{toolprofiles.ScopeProject},
-		Files:  []string{zedSettings},
-		check:  zedTrusted,
-		fix:    zedFix,
-	},
-	"copilot": {
-		Kind:   Trust,
-		Scopes: []string{toolprofiles.ScopeProject},
-		Files:  []string{copilotConfig},
-		check:  copilotTrusted,
-		fix: func(c Context) string {
-			return fmt.Sprintf(`add %s to "trustedFolders" in %s (or trust the folder when Copilot CLI asks)`, jsonQuote(c.Root), c.Show(c.path(copilotConfig)))
+		"qwen": {
+			Kind:   Approval,
+			Scopes: []string{toolprofiles.ScopeProject},
+			Files:  []string{qwenApprovals},
+			check:  qwenApproved,
+			fix:    func(c Context) string { return qwenFix(c.names()) },
 		},
-	},
-}
+		"amp": {
+			Kind:   Approval,
+			Scopes: []string{toolprofiles.ScopeProject},
+			Files:  []string{ampSettings},
+			check:  ampApproved,
+			fix:    func(c Context) string { return ampFix(c.names()) },
+		},
+		"zed": {
+			Kind:   Trust,
+			Scopes: []string{toolprofiles.ScopeProject},
+			Files:  []string{zedSettings},
+			check:  zedTrusted,
+			fix:    zedFix,
+		},
+		"copilot": {
+			Kind:   Trust,
+			Scopes: []string{toolprofiles.ScopeProject},
+			Files:  []string{copilotConfig},
+			check:  copilotTrusted,
+			fix: func(c Context) string {
+				return fmt.Sprintf(`add %s to "trustedFolders" in %s (or trust the folder when Copilot CLI asks)`, jsonQuote(c.Root), c.Show(c.path(copilotConfig)))
+			},
+		},
+	}
+}}
 
 // Where the gates are recorded, as profile-style paths (~, ${VAR:-default}).
 const (

@@ -91,6 +91,19 @@ type Settings struct {
 	}
 	b.WriteString(`}
 
+// SettingNames are the settings as an MCP file spells them, in the order
+// repo writes their members. Spelled out here rather than built from the
+// table (setting.Names) when the program starts: a literal costs nothing
+// at start-up.
+var SettingNames = []string{`)
+	for i, r := range setting.Table {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(r.Name))
+	}
+	b.WriteString(`}
+
 // Field returns the member a setting (one of SettingNames) is written to,
 // or nil when the tool has none.
 func (s *Settings) Field(name string) *SettingField {
