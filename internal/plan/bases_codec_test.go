@@ -89,6 +89,7 @@ func TestDecodeCanonicalBasesRefusesOtherText(t *testing.T) {
 		"compact":            `{"version":1,"root":"/ws"}`,
 		"no final newline":   strings.TrimSuffix(good, "\n"),
 		"text after":         good + "{}",
+		"newline after":      good + "\n",
 		"keys out of order":  strings.Replace(good, `"a": "x",`+"\n"+`    "b": "y"`, `"b": "y",`+"\n"+`    "a": "x"`, 1),
 		"key twice":          strings.Replace(good, `"b": "y"`, `"a": "y"`, 1),
 		"field case":         strings.Replace(good, `"version"`, `"Version"`, 1),
