@@ -3,6 +3,7 @@ package trust
 import (
 	"slices"
 
+	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/internal/stdjson"
 )
 
@@ -18,7 +19,7 @@ import (
 // another spelling of a name, another form of a value — gives ok false,
 // and Open reads the file with encoding/json as before: so for every file
 // this reader takes, encoding/json reads the same (FuzzStoreDecode, and
-// TestStoreReaderKnowsEveryMember for a member added to the types), and
+// TestStoreReaderKnowsEveryMember for a member added to the types; the settings come from the table), and
 // encoding/json alone says what is wrong with a damaged file.
 func decodeStore(data []byte) (f storeFile, ok bool) {
 	r := stdjson.NewReader(data)
@@ -92,18 +93,6 @@ func definition(r *stdjson.Reader, d *Definition) bool {
 		case "oauth":
 			d.OAuth = &OAuth{}
 			ok = oauth(r, d.OAuth)
-		case "enabled":
-			d.Enabled, ok = r.Bool()
-		case "include_tools":
-			if r.Lit("null") {
-				d.IncludeTools, ok = nil, true
-			} else {
-				d.IncludeTools, ok = readStrings(r)
-			}
-		case "exclude_tools":
-			d.ExcludeTools, ok = readStrings(r)
-		case "auto_approve":
-			d.AutoApprove, ok = readStrings(r)
 		case "profiles":
 			ok = array(r, func() bool {
 				var p Profile
@@ -125,10 +114,41 @@ func definition(r *stdjson.Reader, d *Definition) bool {
 			if ok && d.Profiles == nil {
 				d.Profiles = []Profile{} // [] reads as an empty list, not none
 			}
+		default:
+			// the settings (settings_gen.go), by the table: a row added
+			// there needs nothing here
+			ok = readSetting(r, &d.Settings, key)
 		}
 		return ok
 	})
 }
+
+// readSetting reads the setting whose member in a definition is key.
+func readSetting(r *stdjson.Reader, s *Settings, key string) bool {
+	for _, row := range trustedSettings {
+		if row.Trust != key {
+			continue
+		}
+		switch row.Kind {
+		case setting.Bool:
+			v, ok := r.Bool()
+			s.setBool(row.Name, v)
+			return ok
+		case setting.Tools:
+			if r.Lit("null") {
+				return true // none, as the field starts
+			}
+			v, ok := readStrings(r)
+			s.setTools(row.Name, v)
+			return ok
+		}
+		return false
+	}
+	return false
+}
+
+// trustedSettings are the settings a definition holds.
+var trustedSettings = setting.Trusted()
 
 func oauth(r *stdjson.Reader, o *OAuth) bool {
 	return object(r, func(key string) bool {
