@@ -14,12 +14,14 @@ import (
 //
 // It takes the members Store.Bytes writes, each once (map keys sorted, as
 // the encoder writes them), the strings and numbers internal/stdjson
-// reads, null only where the encoder writes it (include_tools), and any
-// white space. Anything else — a member it does not know or sees twice,
-// another spelling of a name, another form of a value — gives ok false,
-// and Open reads the file with encoding/json as before: so for every file
-// this reader takes, encoding/json reads the same (FuzzStoreDecode, and
-// TestStoreReaderKnowsEveryMember for a member added to the types; the settings come from the table), and
+// reads, null only for a list of tools (as the encoder writes a missing
+// include_tools; null leaves a list empty either way), and any white
+// space. Anything else — a member it does not know or sees twice, another
+// spelling of a name, another form of a value — gives ok false, and Open
+// reads the file with encoding/json as before: so for every file this
+// reader takes, encoding/json reads the same (FuzzStoreDecode; and
+// TestStoreReaderKnowsEveryMember fails for a member added to the types
+// and not here — the settings come from internal/setting's table), and
 // encoding/json alone says what is wrong with a damaged file.
 func decodeStore(data []byte) (f storeFile, ok bool) {
 	r := stdjson.NewReader(data)
