@@ -36,3 +36,13 @@ func BenchmarkOpen(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDigest is the digest of one definition: the trust gate takes
+// it of every server a sync writes into a user's file.
+func BenchmarkDigest(b *testing.B) {
+	d := Define(baseServer(), nil)
+	b.ReportAllocs()
+	for range b.N {
+		_ = d.Digest()
+	}
+}

@@ -149,9 +149,6 @@ func readSetting(r *stdjson.Reader, s *Settings, key string) bool {
 	return false
 }
 
-// trustedSettings are the settings a definition holds.
-var trustedSettings = setting.Trusted()
-
 func oauth(r *stdjson.Reader, o *OAuth) bool {
 	return object(r, func(key string) bool {
 		var ok bool
