@@ -211,43 +211,41 @@ func stringMap(r *stdjson.Reader) (map[string]string, bool) {
 // object reads an object whose members member reads (after their name
 // and colon, at the value), each name at most once.
 func object(r *stdjson.Reader, member func(key string) bool) bool {
-	var seen [20]string // more members than any type has: refused anyway
-	n := 0
-	return members(r, func(key string) bool {
-		if n == len(seen) || slices.Contains(seen[:n], key) {
-			return false
-		}
-		seen[n] = key
-		n++
-		return member(key)
-	})
+	return members(r, false, member)
 }
 
 // sortedMembers reads an object whose names come in increasing order, as
 // the encoder writes a map.
 func sortedMembers(r *stdjson.Reader, member func(key string) bool) bool {
-	prev, first := "", true
-	return members(r, func(key string) bool {
-		if !first && key <= prev {
-			return false
-		}
-		prev, first = key, false
-		return member(key)
-	})
+	return members(r, true, member)
 }
 
-func members(r *stdjson.Reader, member func(key string) bool) bool {
+func members(r *stdjson.Reader, sorted bool, member func(key string) bool) bool {
 	if !r.Token('{') {
 		return false
 	}
 	if r.Token('}') {
 		return true
 	}
+	var seen [20]string // more members than any type has: refused anyway
+	n, prev := 0, ""
 	for {
 		r.Space()
 		key, ok := r.Str()
 		if !ok || !r.Token(':') {
 			return false
+		}
+		switch {
+		case sorted:
+			if n > 0 && key <= prev {
+				return false
+			}
+			prev, n = key, n+1
+		case n == len(seen) || slices.Contains(seen[:n], key):
+			return false
+		default:
+			seen[n] = key
+			n++
 		}
 		r.Space()
 		if !member(key) {
