@@ -103,14 +103,14 @@ func Check(name, value string) []Finding {
 // a sync checks each server's values once for every tool it writes to (the
 // entries, as translated and as written, are the same strings), and the
 // rules are pure. Bounded, so that checking a large file's every value
-// keeps no more than a few megabytes.
+// keeps no more than 4,096 values of up to 1 KB.
 var memo = struct {
 	sync.Mutex
 	m map[memoKey][]Finding
 }{m: map[memoKey][]Finding{}}
 
 const (
-	memoMaxLen     = 4096 // the longest name and value kept
+	memoMaxLen     = 1024 // the longest name and value kept
 	memoMaxEntries = 4096
 )
 
