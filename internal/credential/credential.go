@@ -43,6 +43,7 @@ package credential
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Rule says which rule found a credential.
@@ -80,6 +81,43 @@ func Check(name, value string) []Finding {
 	if value == "" {
 		return nil
 	}
+	if len(name)+len(value) > memoMaxLen {
+		return checkValue(name, value)
+	}
+	key := memoKey{name, value}
+	memo.Lock()
+	fs, ok := memo.m[key]
+	memo.Unlock()
+	if !ok {
+		fs = checkValue(name, value)
+		memo.Lock()
+		if len(memo.m) < memoMaxEntries {
+			memo.m[key] = fs
+		}
+		memo.Unlock()
+	}
+	return slices.Clone(fs) // the caller's to change
+}
+
+// The findings of the values checked in this process, by name and value:
+// a sync checks each server's values once for every tool it writes to (the
+// entries, as translated and as written, are the same strings), and the
+// rules are pure. Bounded, so that checking a large file's every value
+// keeps no more than 4,096 values of up to 1 KB.
+var memo = struct {
+	sync.Mutex
+	m map[memoKey][]Finding
+}{m: map[memoKey][]Finding{}}
+
+const (
+	memoMaxLen     = 1024 // the longest name and value kept
+	memoMaxEntries = 4096
+)
+
+type memoKey struct{ name, value string }
+
+// checkValue is Check without the memo.
+func checkValue(name, value string) []Finding {
 	var out []Finding
 	masked := value
 	if refs := references(value); len(refs) > 0 {

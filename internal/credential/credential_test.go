@@ -1,6 +1,7 @@
 package credential
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -348,12 +349,41 @@ func BenchmarkCheck(b *testing.B) {
 		{"", "https://mcp.example.com/v1/mcp?transport=sse"}, {"Authorization", "Bearer ${DOCS_TOKEN}"},
 		{"", "@modelcontextprotocol/server-github@2025.4.8"},
 	}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		for _, v := range values {
-			if len(Check(v.name, v.value)) > 0 {
-				b.Fatal(v)
+	// rules: a value met for the first time; memo: again (a sync checks
+	// each server's values once for every tool it writes to).
+	for _, bc := range []struct {
+		name  string
+		check func(name, value string) []Finding
+	}{{"rules", checkValue}, {"memo", Check}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, v := range values {
+					if len(bc.check(v.name, v.value)) > 0 {
+						b.Fatal(v)
+					}
+				}
 			}
+		})
+	}
+}
+
+// TestCheckMemo: a value checked again gives what the rules give, however
+// the caller changed what it got the first time.
+func TestCheckMemo(t *testing.T) {
+	for _, v := range []struct{ name, value string }{
+		{"GITHUB_TOKEN", "ghp_" + strings.Repeat("a1B2", 9)},
+		{"", "postgres://alice:s3cr3t-pw@db.example.com/app"},
+		{"", "${TOKEN:-ghp_" + strings.Repeat("Zz09", 9) + "}"},
+		{"", "/usr/bin/node"},
+	} {
+		first := Check(v.name, v.value)
+		for i := range first {
+			first[i].Start, first[i].Rule = -1, "changed by the caller"
+		}
+		_ = append(first[:0], Finding{What: "appended by the caller"})
+		if again, want := Check(v.name, v.value), checkValue(v.name, v.value); !reflect.DeepEqual(again, want) {
+			t.Errorf("Check(%q, %q) again = %+v, want %+v", v.name, v.value, again, want)
 		}
 	}
 }

@@ -62,7 +62,10 @@ type baseStore struct {
 	display string
 	before  []byte // as read; nil when missing
 	file    basesFile
-	added   map[string]map[string]string // section → digest → text
+	// canonical: before is the file's content as appendBases writes it
+	// (decodeCanonicalBases read it), so the same content is the same bytes.
+	canonical bool
+	added     map[string]map[string]string // section → digest → text
 	// retire is a store kept under an alias (a workspace moved, or
 	// reached through a link) that this one took over: deleted.
 	retire *FilePlan
@@ -78,8 +81,8 @@ func readBases(env target.Env) (*baseStore, string) {
 	}
 	bs := &baseStore{path: path, display: env.Display(path), added: map[string]map[string]string{}}
 	bs.file.Root = env.Root
-	data, warning := readBasesFile(path, env.Root, &bs.file)
-	bs.before = data
+	data, warning, canonical := readBasesFile(path, env.Root, &bs.file)
+	bs.before, bs.canonical = data, canonical
 	if data == nil && warning == "" {
 		for _, alias := range env.Aliases {
 			aenv := env
@@ -89,7 +92,7 @@ func readBases(env target.Env) (*baseStore, string) {
 				continue
 			}
 			var old basesFile
-			if adata, w := readBasesFile(apath, alias, &old); adata != nil && w == "" {
+			if adata, w, _ := readBasesFile(apath, alias, &old); adata != nil && w == "" {
 				bs.file.Workspace, bs.file.User = old.Workspace, old.User
 				bs.retire = &FilePlan{Path: apath, Display: env.Display(apath), Scope: ScopeRecord, Existed: true, Before: adata, Delete: true, Mode: 0o600}
 				break
@@ -103,26 +106,31 @@ func readBases(env target.Env) (*baseStore, string) {
 }
 
 // readBasesFile reads one file of bases into f: its bytes (nil when
-// missing, or not the bases of root), and what is wrong with it.
-func readBasesFile(path, root string, f *basesFile) ([]byte, string) {
+// missing, or not the bases of root), what is wrong with it, and whether
+// they are exactly what appendBases writes for f.
+func readBasesFile(path, root string, f *basesFile) ([]byte, string, bool) {
 	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ""
+		return nil, "", false
 	}
 	if err != nil {
-		return nil, fmt.Sprintf("cannot read what repo last wrote into each entry (%v)", err)
+		return nil, fmt.Sprintf("cannot read what repo last wrote into each entry (%v)", err), false
 	}
-	var read basesFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&read); err != nil || read.Version != 1 {
-		return data, "what repo last wrote into each entry is damaged or of another version"
+	read, canonical := decodeCanonicalBases(data)
+	if !canonical {
+		// Any other text: encoding/json decides, as it always did.
+		read = basesFile{}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&read); err != nil || read.Version != 1 {
+			return data, "what repo last wrote into each entry is damaged or of another version", false
+		}
 	}
 	if read.Root != root {
-		return nil, "" // another workspace's (a hash collision): not read
+		return nil, "", false // another workspace's (a hash collision): not read
 	}
 	*f = read
-	return data, ""
+	return data, "", canonical
 }
 
 // get is the base of digest in section, checked against the digest.
@@ -130,14 +138,11 @@ func (bs *baseStore) get(section, digest string) (string, bool) {
 	if bs == nil {
 		return "", false
 	}
-	text, ok := bs.section(section)[digest]
-	if !ok {
-		text, ok = bs.added[section][digest]
+	if text, ok := bs.section(section)[digest]; ok {
+		return text, record.CanonicalDigest([]byte(text), "") == digest
 	}
-	if !ok || record.CanonicalDigest([]byte(text), "") != digest {
-		return "", false
-	}
-	return text, true
+	text, ok := bs.added[section][digest] // checked when added
+	return text, ok
 }
 
 // has reports whether the store holds a base of digest in section (which
@@ -157,7 +162,8 @@ func (bs *baseStore) section(name string) map[string]string {
 	return bs.file.Workspace
 }
 
-// add notes the base of an entry the plan writes (or keeps).
+// add notes the base of an entry the plan writes (or keeps): text, whose
+// digest noteBases checked (get does not hash it again).
 func (bs *baseStore) add(section, digest, text string) {
 	if bs.added[section] == nil {
 		bs.added[section] = map[string]string{}
@@ -199,11 +205,10 @@ func (bs *baseStore) plan(kept map[string][]string) []*FilePlan {
 		}
 		return out
 	}
-	after, err := json.MarshalIndent(next, "", "  ")
-	if err != nil {
-		return out
+	if bs.canonical && maps.Equal(next.Workspace, bs.file.Workspace) && maps.Equal(next.User, bs.file.User) {
+		return out // the file holds this content, in these bytes
 	}
-	after = append(after, '\n')
+	after := appendBases(make([]byte, 0, basesSize(&next)), &next)
 	if bytes.Equal(after, bs.before) {
 		return out
 	}

@@ -26,7 +26,7 @@ func (r *Record) Bytes() []byte {
 	if r.Targets == nil {
 		r.Targets = []*Entry{}
 	}
-	b := make([]byte, 0, 256+200*len(r.Targets))
+	b := make([]byte, 0, r.size())
 	b = fmt.Appendf(b, "{\n  \"version\": %d,\n", r.Version)
 	if r.Root != "" {
 		b = append(b, `  "root": `...)
@@ -39,11 +39,12 @@ func (r *Record) Bytes() []byte {
 		b = append(b, ",\n"...)
 	}
 	b = append(b, `  "targets": [`...)
+	var names []string // one slice for the names of every target's entries
 	for i, t := range r.Targets {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendEntry(b, t)
+		b, names = appendEntry(b, t, names)
 	}
 	if len(r.Targets) > 0 {
 		b = append(b, "\n  "...)
@@ -51,9 +52,41 @@ func (r *Record) Bytes() []byte {
 	return append(b, "]\n}\n"...)
 }
 
+// size is about the length of the record's text (a little more where
+// strings are escaped): the text is allocated once, not grown.
+func (r *Record) size() int {
+	n := 64 + len(r.Root) + len(r.ID)
+	for _, t := range r.Targets {
+		n += 128 + len(t.File)
+		for _, k := range t.Key {
+			n += 16 + len(k)
+		}
+		if t.Created != nil {
+			n += 96
+			for _, k := range t.Created.Key {
+				n += 16 + len(k)
+			}
+		}
+		for name, o := range t.Entries {
+			n += 112 + len(name) + len(o.Extension) + len(o.Digest)
+			if o.Previous != "" {
+				n += 28 + len(o.Previous)
+			}
+			if len(o.Defaults) > 0 {
+				n += 32
+				for k, v := range o.Defaults {
+					n += 20 + len(k) + len(v)
+				}
+			}
+		}
+	}
+	return n
+}
+
 // appendEntry appends one target of the record, as the indenting Encoder
-// does in the list of targets.
-func appendEntry(b []byte, t *Entry) []byte {
+// does in the list of targets; names is room for the sorted names of its
+// entries, returned for the next target.
+func appendEntry(b []byte, t *Entry, names []string) ([]byte, []string) {
 	b = append(b, "\n    {\n      \"file\": "...)
 	b = ordered.AppendString(b, t.File)
 	b = append(b, ",\n      \"key\": "...)
@@ -70,7 +103,12 @@ func appendEntry(b []byte, t *Entry) []byte {
 		b = append(b, "{}"...)
 	default:
 		b = append(b, '{')
-		for j, name := range slices.Sorted(maps.Keys(t.Entries)) {
+		names = names[:0]
+		for name := range t.Entries {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for j, name := range names {
 			if j > 0 {
 				b = append(b, ',')
 			}
@@ -81,7 +119,7 @@ func appendEntry(b []byte, t *Entry) []byte {
 		}
 		b = append(b, "\n      }"...)
 	}
-	return append(b, "\n    }"...)
+	return append(b, "\n    }"...), names
 }
 
 // appendOwned appends one entry's Owned, as the indenting Encoder does in

@@ -156,7 +156,7 @@ func Define(s extensions.Server, profiles []Profile) Definition {
 // nil when not given and never nil when given.
 func defineSettings(s *extensions.Settings) Settings {
 	var d Settings
-	for _, r := range setting.Trusted() {
+	for _, r := range trustedSettings {
 		switch r.Kind {
 		case setting.Bool:
 			v := r.Default
@@ -179,7 +179,7 @@ func defineSettings(s *extensions.Settings) Settings {
 // boolean as a flag; a tool list counted, after a flag saying whether it
 // is there where its absence means something.
 func (s *Settings) encode(e *encoder) {
-	for _, r := range setting.Trusted() {
+	for _, r := range trustedSettings {
 		switch r.Kind {
 		case setting.Bool:
 			e.flag(s.getBool(r.Name))
@@ -214,6 +214,11 @@ func sorted(list []string) []string {
 	return out
 }
 
+// trustedSettings are the settings a definition holds (setting.Trusted):
+// the table does not change while repo runs, and Define and Digest go
+// through it for every server.
+var trustedSettings = setting.Trusted()
+
 // digestDomain starts every encoding: a digest of something else, or of
 // another version of this encoding, can never equal one of these.
 const digestDomain = "repo trust definition v1\x00"
@@ -224,7 +229,7 @@ const digestDomain = "repo trust definition v1\x00"
 // encoding: "a b" is not "a", "b", an argument is not the end of the
 // command, a name=value is not a name.
 func (d Definition) Digest() string {
-	e := encoder{buf: []byte(digestDomain)}
+	e := encoder{buf: append(make([]byte, 0, 512), digestDomain...)}
 	e.str(d.Transport)
 	e.str(d.Command)
 	e.list(d.Args)

@@ -99,11 +99,15 @@ func Open(path, root string, show func(string) string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trust store %s: %w", show(path), err)
 	}
-	var f storeFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("trust store %s is damaged (%v): delete it and trust the workspace's servers again (repo trust)", show(path), err)
+	f, ok := decodeStore(data)
+	if !ok {
+		// Not as Bytes writes it: encoding/json decides, as it always did.
+		f = storeFile{}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return nil, fmt.Errorf("trust store %s is damaged (%v): delete it and trust the workspace's servers again (repo trust)", show(path), err)
+		}
 	}
 	switch {
 	case f.Version != storeVersion:

@@ -1,0 +1,122 @@
+package stdjson
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// strs take every path of encoding/json's string encoder.
+var strs = []string{
+	"", "plain", `{"command":"node","args":["<<root>>/x.js"]}`, "a<b>c&d", "\b\f\n\r\t", "\x00\x01\x1f\x7f",
+	"quote\" back\\slash /", "line\u2028para\u2029", "\ufffd", "caf\u00e9 \U0001F600", "bad\xffutf8\xc3", "\xe2\x80",
+}
+
+func marshal(t testing.TB, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestAppendStringIsMarshal(t *testing.T) {
+	for _, s := range strs {
+		if got, want := string(AppendString(nil, s)), marshal(t, s); got != want {
+			t.Errorf("AppendString(%q) = %s, encoding/json: %s", s, got, want)
+		}
+	}
+}
+
+func TestAppendIntIsMarshal(t *testing.T) {
+	for _, n := range []int{0, 1, 9, 10, 65535, -1, -40, 1 << 40} {
+		if got, want := string(AppendInt(nil, n)), marshal(t, n); got != want {
+			t.Errorf("AppendInt(%d) = %s, encoding/json: %s", n, got, want)
+		}
+	}
+}
+
+// checkStr: a string Str takes is the one encoding/json reads, and
+// AppendString writes the same bytes back.
+func checkStr(t testing.TB, text string) (string, bool) {
+	t.Helper()
+	r := NewReader([]byte(text))
+	got, ok := r.Str()
+	if !ok || !r.Done() {
+		return "", false
+	}
+	var want string
+	if err := json.Unmarshal([]byte(text), &want); err != nil {
+		t.Fatalf("Str takes %q, encoding/json refuses it: %v", text, err)
+	}
+	if got != want {
+		t.Fatalf("Str reads %q as %q, encoding/json as %q", text, got, want)
+	}
+	if back := string(AppendString(nil, got)); back != text {
+		t.Fatalf("Str takes %q, AppendString writes %q", text, back)
+	}
+	return got, true
+}
+
+func TestStrReadsWhatIsWritten(t *testing.T) {
+	for _, s := range strs {
+		text := marshal(t, s)
+		_, ok := checkStr(t, text)
+		if want := !strings.Contains(text, `\ufffd`); ok != want {
+			t.Errorf("Str(%s) ok = %v, want %v", text, ok, want)
+		}
+	}
+}
+
+func TestStrRefusesOtherText(t *testing.T) {
+	for _, text := range []string{
+		`"\/"`, `"\u0041"`, `"\u003C"`, `"\uD83D\uDE00"`, `"\ufffd"`, `"<"`, `"&"`, "\"\t\"", "\"\u2028\"", "\"\xff\"",
+		`"\x"`, `"\u00"`, `"abc`, `abc"`, `'a'`, `"\u000a"`, `"\u0008"`,
+	} {
+		if r := NewReader([]byte(text)); func() bool { _, ok := r.Str(); return ok }() {
+			t.Errorf("Str takes %q", text)
+		}
+	}
+}
+
+func TestInt(t *testing.T) {
+	for text, want := range map[string]bool{
+		"0": true, "7": true, "65535": true, "123456789012345678": true, "1234567890123456789": false,
+		"01": false, "-1": false, "1.0": false, "1e3": false, "1E3": false, "": false, "+1": false, "1-": false,
+	} {
+		r := NewReader([]byte(text))
+		n, ok := r.Int()
+		if ok != want {
+			t.Errorf("Int(%q) ok = %v, want %v", text, ok, want)
+		}
+		var j int
+		if ok && (json.Unmarshal([]byte(text), &j) != nil || j != n) {
+			t.Errorf("Int(%q) = %d, encoding/json: %d", text, n, j)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range strs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := marshal(t, s)
+		if got := string(AppendString(nil, s)); got != want {
+			t.Fatalf("AppendString(%q) = %s, encoding/json: %s", s, got, want)
+		}
+		if _, ok := checkStr(t, want); !ok && !strings.Contains(want, `\ufffd`) {
+			t.Fatalf("Str refuses what AppendString writes: %s", want)
+		}
+	})
+}
+
+func FuzzStr(f *testing.F) {
+	for _, s := range strs {
+		f.Add(marshal(f, s))
+	}
+	f.Add(`"\u003c\u2028\n\"x"`)
+	f.Fuzz(func(t *testing.T, text string) {
+		checkStr(t, text)
+	})
+}
