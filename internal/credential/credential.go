@@ -91,6 +91,9 @@ func Check(name, value string) []Finding {
 	if !ok {
 		fs = checkValue(name, value)
 		memo.Lock()
+		if memo.m == nil {
+			memo.m = map[memoKey][]Finding{} // made on first use, not at start-up
+		}
 		if len(memo.m) < memoMaxEntries {
 			memo.m[key] = fs
 		}
@@ -104,10 +107,10 @@ func Check(name, value string) []Finding {
 // entries, as translated and as written, are the same strings), and the
 // rules are pure. Bounded, so that checking a large file's every value
 // keeps no more than 4,096 values of up to 1 KB.
-var memo = struct {
+var memo struct {
 	sync.Mutex
 	m map[memoKey][]Finding
-}{m: map[memoKey][]Finding{}}
+}
 
 const (
 	memoMaxLen     = 1024 // the longest name and value kept

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/lazy"
 	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/toolprofiles"
 )
@@ -156,7 +157,7 @@ func Define(s extensions.Server, profiles []Profile) Definition {
 // nil when not given and never nil when given.
 func defineSettings(s *extensions.Settings) Settings {
 	var d Settings
-	for _, r := range trustedSettings {
+	for _, r := range trustedSettings.Get() {
 		switch r.Kind {
 		case setting.Bool:
 			v := r.Default
@@ -179,7 +180,7 @@ func defineSettings(s *extensions.Settings) Settings {
 // boolean as a flag; a tool list counted, after a flag saying whether it
 // is there where its absence means something.
 func (s *Settings) encode(e *encoder) {
-	for _, r := range trustedSettings {
+	for _, r := range trustedSettings.Get() {
 		switch r.Kind {
 		case setting.Bool:
 			e.flag(s.getBool(r.Name))
@@ -217,7 +218,7 @@ func sorted(list []string) []string {
 // trustedSettings are the settings a definition holds (setting.Trusted):
 // the table does not change while repo runs, and Define and Digest go
 // through it for every server.
-var trustedSettings = setting.Trusted()
+var trustedSettings = lazy.Value[[]setting.Row]{New: setting.Trusted}
 
 // digestDomain starts every encoding: a digest of something else, or of
 // another version of this encoding, can never equal one of these.

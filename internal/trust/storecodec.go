@@ -127,7 +127,7 @@ func definition(r *stdjson.Reader, d *Definition) bool {
 
 // readSetting reads the setting whose member in a definition is key.
 func readSetting(r *stdjson.Reader, s *Settings, key string) bool {
-	for _, row := range trustedSettings {
+	for _, row := range trustedSettings.Get() {
 		if row.Trust != key {
 			continue
 		}
