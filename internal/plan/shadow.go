@@ -86,6 +86,7 @@ func scopeRank(s target.Scope) int {
 // shadowCheck is one target's names to look for in its tools' other
 // scopes, and what planning its file found there already.
 type shadowCheck struct {
+	env   target.Env // its Paths memo: the same other places are looked up for each file
 	t     *target.Target
 	names map[string]shadowName
 	// found are the other places' entries of those names, by place
@@ -107,7 +108,7 @@ func (tp *targetPlan) shadowCheck() *shadowCheck {
 	if len(t.Others) == 0 || t.Leaving != "" || t.Alias != "" {
 		return nil
 	}
-	sc := &shadowCheck{t: t, names: map[string]shadowName{}, found: map[int][]string{}}
+	sc := &shadowCheck{env: tp.env, t: t, names: map[string]shadowName{}, found: map[int][]string{}}
 	for _, d := range t.Entries {
 		if _, ours := tp.next[d.Name]; !ours {
 			continue // the user's own (Yours): repo writes nothing
@@ -130,7 +131,7 @@ func (tp *targetPlan) shadowCheck() *shadowCheck {
 func (sc *shadowCheck) lookInFile(path string, doc Document) error {
 	for i, o := range sc.t.Others {
 		real := o.Path
-		if r, err := filepath.EvalSymlinks(o.Path); err == nil {
+		if r, err := sc.env.EvalSymlinks(o.Path); err == nil {
 			real = r
 		}
 		if real != path {
@@ -167,7 +168,7 @@ func (sc *shadowCheck) readPending(docs map[string]Document) error {
 	for _, i := range sc.pending {
 		o := sc.t.Others[i]
 		path := o.Path
-		if real, err := filepath.EvalSymlinks(path); err == nil {
+		if real, err := sc.env.EvalSymlinks(path); err == nil {
 			path = real
 		}
 		id := path + "\x00" + string(o.Format) + "\x00" + string(o.Container) + "\x00" + o.NameField + "\x00" + o.Skeleton

@@ -72,6 +72,11 @@ func TestPathsResolveAsRealPath(t *testing.T) {
 			if got, want := env.RealPath(p), RealPath(p); got != want {
 				t.Errorf("round %d: %s resolves to %s, RealPath says %s", round, p, got, want)
 			}
+			got, gotErr := env.EvalSymlinks(p)
+			want, wantErr := filepath.EvalSymlinks(p)
+			if got != want || (gotErr == nil) != (wantErr == nil) {
+				t.Errorf("round %d: EvalSymlinks(%s) = %q, %v; filepath says %q, %v", round, p, got, gotErr, want, wantErr)
+			}
 		}
 	}
 	// What the memo saw is what the run judges by, until it forgets.
