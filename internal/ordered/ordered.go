@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/repo-manager/repo/internal/stdjson"
 )
 
 // Member is one key of an Object.
@@ -150,39 +152,10 @@ func encode(b *bytes.Buffer, v any) error {
 }
 
 func encodeString(b *bytes.Buffer, s string) {
-	if plain(s) { // most strings are paths and words: no escaping to do
-		b.WriteByte('"')
-		b.WriteString(s)
-		b.WriteByte('"')
-		return
-	}
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)       // strings always encode
-	b.Truncate(b.Len() - 1) // Encode appends '\n'
+	b.Write(AppendString(b.AvailableBuffer(), s))
 }
 
-// AppendString appends s as JSON(s) renders it, for callers that build
-// JSON text of their own: most strings need no escaping, and then no
-// buffer is allocated.
-func AppendString(dst []byte, s string) []byte {
-	if plain(s) {
-		dst = append(dst, '"')
-		dst = append(dst, s...)
-		return append(dst, '"')
-	}
-	var b bytes.Buffer
-	encodeString(&b, s)
-	return append(dst, b.Bytes()...)
-}
-
-// plain reports a string that JSON writes as is: printable ASCII without
-// quote or backslash.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
+// AppendString appends s as JSON(s) renders it (encoding/json's text with
+// HTML escaping off, stdjson.AppendStringNoHTML), for callers that build
+// JSON text of their own.
+func AppendString(dst []byte, s string) []byte { return stdjson.AppendStringNoHTML(dst, s) }

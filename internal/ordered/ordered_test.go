@@ -54,5 +54,19 @@ func TestStringsEncodeLikeEncodingJSON(t *testing.T) {
 		if plain(s) && string(got) != string(want) {
 			t.Errorf("%q: %s, encoding/json gives %s", s, got, want)
 		}
+		if string(got) != string(want) {
+			t.Errorf("%q: %s, encoding/json (SetEscapeHTML(false)) gives %s", s, got, want)
+		}
 	}
+}
+
+// plain reports a string that JSON writes as is: printable ASCII without
+// quote or backslash.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -22,12 +22,18 @@ const hex = "0123456789abcdef"
 // on (Marshal's default): \" \\ \b \f \n \r \t, \u00XX for the other
 // control characters and for < > &, \ufffd for each byte that is not
 // UTF-8, \u2028 and \u2029.
-func AppendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte { return appendString(b, s, true) }
+
+// AppendStringNoHTML appends s quoted as an encoding/json Encoder does
+// with SetEscapeHTML(false): as AppendString, but < > & as they are.
+func AppendStringNoHTML(b []byte, s string) []byte { return appendString(b, s, false) }
+
+func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if safe[c] {
+		if safe(c, html) {
 			i++
 			continue
 		}
@@ -91,14 +97,17 @@ func AppendInt(b []byte, n int) []byte {
 	return append(b, digits[i:]...)
 }
 
-// safe are the bytes encoding/json writes as they are with HTML escaping
-// on: printable ASCII but " \ < > &.
-var safe = func() (set [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		set[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+// safe reports a byte encoding/json writes as it is: printable ASCII but
+// " and \, and, with HTML escaping on, < > &.
+func safe(c byte, html bool) bool {
+	switch {
+	case c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\':
+		return false
+	case c == '<' || c == '>' || c == '&':
+		return !html
 	}
-	return set
-}()
+	return true
+}
 
 // Reader reads JSON text as encoding/json writes it. Each method reads
 // one thing at the current place and says whether it was there; after a
@@ -209,7 +218,7 @@ func (r *Reader) Str() (string, bool) {
 	escaped := false // then r.buf holds the text up to start
 	for i := r.pos; i < len(data); {
 		c := data[i]
-		if safe[c] {
+		if safe(c, true) {
 			i++
 			continue
 		}

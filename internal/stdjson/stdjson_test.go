@@ -28,6 +28,26 @@ func TestAppendStringIsMarshal(t *testing.T) {
 	}
 }
 
+// encodeNoHTML is s as an encoding/json Encoder with SetEscapeHTML(false)
+// writes it.
+func encodeNoHTML(t testing.TB, s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func TestAppendStringNoHTMLIsEncoder(t *testing.T) {
+	for _, s := range strs {
+		if got, want := string(AppendStringNoHTML(nil, s)), encodeNoHTML(t, s); got != want {
+			t.Errorf("AppendStringNoHTML(%q) = %s, encoding/json without HTML escaping: %s", s, got, want)
+		}
+	}
+}
+
 func TestAppendIntIsMarshal(t *testing.T) {
 	for _, n := range []int{0, 1, 9, 10, 65535, -1, -40, 1 << 40} {
 		if got, want := string(AppendInt(nil, n)), marshal(t, n); got != want {
@@ -104,6 +124,9 @@ func FuzzAppendString(f *testing.F) {
 		want := marshal(t, s)
 		if got := string(AppendString(nil, s)); got != want {
 			t.Fatalf("AppendString(%q) = %s, encoding/json: %s", s, got, want)
+		}
+		if got, want := string(AppendStringNoHTML(nil, s)), encodeNoHTML(t, s); got != want {
+			t.Fatalf("AppendStringNoHTML(%q) = %s, encoding/json without HTML escaping: %s", s, got, want)
 		}
 		if _, ok := checkStr(t, want); !ok && !strings.Contains(want, `\ufffd`) {
 			t.Fatalf("Str refuses what AppendString writes: %s", want)

@@ -20,13 +20,16 @@ import (
 // above the file, so without the memo a no-op `repo sync --check` of the
 // example workspace made 880 stat calls for 60 paths.
 //
-// One Paths serves one run (workspace.Host.Env makes it): which files a
-// run plans for is decided on one view of the folders. What guards a
-// write looks again: the plan's reads of each file (fileio), its check
-// that a file stays inside the workspace (plan.checkWritable) and the
-// commit's locks and checks do not go through the memo. Forget drops what
-// it remembers, for a run that plans again because a tool rewrote a file.
-// Safe for concurrent use.
+// One Paths serves one run (workspace.Host.Env makes it): the run plans on
+// one view of the folders. A target's real path (Target.Real) comes from
+// it, and plan.checkWritable judges a file that exists by that path, as it
+// judged it by target.Build's own resolution before the memo; the links it
+// meets and the files not resolved yet it resolves itself, and the reads
+// (fileio) and the commit's locks do not go through the memo. A folder
+// replaced by a link while a run is under way is not seen by either, as
+// before: the commit writes by path. Forget drops what the memo holds,
+// for a run that plans again because a tool rewrote a file. Safe for
+// concurrent use.
 type Paths struct {
 	mu     sync.Mutex
 	real   map[string]string
