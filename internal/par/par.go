@@ -12,6 +12,8 @@ package par
 import (
 	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/repo-manager/repo/internal/stackgrow"
 )
 
 // Each runs fn(0) … fn(n-1) on up to workers goroutines and returns when
@@ -75,6 +77,9 @@ func goLike(fn func(), done chan<- any) {
 	onFault := debug.SetPanicOnFault(true)
 	debug.SetPanicOnFault(onFault)
 	go func() {
+		// The work planned here goes 8–16 KB deep: one stack copy,
+		// not three (internal/stackgrow).
+		stackgrow.To16K()
 		debug.SetPanicOnFault(onFault)
 		defer func() { done <- recover() }()
 		fn()

@@ -1,0 +1,35 @@
+// Package stackgrow grows a goroutine's stack once, before deep work,
+// instead of letting it double its way up.
+//
+// A goroutine starts with a 2 KB stack. Each time a call needs more, the
+// runtime allocates one twice as large and copies the stack across,
+// adjusting every frame's pointers, which means decoding each frame's
+// tables; the deeper the goroutine is, the more each copy costs. A no-op
+// `repo sync --check` made 13 copies: the main goroutine went 2 → 4 → 8 →
+// 16 → 32 KB on its way down through cobra, writers and plan, and each
+// worker of internal/par went to 16 KB three copies at a time. One call
+// with a large frame at the top, where the stack is shallow, makes the
+// runtime size the stack for it in one copy (BenchmarkGrow; bench/RESULTS.md,
+// "Sixth round").
+package stackgrow
+
+// To16K makes the calling goroutine's stack at least 16 KB.
+//
+//go:noinline
+func To16K() {
+	var frame [12 << 10]byte
+	keep(&frame)
+}
+
+// To32K makes the calling goroutine's stack at least 32 KB.
+//
+//go:noinline
+func To32K() {
+	var frame [24 << 10]byte
+	keep(&frame)
+}
+
+// keep makes the frame live, so the compiler keeps it on the stack.
+//
+//go:noinline
+func keep[T any](*T) {}
