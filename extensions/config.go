@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/repo-manager/repo/internal/regfile"
@@ -37,7 +39,7 @@ const ConfigFile = ".repository/config.toml"
 // LoadConfig reads the [mcp] table strictly; a missing file or table is an
 // empty config.
 func LoadConfig(root string) (Config, error) {
-	data, err := regfile.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigFile)))
+	data, err := regfile.ReadFile(cleanpath.Join(root, filepath.FromSlash(ConfigFile)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{}, nil
 	}

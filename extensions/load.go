@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/termtext"
@@ -32,7 +34,7 @@ func FindRoot(dir string) (string, error) {
 		return "", err
 	}
 	for {
-		fi, err := os.Stat(filepath.Join(dir, RepoDir))
+		fi, err := os.Stat(cleanpath.Join(dir, RepoDir))
 		switch {
 		case err == nil && fi.IsDir():
 			return dir, nil
@@ -78,7 +80,7 @@ type Options struct {
 // sync remove the servers it failed to read.
 func Load(o Options) (*Workspace, error) {
 	ws := &Workspace{Root: o.Root}
-	extRoot := filepath.Join(o.Root, RepoDir, "extensions")
+	extRoot := cleanpath.Join(o.Root, RepoDir, "extensions")
 	entries, err := os.ReadDir(extRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ws, nil
@@ -135,7 +137,7 @@ func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extensio
 	if strings.HasPrefix(e.Name(), ".") {
 		return nil, nil
 	}
-	dir := filepath.Join(extRoot, e.Name())
+	dir := cleanpath.Join(extRoot, e.Name())
 	if err := termtext.Check(e.Name()); err != nil {
 		// Its name is printed in every message about it, and in repo mcp
 		// list: a carriage return or an escape sequence would act on the
@@ -152,13 +154,13 @@ func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extensio
 	if !fi.IsDir() {
 		return nil, nil // a stray file is not an extension
 	}
-	manifest := filepath.Join(dir, "extension.toml")
+	manifest := cleanpath.Join(dir, "extension.toml")
 	if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	realDir := ""
 	if realExtRoot != "" && e.Type()&fs.ModeSymlink == 0 {
-		realDir = filepath.Join(realExtRoot, e.Name())
+		realDir = cleanpath.Join(realExtRoot, e.Name())
 	}
 	return loadExtension(o, dir, realDir, e.Name())
 }
@@ -166,7 +168,7 @@ func loadEntry(o Options, extRoot, realExtRoot string, e fs.DirEntry) (*Extensio
 // loadExtension reads the extension in dir. realDir is where dir really
 // is, if the caller knows; else it is resolved here.
 func loadExtension(o Options, dir, realDir, folder string) (*Extension, error) {
-	manifestPath := filepath.Join(dir, "extension.toml")
+	manifestPath := cleanpath.Join(dir, "extension.toml")
 	mrel := rel(o.Root, manifestPath)
 	data, err := regfile.ReadFile(manifestPath)
 	if err != nil {
@@ -229,13 +231,13 @@ func loadExtension(o Options, dir, realDir, folder string) (*Extension, error) {
 // Otherwise, or when a part cannot be read, EvalSymlinks decides (and
 // words the error).
 func resolveUnder(dir, realDir, p string) (string, error) {
-	rest, err := filepath.Rel(dir, p)
+	rest, err := cleanpath.Rel(dir, p)
 	if err != nil || rest == "." || !filepath.IsLocal(rest) {
 		return filepath.EvalSymlinks(p)
 	}
 	real := realDir
 	for _, part := range strings.Split(rest, string(filepath.Separator)) {
-		real = filepath.Join(real, part)
+		real = cleanpath.Join(real, part)
 		if fi, err := os.Lstat(real); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 			return filepath.EvalSymlinks(p)
 		}
@@ -252,7 +254,7 @@ func inside(dir, p string) (string, error) {
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
 		return "", fmt.Errorf("%q is absolute; give a path inside the extension folder", p)
 	}
-	joined := filepath.Join(dir, filepath.FromSlash(p))
+	joined := cleanpath.Join(dir, filepath.FromSlash(p))
 	if !within(dir, joined) {
 		return "", fmt.Errorf("%q leads outside the extension folder; give a path inside it", p)
 	}
@@ -260,12 +262,12 @@ func inside(dir, p string) (string, error) {
 }
 
 func within(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
+	r, err := cleanpath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 func rel(root, p string) string {
-	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+	if r, err := cleanpath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(p)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/termtext"
 )
 
@@ -22,11 +24,11 @@ type Context struct {
 
 // Python is the extension's venv interpreter on this OS.
 func (c Context) Python() string {
-	venv := filepath.Join(c.ExtDir, filepath.FromSlash(c.Venv))
+	venv := cleanpath.Join(c.ExtDir, filepath.FromSlash(c.Venv))
 	if c.GOOS == "windows" {
-		return filepath.Join(venv, "Scripts", "python.exe")
+		return cleanpath.Join(venv, "Scripts", "python.exe")
 	}
-	return filepath.Join(venv, "bin", "python")
+	return cleanpath.Join(venv, "bin", "python")
 }
 
 func (c Context) templates() map[string]string {
@@ -172,7 +174,7 @@ func cwdUnderRoot(root, cwd string, spans []Span) (string, []Span) {
 		cwd = prefix + cwd
 		spans = shift(spans, len(prefix))
 	} else {
-		cwd = filepath.Join(root, filepath.FromSlash(cwd))
+		cwd = cleanpath.Join(root, filepath.FromSlash(cwd))
 	}
 	if strings.HasPrefix(cwd, root) {
 		spans = append([]Span{{0, len(root), "root"}}, spans...)
@@ -243,7 +245,7 @@ func (s *Server) under(p string, spans []Span) (string, []Span) {
 		return p, spans
 	}
 	rel := filepath.Clean(filepath.FromSlash(p))
-	if _, err := os.Stat(filepath.Join(s.Dir, rel)); err != nil {
+	if _, err := os.Stat(cleanpath.Join(s.Dir, rel)); err != nil {
 		return p, spans
 	}
 	dirSpans := append([]Span(nil), s.Resolved.Dir...)

@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/repo-manager/repo/internal/cleanpath"
 )
 
 // Env is what path expansion may look at: the home directory, environment
@@ -122,9 +124,9 @@ func ExpandPath(p, root string, env Env) (string, error) {
 	}
 	out = filepath.FromSlash(out)
 	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
+		out = cleanpath.Join(root, out)
 	}
-	return filepath.Clean(out), nil
+	return cleanpath.Clean(out), nil
 }
 
 // windowsPath joins p to root unless p is absolute, and cleans it, by

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -45,7 +47,7 @@ const (
 func Paths(root string, targets []*target.Target) []string {
 	var out []string
 	add := func(p string) {
-		r, err := filepath.Rel(root, p)
+		r, err := cleanpath.Rel(root, p)
 		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
 			return
 		}

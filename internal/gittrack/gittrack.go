@@ -19,6 +19,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/repo-manager/repo/internal/cleanpath"
 )
 
 // Top returns the top folder of the git work tree that holds dir: the
@@ -26,7 +28,7 @@ import (
 // worktree or a submodule has a file). ok is false outside git.
 func Top(dir string) (top string, ok bool) {
 	for d := filepath.Clean(dir); ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Lstat(cleanpath.Join(d, ".git")); err == nil {
 			return d, true
 		}
 		parent := filepath.Dir(d)
@@ -50,7 +52,7 @@ func Tracked(top string, paths []string) (map[string]bool, error) {
 	args := []string{"-C", top, "ls-files", "-z", "--full-name", "--"}
 	for _, p := range paths {
 		out[p] = false
-		rel, err := filepath.Rel(top, p)
+		rel, err := cleanpath.Rel(top, p)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -331,7 +333,7 @@ func recordedDropIns(rs *recordState, t *toolprofiles.Target, env target.Env) []
 		glob := strings.ReplaceAll(pattern, toolprofiles.ExtensionVar, "*")
 		for _, rt := range rs.rec.Targets {
 			if ok, _ := path.Match(glob, rt.File); ok && rs.kind != recordUser && slices.Equal(rt.Key, key) {
-				out = append(out, filepath.Join(env.Root, filepath.FromSlash(rt.File)))
+				out = append(out, cleanpath.Join(env.Root, filepath.FromSlash(rt.File)))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
 )
@@ -46,7 +48,7 @@ func recordFile(env target.Env, kind, path, real string) string {
 
 // relWithin is p relative to dir, slash-separated, when p is inside dir.
 func relWithin(dir, p string) (string, bool) {
-	r, err := filepath.Rel(dir, p)
+	r, err := cleanpath.Rel(dir, p)
 	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", false
 	}
@@ -79,7 +81,7 @@ func canonicalFiles(env target.Env, kind string, rec *record.Record, reals map[s
 	for _, t := range slices.Clone(rec.Targets) {
 		path := filepath.FromSlash(t.File)
 		if kind != recordUser {
-			path = filepath.Join(env.Root, path)
+			path = cleanpath.Join(env.Root, path)
 		}
 		file := recordFile(env, kind, path, reals[path])
 		if file == t.File {

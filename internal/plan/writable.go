@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/fileio"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/target"
@@ -56,7 +58,7 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 		// A profile's path cannot name a version-control folder
 		// (toolprofiles.VCSFolder), but a symbolic link in the workspace
 		// can lead into one.
-		if rel, err := filepath.Rel(root.path, real); err == nil {
+		if rel, err := cleanpath.Rel(root.path, real); err == nil {
 			if v := toolprofiles.VCSFolder(rel); v != "" {
 				return fail("is inside %s, a version-control folder (its files can make it run commands), by way of %s; repo writes nothing there", termtext.Safe(v), termtext.Safe(filepath.ToSlash(rel)))
 			}
@@ -70,7 +72,7 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 			dest, _ := os.Readlink(path)
 			target := dest
 			if !filepath.IsAbs(target) {
-				target = filepath.Join(filepath.Dir(existingRealPath(path)), target)
+				target = cleanpath.Join(filepath.Dir(existingRealPath(path)), target)
 			}
 			if root.ok && t.Scope == toolprofiles.ScopeProject && !within(root.path, existingRealPath(target)) {
 				return fail("leads outside the workspace (to %s) through a symbolic link; repo writes project files only inside the workspace", target)
@@ -119,6 +121,6 @@ func checkWritable(env target.Env, root realRoot, file *fileGroup, t *target.Tar
 func existingRealPath(p string) string { return target.RealPath(p) }
 
 func within(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
+	r, err := cleanpath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }

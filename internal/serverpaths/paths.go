@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/termtext"
 )
@@ -123,9 +125,9 @@ func (f *finder) relative(check, field, p string) {
 	if s.Dir != f.root {
 		folder = f.show(s.Dir)
 	}
-	fix := fmt.Sprintf("create %s, or fix %s in %s", f.show(filepath.Join(s.Dir, p)), fieldName(field), f.where)
+	fix := fmt.Sprintf("create %s, or fix %s in %s", f.show(cleanpath.Join(s.Dir, p)), fieldName(field), f.where)
 	if f.ext != nil {
-		if _, err := os.Stat(filepath.Join(f.ext.Dir, p)); err == nil {
+		if _, err := os.Stat(cleanpath.Join(f.ext.Dir, p)); err == nil {
 			fix = fmt.Sprintf("it is in the extension folder: write <<extension.dir>>/%s in %s", termtext.Safe(filepath.ToSlash(filepath.Clean(p))), f.where)
 		}
 	}
@@ -153,6 +155,6 @@ func fieldName(field string) string {
 
 // Under reports whether p is dir or inside it.
 func Under(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
+	r, err := cleanpath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }

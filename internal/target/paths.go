@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/internal/fileio"
 )
 
@@ -126,7 +128,7 @@ func (e Env) Exists(p string) (bool, error) {
 // not clean and absolute, and Windows (volumes, junctions, case), take
 // RealPath itself.
 func (m *Paths) realPath(p string) string {
-	if runtime.GOOS == "windows" || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+	if runtime.GOOS == "windows" || !filepath.IsAbs(p) || cleanpath.Clean(p) != p {
 		return RealPath(p)
 	}
 	m.mu.Lock()
@@ -135,14 +137,14 @@ func (m *Paths) realPath(p string) string {
 	if ok {
 		return r
 	}
-	dir := filepath.Dir(p)
+	dir := cleanpath.Dir(p)
 	switch fi, err := os.Lstat(p); {
 	case dir == p:
 		r = p // the root
 	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
 		r = RealPath(p)
 	default:
-		r = filepath.Join(m.realPath(dir), filepath.Base(p))
+		r = cleanpath.Join(m.realPath(dir), filepath.Base(p))
 	}
 	m.mu.Lock()
 	m.real[p] = r

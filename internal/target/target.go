@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
+
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/fileio"
 	"github.com/repo-manager/repo/internal/ordered"
@@ -133,11 +135,11 @@ type Env struct {
 
 // Display shows p relative to the root, else to the home folder, else as is.
 func (e Env) Display(p string) string {
-	if r, err := filepath.Rel(e.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if r, err := cleanpath.Rel(e.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(r)
 	}
 	if e.Home != "" {
-		if r, err := filepath.Rel(e.Home, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		if r, err := cleanpath.Rel(e.Home, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 			return "~/" + filepath.ToSlash(r)
 		}
 	}
@@ -494,13 +496,13 @@ func RealPath(p string) string {
 	rest := ""
 	for cur := p; ; {
 		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
+			return cleanpath.Join(real, rest)
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {
 			return p
 		}
-		rest = filepath.Join(filepath.Base(cur), rest)
+		rest = cleanpath.Join(filepath.Base(cur), rest)
 		cur = parent
 	}
 }
