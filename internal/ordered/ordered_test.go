@@ -3,6 +3,7 @@ package ordered
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -69,4 +70,39 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestScalarsEncodeLikeEncodingJSON holds the hand-written booleans and
+// integers to encoding/json's text.
+func TestScalarsEncodeLikeEncodingJSON(t *testing.T) {
+	for _, v := range []any{true, false, 0, 1, -1, 42, math.MaxInt, math.MinInt, int64(0), int64(-7),
+		int64(math.MaxInt64), int64(math.MinInt64), 0.5, 1e21, -1e-7, float64(3)} {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := JSON(v); string(got) != string(want) {
+			t.Errorf("JSON(%#v) = %s, encoding/json gives %s", v, got, want)
+		}
+	}
+}
+
+// TestJSONSizesItsBufferOnce fails when size falls short of the text of a
+// value without escapes, and the buffer grows again.
+func TestJSONSizesItsBufferOnce(t *testing.T) {
+	v := Object{
+		{Key: "type", Value: "stdio"},
+		{Key: "command", Value: "/home/user/src/project/.repository/extensions/x/.venv/bin/python"},
+		{Key: "args", Value: []string{"-m", "x_mcp", "--root", "/home/user/src/project"}},
+		{Key: "env", Value: Object{{Key: "X_HOME", Value: "/home/user"}, {Key: "N", Value: int64(3)}}},
+		{Key: "on", Value: true},
+		{Key: "more", Value: []any{"a", Object{{Key: "b", Value: nil}}, json.RawMessage(`{"c":1}`)}},
+	}
+	if got, want := len(JSON(v)), size(v); got > want {
+		t.Errorf("size = %d, the text is %d bytes", want, got)
+	}
+	// Two: the buffer, which escapes into encode, and its bytes.
+	if n := testing.AllocsPerRun(20, func() { JSON(v) }); n != 2 {
+		t.Errorf("JSON allocates %v times, want 2", n)
+	}
 }
