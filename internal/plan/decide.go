@@ -218,9 +218,11 @@ func (tp *targetPlan) prepare(d target.Desired) wanted {
 	e.cur, e.present = tp.current[d.Name]
 	e.rec, e.owned = tp.owned[d.Name]
 	var offered map[string]string
+	var members fileMembers
 	if e.present {
+		members = readMembers(e.cur.Value)
 		var kept []keptMember
-		e.want, offered, kept = mergePreserved(e.want, e.cur.Value, t.Preserve, d.Fixed, e.rec.Defaults)
+		e.want, offered, kept = mergePreserved(e.want, members, t.Preserve, d.Fixed, e.rec.Defaults)
 		for _, k := range kept {
 			tp.out.warnings = append(tp.out.warnings, k.warning(t.Display, d.Name))
 		}
@@ -234,7 +236,7 @@ func (tp *targetPlan) prepare(d target.Desired) wanted {
 	if e.present {
 		// The members no tool of the target writes are the tool's or the
 		// user's: they stay in the entry, and are no part of the digest.
-		e.want = keepUnwritten(e.want, e.cur.Value, t.Written)
+		e.want = keepUnwritten(e.want, members, t.Written)
 	}
 	tp.next[d.Name] = record.Owned{Extension: d.Extension, Digest: digest, Defaults: offered}
 	if tp.wanted == nil {

@@ -52,7 +52,7 @@ func (k keptMember) warning(display, entry string) string {
 // says. fixed are the profile's fixed members, bases the record's offers
 // (Owned.Defaults; nil for none). It returns the entry to write, the offers
 // to record, and the members kept against a changed offer.
-func mergePreserved(want ordered.Object, cur []byte, preserve []string, fixed ordered.Object, bases map[string]string) (ordered.Object, map[string]string, []keptMember) {
+func mergePreserved(want ordered.Object, cur fileMembers, preserve []string, fixed ordered.Object, bases map[string]string) (ordered.Object, map[string]string, []keptMember) {
 	offered := offers(want, preserve, fixed)
 	found, ok := currentMembers(cur, preserve)
 	if !ok {
@@ -125,26 +125,46 @@ func memberDigest(o ordered.Object, m string) string {
 	return record.Digest(ordered.JSON(v))
 }
 
-// currentMembers reads the preserved members of the entry in the file with
-// gjson rather than decoding it into a map: it runs for every entry of most
-// tools on every sync. As decoding would, it takes the last of repeated
-// members, and nothing from an entry that is not a valid JSON object (ok
-// false).
-func currentMembers(cur []byte, preserve []string) (map[string][]byte, bool) {
-	if len(preserve) == 0 || !gjson.ValidBytes(cur) {
-		return nil, false
+// fileMembers are the members of an entry in the file, in file order,
+// repeated ones too: read once per entry, with gjson rather than decoded
+// into a map, for both the merge of preserved members and keepUnwritten
+// (it runs for every entry of every tool on every sync). ok is false for
+// an entry that is not a valid JSON object, from which nothing is taken.
+type fileMembers struct {
+	list []fileMember
+	ok   bool
+}
+
+type fileMember struct{ key, raw string }
+
+func readMembers(cur []byte) fileMembers {
+	if !gjson.ValidBytes(cur) {
+		return fileMembers{}
 	}
 	r := gjson.ParseBytes(cur)
 	if !r.IsObject() {
+		return fileMembers{}
+	}
+	m := fileMembers{ok: true}
+	r.ForEach(func(k, v gjson.Result) bool {
+		m.list = append(m.list, fileMember{k.String(), v.Raw})
+		return true
+	})
+	return m
+}
+
+// currentMembers are the preserved members of the entry in the file. As
+// decoding would, it takes the last of repeated members.
+func currentMembers(cur fileMembers, preserve []string) (map[string][]byte, bool) {
+	if len(preserve) == 0 || !cur.ok {
 		return nil, false
 	}
 	found := make(map[string][]byte, len(preserve))
-	r.ForEach(func(k, v gjson.Result) bool {
-		if name := k.String(); slices.Contains(preserve, name) {
-			found[name] = []byte(v.Raw)
+	for _, m := range cur.list {
+		if slices.Contains(preserve, m.key) {
+			found[m.key] = []byte(m.raw)
 		}
-		return true
-	})
+	}
 	return found, true
 }
 
@@ -154,26 +174,20 @@ func currentMembers(cur []byte, preserve []string) (map[string][]byte, bool) {
 // is theirs and stays, in the order the file has them, after repo's
 // members. Each counts once, with its last value, as decoding would take
 // it. An entry that is not a JSON object keeps nothing.
-func keepUnwritten(want ordered.Object, cur []byte, written []string) ordered.Object {
-	if !gjson.ValidBytes(cur) {
-		return want
-	}
-	r := gjson.ParseBytes(cur)
-	if !r.IsObject() {
+func keepUnwritten(want ordered.Object, cur fileMembers, written []string) ordered.Object {
+	if !cur.ok {
 		return want
 	}
 	var kept ordered.Object
-	r.ForEach(func(k, v gjson.Result) bool {
-		name := k.String()
-		if slices.Contains(written, name) {
-			return true
+	for _, m := range cur.list {
+		if slices.Contains(written, m.key) {
+			continue
 		}
-		if _, ok := want.Get(name); ok {
-			return true
+		if _, ok := want.Get(m.key); ok {
+			continue
 		}
-		kept = kept.Set(name, json.RawMessage(v.Raw))
-		return true
-	})
+		kept = kept.Set(m.key, json.RawMessage(m.raw))
+	}
 	if len(kept) == 0 {
 		return want
 	}

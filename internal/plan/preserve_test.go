@@ -26,7 +26,7 @@ func preservedByDecoding(want ordered.Object, cur []byte, preserve []string) ord
 }
 
 func merged(want ordered.Object, cur string, preserve []string) ordered.Object {
-	out, _, _ := mergePreserved(want, []byte(cur), preserve, nil, nil)
+	out, _, _ := mergePreserved(want, readMembers([]byte(cur)), preserve, nil, nil)
 	return out
 }
 
@@ -90,7 +90,7 @@ func FuzzKeepUnwritten(f *testing.F) {
 	written := []string{"command", "args", "url"}
 	want := ordered.Object{{Key: "command", Value: "node"}, {Key: "args", Value: []string{"s.js"}}}
 	f.Fuzz(func(t *testing.T, cur string) {
-		out := keepUnwritten(want, []byte(cur), written)
+		out := keepUnwritten(want, readMembers([]byte(cur)), written)
 		if !slices.Equal(ordered.JSON(out[:len(want)]), ordered.JSON(want)) {
 			t.Fatalf("repo's members changed: %s", ordered.JSON(out))
 		}
