@@ -1,8 +1,6 @@
 package target
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -104,7 +102,7 @@ func (e Env) Exists(p string) (bool, error) {
 			return ok, nil
 		}
 	}
-	_, err := os.Lstat(p)
+	_, err := lstatLink(p)
 	switch {
 	case err == nil:
 	case fileio.IsMissing(err):
@@ -138,10 +136,10 @@ func (m *Paths) realPath(p string) string {
 		return r
 	}
 	dir := cleanpath.Dir(p)
-	switch fi, err := os.Lstat(p); {
+	switch link, err := lstatLink(p); {
 	case dir == p:
 		r = p // the root
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+	case err == nil && link:
 		r = RealPath(p)
 	default:
 		r = cleanpath.Join(m.realPath(dir), filepath.Base(p))
