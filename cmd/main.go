@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/repo-manager/repo/internal/stackgrow"
+	// Sizes the main goroutine's stack once, before the other packages'
+	// initialisation and main (internal/stackgrow).
+	_ "github.com/repo-manager/repo/internal/stackgrow"
 	"github.com/repo-manager/repo/internal/termtext"
 )
 
@@ -17,9 +19,6 @@ import (
 // the signals that stop a run that writes (interrupt.go); run, which tests
 // call in their own process, does not.
 func Main(args []string) int {
-	// A sync goes some 20–30 KB deep: one stack copy here, where the stack
-	// is shallow, instead of three on the way down (internal/stackgrow).
-	stackgrow.To32K()
 	f := newFactory()
 	// Not from here, but from the moment a run may write
 	// (Factory.catchSignals): a run that writes nothing — repo version,
