@@ -10,7 +10,8 @@
 // worker of internal/par went to 16 KB three copies at a time. One call
 // with a large frame at the top, where the stack is shallow, makes the
 // runtime size the stack for it in one copy (BenchmarkGrow; bench/RESULTS.md,
-// "Sixth round").
+// "Sixth round"). This package's init does it for the main goroutine, and
+// par's workers call To16K first: 13 copies became 4.
 package stackgrow
 
 // To16K makes the calling goroutine's stack at least 16 KB.
