@@ -30,13 +30,20 @@ func AppendStringNoHTML(b []byte, s string) []byte { return appendString(b, s, f
 
 func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
+	// Most strings (names, paths, commands) are plain ASCII: find the
+	// next byte that needs a second look by its class (one table load,
+	// no chain of tests) and append each run of plain bytes whole.
+	plainMax := byte(plain)
+	if !html {
+		plainMax = htmlOnly
+	}
 	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if safe(c, html) {
-			i++
-			continue
+	for i := 0; ; {
+		i = plainTo(s, i, plainMax)
+		if i == len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {
@@ -77,6 +84,53 @@ func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// plainTo is the index of the first byte from i on whose class is over
+// limit (plain or htmlOnly), or len(s). A function of its own so that its
+// loop keeps to registers.
+func plainTo(s string, i int, limit byte) int {
+	// Four bytes a test: with the classes 0, 1 and 2 and a limit of 0 or
+	// 1, their classes or'ed are within the limit just when each is.
+	for ; len(s)-i >= 4; i += 4 {
+		w := s[i : i+4] // one bounds check for the four
+		if class[w[0]]|class[w[1]]|class[w[2]]|class[w[3]] > limit {
+			break
+		}
+	}
+	for i < len(s) && class[s[i]] <= limit {
+		i++
+	}
+	return i
+}
+
+// The classes in class: what encoding/json does with a byte. The third,
+// 2, is for the control characters, " and \, and each byte of a non-ASCII
+// character: appendString's slow path looks at those.
+const (
+	plain    = 0 // written as it is
+	htmlOnly = 1 // < > &: escaped only with HTML escaping on
+)
+
+// class is the class of each byte. It is a constant, not a table built at
+// start-up: the program must do no work before main (cmd's
+// TestNothingAllocatedAtStartup).
+const class = "" +
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // 00
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // 10
+	"\x00\x00\x02\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00" + // 20
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00" + // 30
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" + // 40
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00" + // 50
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" + // 60
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" + // 70
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // 80
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // 90
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // a0
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // b0
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // c0
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // d0
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" + // e0
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02" // f0
 
 // AppendInt appends n in decimal, as encoding/json writes an int.
 func AppendInt(b []byte, n int) []byte {

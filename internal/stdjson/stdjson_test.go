@@ -48,6 +48,27 @@ func TestAppendStringNoHTMLIsEncoder(t *testing.T) {
 	}
 }
 
+// TestAppendStringEveryPlace puts each kind of byte that needs a look at
+// every place in runs of plain text, so that a scan that takes several
+// bytes at a time meets it at every offset within its group and in the
+// tail after the last whole group.
+func TestAppendStringEveryPlace(t *testing.T) {
+	specials := []string{"\x00", "\x1f", "\n", "\"", "\\", "<", ">", "&", "\x7f", "\u00e9", "\u2028", "\xff", "\xe2\x80"}
+	for n := 0; n <= 40; n++ {
+		for at := 0; at <= 20 && at <= n; at++ {
+			for _, sp := range specials {
+				s := strings.Repeat("a/b-", n)[:at] + sp + strings.Repeat("c.d_", n)[:n-at]
+				if got, want := string(AppendString(nil, s)), marshal(t, s); got != want {
+					t.Fatalf("AppendString(%q) = %s, encoding/json: %s", s, got, want)
+				}
+				if got, want := string(AppendStringNoHTML(nil, s)), encodeNoHTML(t, s); got != want {
+					t.Fatalf("AppendStringNoHTML(%q) = %s, encoding/json without HTML escaping: %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestAppendIntIsMarshal(t *testing.T) {
 	for _, n := range []int{0, 1, 9, 10, 65535, -1, -40, 1 << 40} {
 		if got, want := string(AppendInt(nil, n)), marshal(t, n); got != want {
