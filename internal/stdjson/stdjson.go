@@ -151,18 +151,6 @@ func AppendInt(b []byte, n int) []byte {
 	return append(b, digits[i:]...)
 }
 
-// safe reports a byte encoding/json writes as it is: printable ASCII but
-// " and \, and, with HTML escaping on, < > &.
-func safe(c byte, html bool) bool {
-	switch {
-	case c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\':
-		return false
-	case c == '<' || c == '>' || c == '&':
-		return !html
-	}
-	return true
-}
-
 // Reader reads JSON text as encoding/json writes it. Each method reads
 // one thing at the current place and says whether it was there; after a
 // false the reader's place is undefined, and its caller gives up. Only
@@ -272,7 +260,7 @@ func (r *Reader) Str() (string, bool) {
 	escaped := false // then r.buf holds the text up to start
 	for i := r.pos; i < len(data); {
 		c := data[i]
-		if safe(c, true) {
+		if class[c] == plain { // what the encoder writes as it is, HTML escaping on
 			i++
 			continue
 		}
