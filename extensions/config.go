@@ -6,10 +6,9 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/repo-manager/repo/internal/cleanpath"
 	"github.com/repo-manager/repo/internal/regfile"
 )
 

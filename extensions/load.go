@@ -12,7 +12,6 @@ import (
 	"syscall"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/termtext"

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/internal/termtext"
 )
 

@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
 )

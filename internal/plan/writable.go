@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/internal/fileio"
 	"github.com/repo-manager/repo/internal/regfile"
 	"github.com/repo-manager/repo/internal/target"

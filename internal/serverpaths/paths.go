@@ -13,9 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/cleanpath"
 	"github.com/repo-manager/repo/internal/termtext"
 )
 

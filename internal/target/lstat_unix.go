@@ -4,7 +4,6 @@ package target
 
 import (
 	"io/fs"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,7 +15,7 @@ import (
 func lstatLink(p string) (bool, error) {
 	var st unix.Stat_t
 	err := unix.Lstat(p, &st)
-	for err == syscall.EINTR {
+	for err == unix.EINTR { // as os.Lstat retries
 		err = unix.Lstat(p, &st)
 	}
 	if err != nil {

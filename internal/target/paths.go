@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/internal/fileio"
 )
 

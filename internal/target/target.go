@@ -17,9 +17,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/repo-manager/repo/internal/cleanpath"
-
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/cleanpath"
 	"github.com/repo-manager/repo/internal/fileio"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/toolprofiles"
