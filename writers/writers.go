@@ -98,7 +98,9 @@ type Options struct {
 	Profiles   *toolprofiles.Set
 	Extensions *extensions.Workspace
 	// Getenv and Getwd are the environment (HOME, XDG_STATE_HOME, PATH,
-	// …) and the working directory; nil: the process's.
+	// …) and the working directory; nil: the process's. A run reads its
+	// files on several goroutines, and may call Getenv from more than one
+	// at once.
 	Getenv func(string) string
 	Getwd  func() (string, error)
 	// LockTimeout bounds each wait for a lock another repo run holds

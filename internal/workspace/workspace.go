@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
 	"github.com/repo-manager/repo/internal/usage"
@@ -162,15 +163,28 @@ func LoadWith(h Host, rootFlag string, profiles *toolprofiles.Set, ws *extension
 	if reached != "" {
 		env.Aliases = []string{reached}
 	}
-	if profiles == nil {
-		if profiles, err = toolprofiles.Load(root, env.Env); err != nil {
-			return nil, err
+	// The profiles and the extensions are read at once, on two cores: a
+	// no-op check spends a tenth of its time reading the two. The
+	// profiles' error, when both fail, is the one reported, as when they
+	// were read one after the other.
+	var profErr, extErr error
+	loadProfiles := func() {
+		if profiles == nil {
+			profiles, profErr = toolprofiles.Load(root, env.Env)
 		}
 	}
-	if ws == nil {
-		if ws, err = extensions.Load(extensions.Options{Root: root, Home: h.Home(), GOOS: h.GOOS}); err != nil {
-			return nil, err
+	home := h.Home()
+	loadExtensions := func() {
+		if ws == nil {
+			ws, extErr = extensions.Load(extensions.Options{Root: root, Home: home, GOOS: h.GOOS})
 		}
+	}
+	par.Both(loadExtensions, loadProfiles)
+	if profErr != nil {
+		return nil, profErr
+	}
+	if extErr != nil {
+		return nil, extErr
 	}
 	return &Workspace{Root: root, Env: env, Profiles: profiles, WS: ws}, nil
 }
