@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/repo-manager/repo/internal/cleanpath"
 	"github.com/repo-manager/repo/internal/fileio"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/toolprofiles"
 	"github.com/repo-manager/repo/translator"
 )
@@ -150,48 +152,79 @@ func (e Env) Display(p string) string {
 // are skipped by the caller's choice, not here.
 func Build(servers []extensions.Server, profiles []*toolprofiles.Profile, scope Scope, env Env) ([]*Target, []translator.Warning, error) {
 	g := grouping{env: env, scope: scope, byKey: map[string]*group{}}
+	// First the file each tool writes, in the tools' order, which decides
+	// which tool's entries the others sharing a file must agree with; then
+	// the translations, on every core, for they are most of the work and
+	// each stands alone; then their entries, in the tools' order again. An
+	// error is the first the tools meet in order, as when each tool was
+	// placed and translated before the next.
+	jobs, placeErr := g.place(servers, profiles)
+	results := make([][]translator.Result, len(jobs))
+	par.Each(len(jobs), runtime.GOMAXPROCS(0), func(i int) {
+		results[i] = jobs[i].translate(g.env, g.scope)
+	})
+	for i := range jobs {
+		if err := g.add(&jobs[i], results[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if placeErr != nil {
+		return nil, nil, placeErr
+	}
+	return g.targets(), g.warnings, nil
+}
+
+// job is one tool's servers for one target: what the tool's entries are
+// translated from and added to.
+type job struct {
+	grp     *group
+	p       *toolprofiles.Profile
+	t       *toolprofiles.Target
+	servers []extensions.Server
+	first   bool // the target's first tool: its entries are the target's
+	links   int  // the target's links when the tool was placed (disagreement names them)
+}
+
+// place finds the target of each profile (a drop-in per extension: one
+// each), in order, and returns what is to be translated for each, up to
+// the first error.
+func (g *grouping) place(servers []extensions.Server, profiles []*toolprofiles.Profile) ([]job, error) {
+	var jobs []job
+	add := func(p *toolprofiles.Profile, t *toolprofiles.Target, servers []extensions.Server) error {
+		grp, err := g.targetFor(p, t)
+		if err != nil || grp == nil {
+			return err // nil, nil: no file for this scope on this OS
+		}
+		jobs = append(jobs, job{grp: grp, p: p, t: t, servers: servers, first: len(grp.Tools) == 1, links: len(grp.Links)})
+		return nil
+	}
 	for _, p := range profiles {
-		if scope != toolprofiles.ScopeProject && p.FromWorkspace() {
+		if g.scope != toolprofiles.ScopeProject && p.FromWorkspace() {
 			// toolprofiles.Load refuses such a profile and Set.ForScope
 			// leaves the workspace's out; a host program's mistake must
 			// not let one shape a file outside the workspace either.
-			return nil, nil, fmt.Errorf("%s: the workspace's profile %s applies to the project scope only, not to %s scope", p.ID, p.Origin(), scope)
+			return jobs, fmt.Errorf("%s: the workspace's profile %s applies to the project scope only, not to %s scope", p.ID, p.Origin(), g.scope)
 		}
-		t := p.Scopes.Get(string(scope))
+		t := p.Scopes.Get(string(g.scope))
 		if t == nil || !p.MCP {
 			continue
 		}
-		p = p.ForScope(string(scope)) // the scope's own dialect, where it has one
+		p = p.ForScope(string(g.scope)) // the scope's own dialect, where it has one
 		if t.PerExtension() {
 			// A drop-in per extension (Goose's .agents/plugins/<name>/.mcp.json),
 			// each holding that extension's servers only.
 			for _, ext := range byExtension(servers) {
-				et := t.ForExtension(ext[0].Extension)
-				grp, err := g.targetFor(p, et)
-				if err != nil {
-					return nil, nil, err
-				}
-				if grp == nil {
-					continue
-				}
-				if err := g.translate(grp, p, et, ext); err != nil {
-					return nil, nil, err
+				if err := add(p, t.ForExtension(ext[0].Extension), ext); err != nil {
+					return jobs, err
 				}
 			}
 			continue
 		}
-		grp, err := g.targetFor(p, t)
-		if err != nil {
-			return nil, nil, err
-		}
-		if grp == nil {
-			continue // no file for this scope on this OS
-		}
-		if err := g.translate(grp, p, t, servers); err != nil {
-			return nil, nil, err
+		if err := add(p, t, servers); err != nil {
+			return jobs, err
 		}
 	}
-	return g.targets(), g.warnings, nil
+	return jobs, nil
 }
 
 // byExtension groups servers by their extension, in the order the
@@ -295,23 +328,37 @@ func (tg *Target) addOthers(p *toolprofiles.Profile, scope Scope, env Env) {
 	}
 }
 
-// translate adds p's entry for each server to grp: the first tool of a
-// target gives the entries, every later one must produce the same (its
-// settings merged in), or the target cannot be written.
-func (g *grouping) translate(grp *group, p *toolprofiles.Profile, t *toolprofiles.Target, servers []extensions.Server) error {
-	first := len(grp.Tools) == 1
-	for _, s := range servers {
-		// Portable forms are for files a team commits: a tool's workspace
-		// variable in a local or user file would name whichever folder
-		// the tool has open, not this workspace.
-		portable := g.env.Portable && g.scope == toolprofiles.ScopeProject
-		res := translator.TranslateWith(s, p, translator.Options{Portable: portable, Root: g.env.Root, GOOS: g.env.GOOS, NoEnvRef: t.NoEnvRef})
+// translate translates the job's servers for its tool, up to the first
+// that fails. It only reads the job: jobs are translated at once.
+func (j *job) translate(env Env, scope Scope) []translator.Result {
+	// Portable forms are for files a team commits: a tool's workspace
+	// variable in a local or user file would name whichever folder the
+	// tool has open, not this workspace.
+	portable := env.Portable && scope == toolprofiles.ScopeProject
+	out := make([]translator.Result, 0, len(j.servers))
+	for _, s := range j.servers {
+		res := translator.TranslateWith(s, j.p, translator.Options{Portable: portable, Root: env.Root, GOOS: env.GOOS, NoEnvRef: j.t.NoEnvRef})
+		out = append(out, res)
+		if res.Err != nil {
+			break
+		}
+	}
+	return out
+}
+
+// add adds the job's entries to its target: the first tool of a target
+// gives the entries, every later one must produce the same (its settings
+// merged in), or the target cannot be written.
+func (g *grouping) add(j *job, results []translator.Result) error {
+	grp := j.grp
+	for i, res := range results {
+		s := j.servers[i]
 		if res.Err != nil {
 			return res.Err
 		}
 		g.warnings = append(g.warnings, res.Warnings...)
-		if !first {
-			if err := grp.agree(s.Name, p.ID, res); err != nil {
+		if !j.first {
+			if err := grp.agree(s.Name, j.p.ID, res, j.links); err != nil {
 				return err
 			}
 			continue
@@ -319,25 +366,25 @@ func (g *grouping) translate(grp *group, p *toolprofiles.Profile, t *toolprofile
 		if res.Entry == nil {
 			continue
 		}
-		grp.seen[s.Name] = produced{tool: p.ID, entry: res.Entry, settings: res.Settings, index: len(grp.Entries)}
-		grp.Entries = append(grp.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(p)})
+		grp.seen[s.Name] = produced{tool: j.p.ID, entry: res.Entry, settings: res.Settings, index: len(grp.Entries)}
+		grp.Entries = append(grp.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(j.p)})
 	}
 	return nil
 }
 
 // agree checks a later tool's entry for server name against the one the
 // first tool produced, merging the server settings each writes.
-func (grp *group) agree(name, tool string, res translator.Result) error {
+func (grp *group) agree(name, tool string, res translator.Result, links int) error {
 	prev, had := grp.seen[name]
 	if had != (res.Entry != nil) {
-		return disagreement(grp.Target, name, prev.tool, prev.entry, tool, res.Entry)
+		return disagreement(grp.Display, grp.Links[:links], name, prev.tool, prev.entry, tool, res.Entry)
 	}
 	if !had {
 		return nil
 	}
 	merged, ok := mergeSettings(prev.entry, prev.settings, res.Entry, res.Settings)
 	if !ok {
-		return disagreement(grp.Target, name, prev.tool, prev.entry, tool, res.Entry)
+		return disagreement(grp.Display, grp.Links[:links], name, prev.tool, prev.entry, tool, res.Entry)
 	}
 	grp.Entries[prev.index].Value = merged
 	prev.entry = merged
@@ -470,21 +517,21 @@ func portableTool(p *toolprofiles.Profile, env Env) bool {
 	return env.Portable && p.Entry.RootVar != ""
 }
 
-func disagreement(tg *Target, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {
+func disagreement(display string, links []string, server, toolA string, a ordered.Object, toolB string, b ordered.Object) error {
 	show := func(o ordered.Object) string {
 		if o == nil {
 			return "(not written)"
 		}
 		return string(ordered.JSON(o))
 	}
-	if len(tg.Links) > 0 {
+	if len(links) > 0 {
 		// One file under two names: syncing the tools one at a time would
 		// write each one's entry over the other's.
 		return fmt.Errorf("%s and %s are one file (through a symbolic link), read by both %s and %s, and they need different entries for server %q:\n  %s: %s\n  %s: %s\nreplace the link with a file of its own, so that repo writes each tool its entry, or make the server expressible in both",
-			tg.Display, strings.Join(tg.Links, " and "), toolA, toolB, server, toolA, show(a), toolB, show(b))
+			display, strings.Join(links, " and "), toolA, toolB, server, toolA, show(a), toolB, show(b))
 	}
 	return fmt.Errorf("%s is read by both %s and %s, and they need different entries for server %q:\n  %s: %s\n  %s: %s\nsync them one at a time with --tool, or make the server expressible in both",
-		tg.Display, toolA, toolB, server, toolA, show(a), toolB, show(b))
+		display, toolA, toolB, server, toolA, show(a), toolB, show(b))
 }
 
 // RealPath is p with its symbolic links resolved: those of the file, or,
