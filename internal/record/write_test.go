@@ -58,3 +58,21 @@ func BenchmarkRecordBytes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseRecord: reading a record as Bytes writes it, at the sizes
+// records have (the example workspace's two hold 11 targets of 5 entries;
+// a heavy user's per-user record thousands of entries).
+func BenchmarkParseRecord(b *testing.B) {
+	for _, n := range []int{55, 2000} {
+		data := benchRecord(n).Bytes()
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Parse(data, "bench"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -158,13 +158,18 @@ func AppendInt(b []byte, n int) []byte {
 // layout too (the bytes the encoder writes, and no others) reads it with
 // Lit.
 type Reader struct {
-	data []byte
-	pos  int
-	buf  []byte // the text of a string with escapes, unescaped
+	data     []byte
+	pos      int
+	buf      []byte // the text of a string with escapes, unescaped
+	plainMax byte   // the highest class of the bytes a string holds as they are
 }
 
-// NewReader reads data.
+// NewReader reads data written with AppendString.
 func NewReader(data []byte) *Reader { return &Reader{data: data} }
+
+// NewReaderNoHTML reads data written with AppendStringNoHTML: its strings
+// hold < > & as they are, never escaped.
+func NewReaderNoHTML(data []byte) *Reader { return &Reader{data: data, plainMax: htmlOnly} }
 
 // Lit consumes s if the text goes on with it, byte for byte.
 func (r *Reader) Lit(s string) bool {
@@ -248,9 +253,10 @@ func (r *Reader) Int() (int, bool) {
 	return n, true
 }
 
-// Str reads a string as AppendString writes it: the escapes it writes and
-// no other (\ufffd neither: it stands for a byte that was not UTF-8, which
-// no decoder gives back), raw text only where it writes raw text.
+// Str reads a string as AppendString (with NewReaderNoHTML,
+// AppendStringNoHTML) writes it: the escapes it writes and no other
+// (\ufffd neither: it stands for a byte that was not UTF-8, which no
+// decoder gives back), raw text only where it writes raw text.
 func (r *Reader) Str() (string, bool) {
 	if !r.Lit(`"`) {
 		return "", false
@@ -260,7 +266,7 @@ func (r *Reader) Str() (string, bool) {
 	escaped := false // then r.buf holds the text up to start
 	for i := r.pos; i < len(data); {
 		c := data[i]
-		if class[c] == plain { // what the encoder writes as it is, HTML escaping on
+		if class[c] <= r.plainMax { // what the encoder writes as it is
 			i++
 			continue
 		}
@@ -277,8 +283,8 @@ func (r *Reader) Str() (string, bool) {
 			}
 			r.buf = append(r.buf, data[start:i]...)
 			e, n, ok := escape(data[i:])
-			if !ok {
-				return "", false
+			if !ok || (r.plainMax == htmlOnly && (e == '<' || e == '>' || e == '&')) {
+				return "", false // the encoder writes these as they are
 			}
 			if e < utf8.RuneSelf {
 				r.buf = append(r.buf, byte(e))

@@ -78,10 +78,21 @@ func TestAppendIntIsMarshal(t *testing.T) {
 }
 
 // checkStr: a string Str takes is the one encoding/json reads, and
-// AppendString writes the same bytes back.
+// AppendString writes the same bytes back; so for a NoHTML reader and
+// AppendStringNoHTML.
 func checkStr(t testing.TB, text string) (string, bool) {
 	t.Helper()
-	r := NewReader([]byte(text))
+	got, ok := checkStrMode(t, text, false)
+	checkStrMode(t, text, true)
+	return got, ok
+}
+
+func checkStrMode(t testing.TB, text string, noHTML bool) (string, bool) {
+	t.Helper()
+	r, write := NewReader([]byte(text)), AppendString
+	if noHTML {
+		r, write = NewReaderNoHTML([]byte(text)), AppendStringNoHTML
+	}
 	got, ok := r.Str()
 	if !ok || !r.Done() {
 		return "", false
@@ -93,8 +104,8 @@ func checkStr(t testing.TB, text string) (string, bool) {
 	if got != want {
 		t.Fatalf("Str reads %q as %q, encoding/json as %q", text, got, want)
 	}
-	if back := string(AppendString(nil, got)); back != text {
-		t.Fatalf("Str takes %q, AppendString writes %q", text, back)
+	if back := string(write(nil, got)); back != text {
+		t.Fatalf("Str (noHTML %v) takes %q, the writer writes %q", noHTML, text, back)
 	}
 	return got, true
 }
@@ -106,6 +117,27 @@ func TestStrReadsWhatIsWritten(t *testing.T) {
 		if want := !strings.Contains(text, `\ufffd`); ok != want {
 			t.Errorf("Str(%s) ok = %v, want %v", text, ok, want)
 		}
+	}
+}
+
+// TestStrNoHTML: a NoHTML reader reads what AppendStringNoHTML writes,
+// < > & as they are, and refuses their escapes, which that writer never
+// writes.
+func TestStrNoHTML(t *testing.T) {
+	for _, s := range strs {
+		text := string(AppendStringNoHTML(nil, s))
+		_, ok := checkStrMode(t, text, true)
+		if want := !strings.Contains(text, `\ufffd`); ok != want {
+			t.Errorf("NoHTML Str(%s) ok = %v, want %v", text, ok, want)
+		}
+	}
+	for _, text := range []string{`"\u003c"`, `"\u003e"`, `"\u0026"`, `"a\u0026b"`} {
+		if r := NewReaderNoHTML([]byte(text)); func() bool { _, ok := r.Str(); return ok }() {
+			t.Errorf("NoHTML Str takes %q", text)
+		}
+	}
+	if got, ok := NewReaderNoHTML([]byte(`"R&D <x>"`)).Str(); !ok || got != "R&D <x>" {
+		t.Errorf(`NoHTML Str("R&D <x>") = %q, %v`, got, ok)
 	}
 }
 
