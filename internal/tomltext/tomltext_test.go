@@ -54,3 +54,43 @@ func TestCheckOnly(t *testing.T) {
 		t.Errorf("another table was checked: %v", p)
 	}
 }
+
+// FuzzPlainASCII: a document plainASCII passes without parsing has no key
+// or string that the parse finds unprintable.
+func FuzzPlainASCII(f *testing.F) {
+	for _, s := range []string{
+		"name = \"e\"\nversion = \"1.0\"\n[provides]\nmcp = \"mcp.json\"\n",
+		"[mcp]\ntools = [\"claude\", 'cursor']\nportable = true\n",
+		"a = {b = {c = \"x\"}}\n\"quoted key\" = 'lit'\n",
+		"name = '''a\nb'''\n", "name = \"\"\"a\nb\"\"\"\n", "x = \"a\\nb\"\n", "x = \"a\tb\"\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if plainASCII(data) {
+			if p := check(data, nil); p != nil {
+				t.Fatalf("plainASCII passes %q, the parse finds %v", data, p)
+			}
+		}
+	})
+}
+
+// TestPlainASCIITaken: the example workspace's kind of manifest and config
+// is checked without a parse, and text that may hide a character is not.
+func TestPlainASCIITaken(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"name = \"sync-ai-rules\"\nversion = \"0.3.0\"\n\n[provides]\nmcp = \"mcp.json\"\n": true,
+		"# Which AI tools\n[mcp]\ntools = [\"claude\", \"copilot\"]\nportable = true\n":     true,
+		"name = \"e\\u001b\"\n":    false,
+		"name = \"e\"\r\n":         false,
+		"name = \"\u202ee\"\n":     false,
+		"name = \"e\"\t# tab\n":    false,
+		"name = '''e\n'''\n":       false,
+		"name = \"\"\"e\n\"\"\"\n": false,
+		"name = \"e\x7f\"\n":       false,
+	} {
+		if got := plainASCII([]byte(doc)); got != want {
+			t.Errorf("plainASCII(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
