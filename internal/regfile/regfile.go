@@ -7,7 +7,6 @@
 package regfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -119,19 +118,6 @@ func OpenWriteIn(o Opener, path string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return f, nil
-}
-
-// ReadFile is os.ReadFile for regular files only (see Open).
-func ReadFile(path string) ([]byte, error) {
-	f, fi, err := Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var buf bytes.Buffer
-	buf.Grow(int(min(fi.Size(), 1<<30)) + 512)
-	_, err = buf.ReadFrom(f)
-	return buf.Bytes(), err
 }
 
 // IsNotRegular reports whether err is, or wraps, a *NotRegularError.
