@@ -105,9 +105,15 @@ func deepCopy(v any) any {
 }
 
 // pruneEmptyPath removes objects along path that are empty, from the deepest
-// up; used to compare a document after a Set that created parents.
+// up; used to compare a document after a Set that created parents. A null
+// along path is removed too: walk counts it as missing, and Set writes the
+// object in its place.
 func pruneEmptyPath(top map[string]any, path []string) {
 	if len(path) == 0 {
+		return
+	}
+	if v, ok := top[path[0]]; ok && v == nil {
+		delete(top, path[0])
 		return
 	}
 	child, ok := top[path[0]].(map[string]any)
