@@ -245,9 +245,9 @@ func (tp *targetPlan) noteBases() {
 		if !ok || tp.bases.has(tp.section, o.Digest) {
 			continue
 		}
-		text := string(normalizedText(want.Without(tp.t.Preserve...), tp.env.Root))
-		if record.CanonicalDigest([]byte(text), "") == o.Digest {
-			tp.out.bases = append(tp.out.bases, baseText{tp.section, o.Digest, text})
+		text := normalizedText(want.Without(tp.t.Preserve...), tp.env.Root)
+		if record.CanonicalDigest(text, "") == o.Digest {
+			tp.out.bases = append(tp.out.bases, baseText{tp.section, o.Digest, string(text)})
 		}
 	}
 }

@@ -289,7 +289,7 @@ func (g *grouping) targetFor(p *toolprofiles.Profile, t *toolprofiles.Target) (*
 	id := real + "\x00" + strings.Join(key, "\x00")
 	grp, ok := g.byKey[id]
 	if !ok {
-		grp = &group{Target: New(g.env, g.scope, path, key, t), seen: map[string]produced{}}
+		grp = &group{Target: New(g.env, g.scope, path, key, t)}
 		grp.Real = real
 		g.byKey[id] = grp
 		g.order = append(g.order, id)
@@ -365,6 +365,12 @@ func (g *grouping) add(j *job, results []translator.Result) error {
 		}
 		if res.Entry == nil {
 			continue
+		}
+		if grp.seen == nil {
+			// sized once: grown entry by entry, the map and the entries
+			// were a tenth of what a first sync allocates in Build
+			grp.seen = make(map[string]produced, len(results))
+			grp.Entries = make([]Desired, 0, len(results))
 		}
 		grp.seen[s.Name] = produced{tool: j.p.ID, entry: res.Entry, settings: res.Settings, index: len(grp.Entries)}
 		grp.Entries = append(grp.Entries, Desired{Name: s.Name, Extension: s.Extension, Value: res.Entry, Fixed: fixedMembers(j.p)})
