@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/repo-manager/repo/internal/bigmem"
@@ -258,8 +259,13 @@ func ContentEquals(f *os.File, want []byte) bool {
 			return eq
 		}
 	}
-	// One byte more than expected, to see a file that grew since Stat.
-	buf := make([]byte, min(len(want)+1, 1<<20))
+	// One byte more than expected, to see a file that grew since Stat; in
+	// pieces of a buffer the run reuses: a sync reads back each file it
+	// wrote, and a new buffer for each was a twentieth of what it
+	// allocated.
+	bp := compareBufs.Get().(*[]byte)
+	defer compareBufs.Put(bp)
+	buf := (*bp)[:min(len(want)+1, len(*bp))]
 	r := io.NewSectionReader(f, 0, math.MaxInt64)
 	for {
 		n, err := io.ReadFull(r, buf)
@@ -275,6 +281,9 @@ func ContentEquals(f *os.File, want []byte) bool {
 		}
 	}
 }
+
+// compareBufs are ContentEquals' buffers.
+var compareBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // compareWindow is how much of a file mappedEquals maps at a time.
 const compareWindow = 16 << 20

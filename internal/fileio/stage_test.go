@@ -1,8 +1,11 @@
 package fileio
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -39,5 +42,45 @@ func TestProcessGone(t *testing.T) {
 	child.Wait()
 	if !processGone(child.Process.Pid, time.Now()) {
 		t.Error("a process that ended counts as running")
+	}
+}
+
+// TestFileEqualsInPieces: a file read back in pieces of the reused buffer
+// is equal to its own bytes only, whatever its size against the buffer's
+// and wherever a difference is: at the start, on either side of a
+// piece's end, at the end; and a file one byte longer or shorter is not.
+func TestFileEqualsInPieces(t *testing.T) {
+	piece := 64 << 10
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, piece - 1, piece, piece + 1, 3*piece + 7} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte('a' + i%26)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("f%d", size))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := FileEquals(OS{}, path, data); !eq || err != nil {
+			t.Fatalf("size %d: not equal to its own bytes (%v)", size, err)
+		}
+		for _, at := range []int{0, piece - 1, piece, size - 1} {
+			if at < 0 || at >= size {
+				continue
+			}
+			changed := bytes.Clone(data)
+			changed[at] ^= 1
+			if eq, _ := FileEquals(OS{}, path, changed); eq {
+				t.Errorf("size %d: equal with byte %d changed", size, at)
+			}
+		}
+		if eq, _ := FileEquals(OS{}, path, append(bytes.Clone(data), 'x')); eq {
+			t.Errorf("size %d: equal to a byte more", size)
+		}
+		if size > 0 {
+			if eq, _ := FileEquals(OS{}, path, data[:size-1]); eq {
+				t.Errorf("size %d: equal to a byte less", size)
+			}
+		}
 	}
 }
