@@ -655,7 +655,7 @@ func (d *Doc) derive(ss []textedit.Splice, edited []object) (nd *Doc, region []b
 // sameJSON reports whether a and b decode to equal values (numbers compared
 // by their text, so 1 and 1.0 differ).
 func sameJSON(a, b []byte) bool {
-	if bytes.Equal(a, b) || bytes.Equal(compact(a), compact(b)) {
+	if bytes.Equal(a, b) || compactEqual(a, b) {
 		return true // the same text once whitespace is gone: the common case
 	}
 	return jsonvalue.Equal(a, b, jsonvalue.SameText)

@@ -155,19 +155,28 @@ func renderMember(rawKey, value []byte, indent, unit string, nl []byte) ([]byte,
 	}
 	inner := indent + unit
 	lines := body[first+1 : last]
-	res := make([]byte, 0, len(lines)+len(lines)/8)
+	// The lines are re-indented where they are, in pretty's buffer: each
+	// loses "\n" and inner, and gains nl and indent, which is no more when
+	// nl is at most one byte longer than unit, so the text written never
+	// reaches the text still to read. A new buffer for them was a
+	// twentieth of what a first sync allocates.
+	dst := body[first+1:]
+	if len(nl) > 1+len(unit) {
+		dst = make([]byte, len(lines)+bytes.Count(lines, []byte{'\n'})*(len(nl)+len(indent)))
+	}
+	w := 0
 	for i := 0; ; i++ {
 		line, rest, more := bytes.Cut(lines, []byte{'\n'})
 		if !bytes.HasPrefix(line, []byte(inner)) {
 			return nil, errors.New("jsonedit: unexpected pretty-printer output")
 		}
 		if i > 0 {
-			res = append(res, nl...)
-			res = append(res, indent...)
+			w += copy(dst[w:], nl)
+			w += copy(dst[w:], indent)
 		}
-		res = append(res, line[len(inner):]...)
+		w += copy(dst[w:], line[len(inner):])
 		if !more {
-			return res, nil
+			return dst[:w:w], nil
 		}
 		lines = rest
 	}

@@ -335,6 +335,37 @@ func (d *Doc) MemberLine(path []string, key string) int {
 	return 0
 }
 
+// compactEqual reports whether compact(a) and compact(b) are equal, without
+// making either: an insertion checks each member it wrote this way
+// (verifyInsert), and compacting both sides was a third of that check.
+func compactEqual(a, b []byte) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && isWS(a[i]) {
+			i++
+		}
+		for j < len(b) && isWS(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if a[i] != b[j] {
+			return false
+		}
+		if a[i] == '"' {
+			ea, eb := stringEnd(a, i), stringEnd(b, j)
+			if !bytes.Equal(a[i:ea], b[j:eb]) {
+				return false
+			}
+			i, j = ea, eb
+			continue
+		}
+		i++
+		j++
+	}
+}
+
 // compact returns v, which must be valid JSON, without insignificant
 // whitespace: json.Compact's output (TestCompactMatchesEncodingJSON), at a
 // fraction of its cost — Object compacts every entry of every file on

@@ -389,3 +389,45 @@ func TestMembersAndMemberLine(t *testing.T) {
 		t.Fatal("MemberLine of a missing member is not 0")
 	}
 }
+
+// FuzzCompactEqual: compactEqual is comparing the two compacted texts,
+// for any bytes (an unterminated string, an escaped quote, whitespace
+// inside strings and out).
+func FuzzCompactEqual(f *testing.F) {
+	f.Add([]byte(`{"a": [1, 2]}`), []byte("{\"a\":[1,2]}"))
+	f.Add([]byte(`"a b"`), []byte(`"a" "b"`))
+	f.Add([]byte(`{"k": "x\" y"}`), []byte(`{"k":"x\" y"}`))
+	f.Add([]byte(`"unterminated `), []byte(`"unterminated`))
+	f.Add([]byte(" \t\r\n"), []byte(""))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		if got, want := compactEqual(a, b), bytes.Equal(compact(a), compact(b)); got != want {
+			t.Fatalf("compactEqual(%q, %q) = %v, the compacted texts: %v", a, b, got, want)
+		}
+		if !compactEqual(a, a) {
+			t.Fatalf("compactEqual(%q, itself) = false", a)
+		}
+	})
+}
+
+// FuzzRenderMember: renderMember, which re-indents pretty's lines in
+// place, gives the bytes of the by-lines reference for any value, indent,
+// unit and line break, the empty unit and \r\n (no room in place) too.
+func FuzzRenderMember(f *testing.F) {
+	f.Add([]byte(`{"command":"npx","args":["-y","@scope/server@1.2.3"],"env":{"A":"1"}}`), "  ", "  ", true)
+	f.Add([]byte(`[1,[2,[3]]]`), "\t", "\t", false)
+	f.Add([]byte(`{"a":{"b":{}}}`), "        ", "", true)
+	f.Fuzz(func(t *testing.T, value []byte, indent, unit string, crlf bool) {
+		if !json.Valid(value) || strings.Trim(indent+unit, " \t") != "" {
+			return
+		}
+		nl := []byte("\n")
+		if crlf {
+			nl = []byte("\r\n")
+		}
+		want, errWant := renderMemberByLines([]byte(`"k"`), value, indent, unit, nl)
+		got, err := renderMember([]byte(`"k"`), value, indent, unit, nl)
+		if (err == nil) != (errWant == nil) || !bytes.Equal(got, want) {
+			t.Fatalf("renderMember(%s, %q, %q, %q) = %q, %v; by lines %q, %v", value, indent, unit, nl, got, err, want, errWant)
+		}
+	})
+}
