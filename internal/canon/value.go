@@ -21,6 +21,10 @@ import (
 // the two equal.
 func Value(v any) (_ []byte, ok bool) { return appendOrdered(make([]byte, 0, 512), v) }
 
+// AppendValue is Value appended to b: b is b grown, and when ok is false
+// its contents are undefined.
+func AppendValue(b []byte, v any) (_ []byte, ok bool) { return appendOrdered(b, v) }
+
 func appendOrdered(b []byte, v any) (_ []byte, ok bool) {
 	switch t := v.(type) {
 	case ordered.Object:
