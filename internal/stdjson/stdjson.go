@@ -13,7 +13,10 @@
 // encoding/json alone reports what is wrong with a file.
 package stdjson
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // hex is encoding/json's hex alphabet (lower case).
 const hex = "0123456789abcdef"
@@ -304,6 +307,82 @@ func (r *Reader) Str() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Object reads an object whose members member reads (called after each
+// name and colon, at the value, white space skipped), each name at most
+// once: a struct's fields, at most 20 of them (more is refused).
+func (r *Reader) Object(member func(key string) bool) bool {
+	return r.members(false, member)
+}
+
+// SortedObject reads an object whose names come in strictly increasing
+// order, as encoding/json writes a map: each once, however many.
+func (r *Reader) SortedObject(member func(key string) bool) bool {
+	return r.members(true, member)
+}
+
+func (r *Reader) members(sorted bool, member func(key string) bool) bool {
+	if !r.Token('{') {
+		return false
+	}
+	if r.Token('}') {
+		return true
+	}
+	var seen [20]string // more members than any type has: refused anyway
+	n, prev := 0, ""
+	for {
+		r.Space()
+		key, ok := r.Str()
+		if !ok || !r.Token(':') {
+			return false
+		}
+		switch {
+		case sorted:
+			if n > 0 && key <= prev {
+				return false
+			}
+			prev, n = key, n+1
+		case n == len(seen) || slices.Contains(seen[:n], key):
+			return false
+		default:
+			seen[n] = key
+			n++
+		}
+		r.Space()
+		if !member(key) {
+			return false
+		}
+		if r.Token('}') {
+			return true
+		}
+		if !r.Token(',') {
+			return false
+		}
+	}
+}
+
+// Array reads an array whose elements element reads (called at each,
+// white space skipped).
+func (r *Reader) Array(element func() bool) bool {
+	if !r.Token('[') {
+		return false
+	}
+	if r.Token(']') {
+		return true
+	}
+	for {
+		r.Space()
+		if !element() {
+			return false
+		}
+		if r.Token(']') {
+			return true
+		}
+		if !r.Token(',') {
+			return false
+		}
+	}
 }
 
 // escape reads an escape at the start of b as AppendString writes one:

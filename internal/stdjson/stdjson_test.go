@@ -2,6 +2,7 @@ package stdjson
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -195,4 +196,56 @@ func FuzzStr(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		checkStr(t, text)
 	})
+}
+
+// TestObjectAndArray: Object takes each name once, and at most 20;
+// SortedObject takes names in strictly increasing order only, however
+// many; both, and Array, take any white space and refuse a trailing comma.
+func TestObjectAndArray(t *testing.T) {
+	read := func(text string, sorted bool) bool {
+		r := NewReader([]byte(text))
+		member := func(string) bool { _, ok := r.Int(); return ok }
+		if sorted {
+			return r.SortedObject(member) && r.AtEnd()
+		}
+		return r.Object(member) && r.AtEnd()
+	}
+	many := func(n int, name func(int) string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, "%q:%d", name(i), i)
+		}
+		return b.String() + "}"
+	}
+	letters := func(i int) string { return fmt.Sprintf("k%03d", i) }
+	for _, c := range []struct {
+		text         string
+		object, sort bool
+	}{
+		{`{}`, true, true},
+		{" { \"a\" : 1 ,\n\"b\":2 } ", true, true},
+		{`{"b":1,"a":2}`, true, false},
+		{`{"a":1,"a":2}`, false, false},
+		{`{"a":1,}`, false, false},
+		{`{"a":"x"}`, false, false},
+		{many(20, letters), true, true},
+		{many(21, letters), false, true},
+	} {
+		if got := read(c.text, false); got != c.object {
+			t.Errorf("Object(%.40s) = %v, want %v", c.text, got, c.object)
+		}
+		if got := read(c.text, true); got != c.sort {
+			t.Errorf("SortedObject(%.40s) = %v, want %v", c.text, got, c.sort)
+		}
+	}
+	for text, want := range map[string]bool{`[]`: true, ` [ 1 , 2 ] `: true, `[1,]`: false, `[1 2]`: false, `[`: false} {
+		r := NewReader([]byte(text))
+		if got := r.Array(func() bool { _, ok := r.Int(); return ok }) && r.AtEnd(); got != want {
+			t.Errorf("Array(%s) = %v, want %v", text, got, want)
+		}
+	}
 }

@@ -1,8 +1,6 @@
 package trust
 
 import (
-	"slices"
-
 	"github.com/repo-manager/repo/internal/setting"
 	"github.com/repo-manager/repo/internal/stdjson"
 )
@@ -25,7 +23,7 @@ import (
 // encoding/json alone says what is wrong with a damaged file.
 func decodeStore(data []byte) (f storeFile, ok bool) {
 	r := stdjson.NewReader(data)
-	ok = object(r, func(key string) bool {
+	ok = r.Object(func(key string) bool {
 		switch key {
 		case "version":
 			f.Version, ok = r.Int()
@@ -33,7 +31,7 @@ func decodeStore(data []byte) (f storeFile, ok bool) {
 			f.Root, ok = r.Str()
 		case "trusted":
 			f.Trusted = map[string]Entry{}
-			ok = sortedMembers(r, func(name string) bool {
+			ok = r.SortedObject(func(name string) bool {
 				var e Entry
 				ok := entry(r, &e)
 				f.Trusted[name] = e
@@ -43,7 +41,7 @@ func decodeStore(data []byte) (f storeFile, ok bool) {
 			f.Synced, ok = stringMap(r)
 		case "approved":
 			f.Approved = map[string]map[string]string{}
-			ok = sortedMembers(r, func(tool string) bool {
+			ok = r.SortedObject(func(tool string) bool {
 				m, ok := stringMap(r)
 				f.Approved[tool] = m
 				return ok
@@ -57,7 +55,7 @@ func decodeStore(data []byte) (f storeFile, ok bool) {
 }
 
 func entry(r *stdjson.Reader, e *Entry) bool {
-	return object(r, func(key string) bool {
+	return r.Object(func(key string) bool {
 		switch key {
 		case "digest":
 			var ok bool
@@ -71,7 +69,7 @@ func entry(r *stdjson.Reader, e *Entry) bool {
 }
 
 func definition(r *stdjson.Reader, d *Definition) bool {
-	return object(r, func(key string) bool {
+	return r.Object(func(key string) bool {
 		var ok bool
 		switch key {
 		case "extension":
@@ -96,9 +94,9 @@ func definition(r *stdjson.Reader, d *Definition) bool {
 			d.OAuth = &OAuth{}
 			ok = oauth(r, d.OAuth)
 		case "profiles":
-			ok = array(r, func() bool {
+			ok = r.Array(func() bool {
 				var p Profile
-				ok := object(r, func(key string) bool {
+				ok := r.Object(func(key string) bool {
 					var ok bool
 					switch key {
 					case "id":
@@ -150,7 +148,7 @@ func readSetting(r *stdjson.Reader, s *Settings, key string) bool {
 }
 
 func oauth(r *stdjson.Reader, o *OAuth) bool {
-	return object(r, func(key string) bool {
+	return r.Object(func(key string) bool {
 		var ok bool
 		switch key {
 		case "client_id":
@@ -170,9 +168,9 @@ func oauth(r *stdjson.Reader, o *OAuth) bool {
 
 func readPairs(r *stdjson.Reader) ([]Pair, bool) {
 	out := []Pair{} // [] reads as an empty list, not none
-	ok := array(r, func() bool {
+	ok := r.Array(func() bool {
 		var p Pair
-		ok := object(r, func(key string) bool {
+		ok := r.Object(func(key string) bool {
 			var ok bool
 			switch key {
 			case "name":
@@ -190,7 +188,7 @@ func readPairs(r *stdjson.Reader) ([]Pair, bool) {
 
 func readStrings(r *stdjson.Reader) ([]string, bool) {
 	out := []string{}
-	ok := array(r, func() bool {
+	ok := r.Array(func() bool {
 		s, ok := r.Str()
 		out = append(out, s)
 		return ok
@@ -200,84 +198,10 @@ func readStrings(r *stdjson.Reader) ([]string, bool) {
 
 func stringMap(r *stdjson.Reader) (map[string]string, bool) {
 	m := map[string]string{}
-	ok := sortedMembers(r, func(k string) bool {
+	ok := r.SortedObject(func(k string) bool {
 		v, ok := r.Str()
 		m[k] = v
 		return ok
 	})
 	return m, ok
-}
-
-// object reads an object whose members member reads (after their name
-// and colon, at the value), each name at most once.
-func object(r *stdjson.Reader, member func(key string) bool) bool {
-	return members(r, false, member)
-}
-
-// sortedMembers reads an object whose names come in increasing order, as
-// the encoder writes a map.
-func sortedMembers(r *stdjson.Reader, member func(key string) bool) bool {
-	return members(r, true, member)
-}
-
-func members(r *stdjson.Reader, sorted bool, member func(key string) bool) bool {
-	if !r.Token('{') {
-		return false
-	}
-	if r.Token('}') {
-		return true
-	}
-	var seen [20]string // more members than any type has: refused anyway
-	n, prev := 0, ""
-	for {
-		r.Space()
-		key, ok := r.Str()
-		if !ok || !r.Token(':') {
-			return false
-		}
-		switch {
-		case sorted:
-			if n > 0 && key <= prev {
-				return false
-			}
-			prev, n = key, n+1
-		case n == len(seen) || slices.Contains(seen[:n], key):
-			return false
-		default:
-			seen[n] = key
-			n++
-		}
-		r.Space()
-		if !member(key) {
-			return false
-		}
-		if r.Token('}') {
-			return true
-		}
-		if !r.Token(',') {
-			return false
-		}
-	}
-}
-
-// array reads an array whose elements element reads.
-func array(r *stdjson.Reader, element func() bool) bool {
-	if !r.Token('[') {
-		return false
-	}
-	if r.Token(']') {
-		return true
-	}
-	for {
-		r.Space()
-		if !element() {
-			return false
-		}
-		if r.Token(']') {
-			return true
-		}
-		if !r.Token(',') {
-			return false
-		}
-	}
 }
