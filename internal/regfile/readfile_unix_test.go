@@ -15,20 +15,6 @@ import (
 	"testing"
 )
 
-// readFileOS is ReadFile through Open and an os.File, as it was: what
-// ReadFile must agree with.
-func readFileOS(path string) ([]byte, error) {
-	f, fi, err := Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var buf bytes.Buffer
-	buf.Grow(int(min(fi.Size(), 1<<30)) + 512)
-	_, err = buf.ReadFrom(f)
-	return buf.Bytes(), err
-}
-
 // TestReadFileAsOS: ReadFile reads what Open and an os.File read, and
 // fails as they fail, with the same message and kind of error, for every
 // kind of path a user can leave where repo reads.

@@ -7,6 +7,7 @@
 package regfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -118,6 +119,20 @@ func OpenWriteIn(o Opener, path string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return f, nil
+}
+
+// readFileOS is ReadFile through Open and an os.File: ReadFile where there
+// is no unix, and what the unix one is held to (TestReadFileAsOS).
+func readFileOS(path string) ([]byte, error) {
+	f, fi, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	buf.Grow(int(min(fi.Size(), 1<<30)) + 512)
+	_, err = buf.ReadFrom(f)
+	return buf.Bytes(), err
 }
 
 // IsNotRegular reports whether err is, or wraps, a *NotRegularError.

@@ -83,10 +83,12 @@ key = ["mcpServers"]
 	}
 }
 
-// Two profiles whose paths lead to one file through a symbolic link share
-// a target, which names the link; when they need different entries, the
-// error says the two paths are one file.
-func TestBuildOneFileUnderTwoNames(t *testing.T) {
+// linkedHome is a home with ~/shared.json and ~/link.json, a link to it,
+// the environment of a build there, one server, and a maker of user-scope
+// profiles of the given path and [entry] text. It skips the test where
+// there are no symbolic links.
+func linkedHome(t *testing.T) (Env, []extensions.Server, func(id, path, entry string) *toolprofiles.Profile) {
+	t.Helper()
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "shared.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
@@ -114,6 +116,14 @@ key = ["mcpServers"]
 	}
 	env := Env{Root: t.TempDir(), Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
 	servers := []extensions.Server{{Name: "s", Extension: "e", Spec: extensions.Spec{Transport: "stdio", Command: "node"}}}
+	return env, servers, profile
+}
+
+// Two profiles whose paths lead to one file through a symbolic link share
+// a target, which names the link; when they need different entries, the
+// error says the two paths are one file.
+func TestBuildOneFileUnderTwoNames(t *testing.T) {
+	env, servers, profile := linkedHome(t)
 	a := profile("a", "~/shared.json", "")
 	b := profile("b", "~/link.json", "")
 	targets, _, err := Build(servers, []*toolprofiles.Profile{a, b}, toolprofiles.ScopeUser, env)
@@ -165,33 +175,7 @@ func TestBuildSameOnOneCoreAsOnMany(t *testing.T) {
 // after it: the error is the one of a build that placed and translated
 // each tool before the next.
 func TestBuildDisagreementNamesLinksSoFar(t *testing.T) {
-	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "shared.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("shared.json", filepath.Join(home, "link.json")); err != nil {
-		t.Skip("no symbolic links here:", err)
-	}
-	profile := func(id, path, entry string) *toolprofiles.Profile {
-		t.Helper()
-		p, err := toolprofiles.Decode([]byte(`id = "`+id+`"
-name = "`+id+`"
-mcp = true
-evidence = "unverified"
-sources = ["test"]
-[scopes.user]
-paths = ["`+path+`"]
-format = "json"
-key = ["mcpServers"]
-[entry]
-`+entry), id+".toml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	env := Env{Root: t.TempDir(), Env: toolprofiles.Env{Home: home, GOOS: "linux", Getenv: func(string) string { return "" }}}
-	servers := []extensions.Server{{Name: "s", Extension: "e", Spec: extensions.Spec{Transport: "stdio", Command: "node"}}}
+	env, servers, profile := linkedHome(t)
 	a := profile("a", "~/shared.json", "")
 	typed := profile("b", "~/shared.json", "type_field = \"type\"\nstdio_type = \"stdio\"\n")
 	c := profile("c", "~/link.json", "")
