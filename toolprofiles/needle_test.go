@@ -190,8 +190,10 @@ func equalInts(a, b []int) bool {
 
 // BenchmarkExpansionMatch is the first check of a run: the example
 // workspace's commands and arguments against every built-in rule, with
-// nothing compiled yet. "needle" compiles a rule only for a value that
-// holds its needle; "compile" is what the translator did before.
+// nothing compiled yet. "needle" is the rules' methods: a hand matcher
+// for each built-in pattern (matchers.go), before which a rule was
+// compiled only for a value holding its needle; "compile" is what the
+// translator did before either.
 func BenchmarkExpansionMatch(b *testing.B) {
 	set, err := Builtin()
 	if err != nil {
