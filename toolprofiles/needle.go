@@ -9,11 +9,16 @@ import "strings"
 // A pattern of the simplest shape — which all built-in rules but one have —
 // tells a byte every match holds; a value without it does not match, and
 // the pattern is compiled only for a value that has it (bench/run.sh, the
-// startup cases; BenchmarkExpansionMatch).
+// startup cases; BenchmarkExpansionMatch). The built-in patterns are not
+// compiled at all: each has a matcher by hand (matchers.go); the needle
+// serves the patterns of users' and workspaces' profiles.
 
 // MatchString reports whether s holds text the rule's Pattern matches;
 // false when the rule has none.
 func (x *Expansion) MatchString(s string) bool {
+	if m := handMatcher(x.Pattern); m != nil {
+		return m.matchString(s)
+	}
 	if !x.mayMatch(s) {
 		return false
 	}
@@ -23,6 +28,9 @@ func (x *Expansion) MatchString(s string) bool {
 // FindStringIndex is regexp's FindStringIndex for the rule's Pattern; nil
 // when the rule has none.
 func (x *Expansion) FindStringIndex(s string) []int {
+	if m := handMatcher(x.Pattern); m != nil {
+		return m.findIndex(s)
+	}
 	if !x.mayMatch(s) {
 		return nil
 	}
@@ -32,6 +40,9 @@ func (x *Expansion) FindStringIndex(s string) []int {
 // FindAllStringIndex is regexp's FindAllStringIndex for the rule's
 // Pattern; nil when the rule has none.
 func (x *Expansion) FindAllStringIndex(s string, n int) [][]int {
+	if m := handMatcher(x.Pattern); m != nil {
+		return m.findAll(s, n)
+	}
 	if !x.mayMatch(s) {
 		return nil
 	}

@@ -190,8 +190,10 @@ func equalInts(a, b []int) bool {
 
 // BenchmarkExpansionMatch is the first check of a run: the example
 // workspace's commands and arguments against every built-in rule, with
-// nothing compiled yet. "needle" compiles a rule only for a value that
-// holds its needle; "compile" is what the translator did before.
+// nothing compiled yet. "needle" is the rules' methods: a hand matcher
+// for each built-in pattern (matchers.go), before which a rule was
+// compiled only for a value holding its needle; "compile" is what the
+// translator did before either.
 func BenchmarkExpansionMatch(b *testing.B) {
 	set, err := Builtin()
 	if err != nil {
@@ -226,6 +228,61 @@ func BenchmarkExpansionMatch(b *testing.B) {
 						}
 					}
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkExpansionFindAll is what a check of the example workspace asks
+// of the rules once its values hold references: every built-in rule's
+// FindAllStringIndex on the values the translator writes and reads back
+// (paths under ${workspaceFolder}, ${env:X}, 17 to 84 bytes). "first"
+// clears the compiled patterns each time, as a new process starts with
+// none; "warm" keeps them.
+func BenchmarkExpansionFindAll(b *testing.B) {
+	set, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rules []*Expansion
+	for _, p := range set.All() {
+		for _, e := range entryFormats(p) {
+			for i := range e.Expands {
+				if e.Expands[i].Pattern != "" {
+					rules = append(rules, &e.Expands[i])
+				}
+			}
+		}
+	}
+	values := []string{
+		"${workspaceFolder}/.repository/extensions/aifp/.venv/bin/python",
+		"--root=${workspaceFolder}",
+		"${workspaceFolder}/.repository/extensions/reference-manager/bin/reference-manager.js",
+		"${workspaceFolder}/references.json",
+		"${workspaceFolder}/.repository/extensions/sudocode/dist/sudocode-mcp.js",
+		"${env:SUDOCODE_TOKEN}",
+		"${SUDOCODE_TOKEN}",
+		"{env:SUDOCODE_TOKEN}",
+		"/home/u/ws/.repository/extensions/vault-spec/lib/scripts/subagent.py",
+	}
+	for _, bc := range []struct {
+		name  string
+		clear bool
+	}{{"first", true}, {"warm", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			found := 0
+			for range b.N {
+				if bc.clear {
+					patterns.Clear()
+				}
+				for _, x := range rules {
+					for _, v := range values {
+						found += len(x.FindAllStringIndex(v, -1))
+					}
+				}
+			}
+			if found == 0 {
+				b.Fatal("no rule matched a value: the benchmark measures nothing")
 			}
 		})
 	}

@@ -371,11 +371,14 @@ func (e *EntryFormat) AcceptsName(name string) bool {
 // matches reports whether name matches pattern. The pattern is compiled
 // once, when first matched, not when its profile is loaded: a run loads
 // every profile and matches the names of a few (bench/run.sh, the startup
-// cases). No pattern, or one that does not compile (the loaders refuse
-// those), matches every name.
+// cases); a built-in pattern never is (matchers.go). No pattern, or one
+// that does not compile (the loaders refuse those), matches every name.
 func matches(pattern, name string) bool {
 	if pattern == "" {
 		return true
+	}
+	if m := handMatcher(pattern); m != nil {
+		return m.matchString(name)
 	}
 	if re, ok := patterns.Load(pattern); ok {
 		return re.(*regexp.Regexp).MatchString(name)
@@ -433,7 +436,9 @@ type Expansion struct {
 var patterns sync.Map // string -> *regexp.Regexp
 
 // Regexp returns the compiled Pattern, or nil when the rule has none. The
-// pattern was checked when the profile was decoded.
+// pattern was checked when the profile was decoded. MatchString,
+// FindStringIndex and FindAllStringIndex give the same answers without
+// compiling a built-in pattern (matchers.go): use those.
 func (x *Expansion) Regexp() *regexp.Regexp {
 	if x.Pattern == "" {
 		return nil

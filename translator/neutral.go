@@ -617,7 +617,7 @@ func (n *neutralizer) check(at, field, v string, pieces []rpiece, x *toolprofile
 	if x.ResolvedOnly {
 		return nil
 	}
-	for _, m := range x.Regexp().FindAllStringIndex(v, -1) {
+	for _, m := range x.FindAllStringIndex(v, -1) {
 		meant := false
 		touches := false
 		for _, p := range pieces {
