@@ -110,7 +110,11 @@ func Load(root string, env Env) (*Set, error) {
 		if err := s.addDir(userDir, userLabel, sourceUser, ""); err != nil {
 			return nil, err
 		}
-		s.sortIDs()
+		if len(s.byID) != len(s.ids) {
+			// Only a new id changes the sorted list: a user's profile
+			// of a built-in id replaces it in place.
+			s.sortIDs()
+		}
 	}
 	if root == "" {
 		return s, nil
