@@ -3,7 +3,6 @@ package toolprofiles_test
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,105 +87,39 @@ func TestRenderTypes(t *testing.T) {
 }
 
 // TestBuiltinSharesNothing: every slice element, map and pointed-to struct
-// of one call's profiles is its own. The first call of a process gets the
-// values the compiler laid out, later calls get copies: so the test runs
-// in a fresh process, changes everything reachable from one call's
-// profiles at a time, and checks that the other calls' still hold what
-// the strict decoder makes of profiles/ — a comparison between the calls
-// alone would miss a change they all see through shared memory.
+// of one call's profiles is its own. It changes everything reachable from
+// one call and checks that a call made before and one made after still
+// hold what the strict decoder makes of profiles/ — a comparison between
+// the two calls alone would miss a change both see through shared memory.
 func TestBuiltinSharesNothing(t *testing.T) {
-	if !inFreshProcess(t) {
-		return
-	}
-	decoded := decodedProfiles(t)
-	first := firstBuiltin(t)
-	copied, _ := toolprofiles.Builtin()
-	changed, _ := toolprofiles.Builtin()
-	changeAll(t, changed)
-	later, _ := toolprofiles.Builtin()
-	holdsTOML(t, "the first call", first, decoded)
-	holdsTOML(t, "an earlier copy", copied, decoded)
-	holdsTOML(t, "a later copy", later, decoded)
-
-	changeAll(t, first)
-	last, _ := toolprofiles.Builtin()
-	holdsTOML(t, "a copy made before the first call's profiles changed", copied, decoded)
-	holdsTOML(t, "a copy made after the first call's profiles changed", last, decoded)
-}
-
-// firstCallTest is the variable that makes the test binary run one test as
-// the first caller of Builtin in its process (inFreshProcess).
-const firstCallTest = "TOOLPROFILES_FIRST_CALL_TEST"
-
-// inFreshProcess runs the test again in a new process of the test binary,
-// where its first call of Builtin is the process's first, as in a run of
-// repo; it reports whether it is that process.
-func inFreshProcess(t *testing.T) bool {
-	if os.Getenv(firstCallTest) == t.Name() {
-		return true
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), firstCallTest+"="+t.Name())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s in a fresh process: %v\n%s", t.Name(), err, out)
-	}
-	if !bytes.Contains(out, []byte("--- PASS: "+t.Name())) {
-		t.Fatalf("the fresh process did not run %s:\n%s", t.Name(), out)
-	}
-	return false
-}
-
-// firstBuiltin is the first call of Builtin in the process: the profiles
-// the compiler laid out (builtinFirst).
-func firstBuiltin(t *testing.T) *toolprofiles.Set {
-	t.Helper()
-	s, err := toolprofiles.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := &toolprofiles.BuiltinFirst[0]; s.Get(p.ID) != p {
-		t.Fatal("the first call of Builtin in a process did not get builtinFirst: this test no longer checks what that call gets")
-	}
-	return s
-}
-
-func decodedProfiles(t *testing.T) *toolprofiles.Set {
-	t.Helper()
 	decoded, err := toolprofiles.LoadFS(os.DirFS("profiles"), toolprofiles.BuiltinOrigin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return decoded
-}
-
-// changeAll changes every value reachable from the profiles of set.
-func changeAll(t *testing.T, set *toolprofiles.Set) {
-	t.Helper()
+	before, _ := toolprofiles.Builtin()
+	changed, _ := toolprofiles.Builtin()
 	n := 0
-	for _, p := range set.All() {
+	for _, p := range changed.All() {
 		n += mutate(reflect.ValueOf(p).Elem())
 	}
 	if n < 1000 {
 		t.Fatalf("changed only %d values of the built-in profiles: the walk misses some", n)
 	}
-}
-
-// holdsTOML checks that set's profiles are still the decoded ones.
-func holdsTOML(t *testing.T, what string, set, decoded *toolprofiles.Set) {
-	t.Helper()
+	after, _ := toolprofiles.Builtin()
 	for _, p := range decoded.All() {
-		if !reflect.DeepEqual(set.Get(p.ID), p) {
-			t.Errorf("%s: profile %s is no longer what %s holds", what, p.ID, p.Origin())
+		if !reflect.DeepEqual(before.Get(p.ID), p) {
+			t.Errorf("profile %s of an earlier call changed with another caller's copy:\n got  %+v\n want %+v", p.ID, before.Get(p.ID), p)
+		}
+		if !reflect.DeepEqual(after.Get(p.ID), p) {
+			t.Errorf("profile %s of a later call changed with another caller's copy:\n got  %+v\n want %+v", p.ID, after.Get(p.ID), p)
 		}
 	}
 }
 
 // mutate changes every value reachable from v that can be changed in
 // place — strings, bools, numbers, slice elements, map entries (and adds
-// one, making a nil map), the structs pointers point to — and returns how
-// many it changed. Unexported fields are left alone: reflection cannot set
-// them.
+// one, making a nil map), the structs pointers point to — and returns how many it changed.
+// Unexported fields are left alone: reflection cannot set them.
 func mutate(v reflect.Value) int {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -249,28 +182,25 @@ func mutate(v reflect.Value) int {
 
 // TestBuiltinAppendStaysInSlice: appending to any slice of a returned
 // profile writes no other slice — of that profile or another — even where
-// the values share an array: those of the first call in a process (see
-// TestBuiltinSharesNothing) and of a copy.
+// the values share an array.
 func TestBuiltinAppendStaysInSlice(t *testing.T) {
-	if !inFreshProcess(t) {
-		return
+	decoded, err := toolprofiles.LoadFS(os.DirFS("profiles"), toolprofiles.BuiltinOrigin)
+	if err != nil {
+		t.Fatal(err)
 	}
-	decoded := decodedProfiles(t)
-	first := firstBuiltin(t)
-	copied, _ := toolprofiles.Builtin()
-	for _, set := range []*toolprofiles.Set{first, copied} {
-		n := 0
-		for _, p := range set.All() {
-			n += appendToEach(reflect.ValueOf(p).Elem())
-		}
-		if n < 200 {
-			t.Fatalf("appended to only %d slices of the built-in profiles: the walk misses some", n)
+	set, _ := toolprofiles.Builtin()
+	n := 0
+	for _, p := range set.All() {
+		n += appendToEach(reflect.ValueOf(p).Elem())
+	}
+	if n < 200 {
+		t.Fatalf("appended to only %d slices of the built-in profiles: the walk misses some", n)
+	}
+	for _, p := range decoded.All() {
+		if got := set.Get(p.ID); !reflect.DeepEqual(got, p) {
+			t.Errorf("profile %s changed when its or another profile's slices were appended to:\n got  %+v\n want %+v", p.ID, got, p)
 		}
 	}
-	later, _ := toolprofiles.Builtin()
-	holdsTOML(t, "the first call, appended to,", first, decoded)
-	holdsTOML(t, "a copy, appended to,", copied, decoded)
-	holdsTOML(t, "a later copy", later, decoded)
 }
 
 // appendToEach appends an element to every slice reachable from v,

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -67,19 +66,11 @@ const BuiltinOrigin = "builtin:"
 // than decoded from TOML on every run, which took most of a small sync's
 // start-up; TestBuiltinMatchesTOML keeps them equal to what the strict
 // decoder makes of the files. Each call returns new values, so a caller
-// may change its profiles without affecting anyone else's. The first
-// call gets the values the compiler laid out; later calls copy them in one
-// allocation (internal/profilegen says why).
+// may change its profiles without affecting anyone else's. They are
+// copied from static tables in a few large allocations, not built one
+// value at a time (internal/profilegen says why).
 func Builtin() (*Set, error) {
-	var ps []Profile // sorted by id
-	if builtinFirstTaken.CompareAndSwap(false, true) {
-		// The first call — in a run of repo the only one — gets the
-		// values the compiler laid out, with nothing copied: they are
-		// new to it, as no other call ever gets them.
-		ps = builtinFirstProfiles()
-	} else {
-		ps = builtinProfiles()
-	}
+	ps := builtinProfiles() // sorted by id
 	s := &Set{byID: make(map[string]*Profile, len(ps)), ids: make([]string, len(ps))}
 	for i := range ps {
 		p := &ps[i]
@@ -87,9 +78,6 @@ func Builtin() (*Set, error) {
 	}
 	return s, nil
 }
-
-// builtinFirstTaken is set by the first call of Builtin.
-var builtinFirstTaken atomic.Bool
 
 // LoadFS decodes every *.toml file at the top of fsys strictly, naming each
 // profile's origin label + file name. go generate builds the built-in
