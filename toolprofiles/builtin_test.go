@@ -90,12 +90,10 @@ func TestRenderTypes(t *testing.T) {
 // of one call's profiles is its own. It changes everything reachable from
 // one call and checks that a call made before and one made after still
 // hold what the strict decoder makes of profiles/ — a comparison between
-// the two calls alone would miss a change both see through shared memory.
+// the calls alone would miss a change they all see through shared memory —
+// and that the later call left the changes alone.
 func TestBuiltinSharesNothing(t *testing.T) {
-	decoded, err := toolprofiles.LoadFS(os.DirFS("profiles"), toolprofiles.BuiltinOrigin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	decoded := decodedProfiles(t)
 	before, _ := toolprofiles.Builtin()
 	changed, _ := toolprofiles.Builtin()
 	n := 0
@@ -105,13 +103,33 @@ func TestBuiltinSharesNothing(t *testing.T) {
 	if n < 1000 {
 		t.Fatalf("changed only %d values of the built-in profiles: the walk misses some", n)
 	}
+	// Before the next call, which would hide memory shared with before
+	// if it wrote the values anew there.
+	holdsTOML(t, "an earlier call", before, decoded)
 	after, _ := toolprofiles.Builtin()
-	for _, p := range decoded.All() {
-		if !reflect.DeepEqual(before.Get(p.ID), p) {
-			t.Errorf("profile %s of an earlier call changed with another caller's copy:\n got  %+v\n want %+v", p.ID, before.Get(p.ID), p)
+	holdsTOML(t, "a later call", after, decoded)
+	for _, p := range changed.All() {
+		if reflect.DeepEqual(p, decoded.Get(p.ID)) {
+			t.Errorf("profile %s: a later call undid the changes another caller made to its own", p.ID)
 		}
-		if !reflect.DeepEqual(after.Get(p.ID), p) {
-			t.Errorf("profile %s of a later call changed with another caller's copy:\n got  %+v\n want %+v", p.ID, after.Get(p.ID), p)
+	}
+}
+
+func decodedProfiles(t *testing.T) *toolprofiles.Set {
+	t.Helper()
+	decoded, err := toolprofiles.LoadFS(os.DirFS("profiles"), toolprofiles.BuiltinOrigin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decoded
+}
+
+// holdsTOML checks that set's profiles are still the decoded ones.
+func holdsTOML(t *testing.T, what string, set, decoded *toolprofiles.Set) {
+	t.Helper()
+	for _, p := range decoded.All() {
+		if got := set.Get(p.ID); !reflect.DeepEqual(got, p) {
+			t.Errorf("%s: profile %s changed with another caller's:\n got  %+v\n want %+v", what, p.ID, got, p)
 		}
 	}
 }
@@ -184,10 +202,7 @@ func mutate(v reflect.Value) int {
 // profile writes no other slice — of that profile or another — even where
 // the values share an array.
 func TestBuiltinAppendStaysInSlice(t *testing.T) {
-	decoded, err := toolprofiles.LoadFS(os.DirFS("profiles"), toolprofiles.BuiltinOrigin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	decoded := decodedProfiles(t)
 	set, _ := toolprofiles.Builtin()
 	n := 0
 	for _, p := range set.All() {
@@ -196,11 +211,7 @@ func TestBuiltinAppendStaysInSlice(t *testing.T) {
 	if n < 200 {
 		t.Fatalf("appended to only %d slices of the built-in profiles: the walk misses some", n)
 	}
-	for _, p := range decoded.All() {
-		if got := set.Get(p.ID); !reflect.DeepEqual(got, p) {
-			t.Errorf("profile %s changed when its or another profile's slices were appended to:\n got  %+v\n want %+v", p.ID, got, p)
-		}
-	}
+	holdsTOML(t, "appended to", set, decoded)
 }
 
 // appendToEach appends an element to every slice reachable from v,
