@@ -4,18 +4,19 @@
 //
 // Every run of repo asks for all of them once, in a fresh process, where
 // memory it touches for the first time costs a page fault. Built value by
-// value, the profiles took some 750 allocations of many sizes, each size
-// in pages of its own. So the values are one static struct instead,
-// builtinValues: an array per type — the profiles, every []string element,
-// every Target, every Expansion, … — holding each value's scalars and
-// nested structs, laid out by the compiler in the binary's data with no
-// code run at start-up. Their slices, pointers and maps are left out.
-// builtinProfiles copies the whole struct into one new allocation, then
-// sets those fields, one statement each: a slice as a full slice
-// expression over its run of the copied array (so that an append never
-// writes into a neighbour), a pointer to its element, a map as a map
-// literal, made anew. Each call thus returns values of its own, in one
-// allocation besides the maps (BenchmarkBuiltin).
+// value, the profiles took some 750 allocations of many sizes. Instead,
+// builtinProfiles copies one constant composite literal — a struct of an
+// array per type: the profiles, every []string element, every Target, … —
+// into one new allocation, then sets the slices, pointers and maps of the
+// copy, one statement each: a slice as a full slice expression over its
+// run of the copied array (so that an append never writes into a
+// neighbour), a pointer to its element, a map as a map literal. The
+// literal holds each value's scalars and nested structs only, so the
+// compiler lays it out as read-only data: no code runs for it at start-up,
+// and, unlike a package-level variable with pointers (strings are), it is
+// not in the data the runtime builds a GC bitmap of when any command
+// starts. Each call thus returns values of its own, in one allocation
+// besides the maps (BenchmarkBuiltin).
 package profilegen
 
 import (
@@ -59,28 +60,27 @@ func Render(set *toolprofiles.Set) ([]byte, error) {
 	b.WriteString("package toolprofiles\n\n")
 	b.WriteString("// builtinProfiles returns new copies of the profiles defined in\n")
 	b.WriteString("// profiles/*.toml, sorted by id, as the strict decoder reads them\n")
-	b.WriteString("// (TestBuiltinMatchesTOML): it copies builtinValues into one new\n")
-	b.WriteString("// allocation and points the copies' slices and pointers into it, each\n")
-	b.WriteString("// slice capped at its length (internal/profilegen says why).\n")
+	b.WriteString("// (TestBuiltinMatchesTOML): it copies the values, a read-only literal,\n")
+	b.WriteString("// into one new allocation and points the copies' slices and pointers\n")
+	b.WriteString("// into it, each slice capped at its length (internal/profilegen says\n")
+	b.WriteString("// why).\n")
 	fmt.Fprintf(&b, "func builtinProfiles() []%s {\n", profiles.typ.Name())
-	b.WriteString("t := new(builtinTables)\n*t = builtinValues\n")
-	b.Write(g.fixups.Bytes())
-	fmt.Fprintf(&b, "return t.%s[:]\n}\n\n", profiles.field)
-	b.WriteString("// builtinTables holds every value of the built-in profiles, an array per\n")
-	b.WriteString("// type, but for their slices, pointers and maps.\n")
-	b.WriteString("type builtinTables struct {\n")
-	for _, t := range g.tables {
-		fmt.Fprintf(&b, "%s [%d]%s\n", t.field, len(t.elems), typeName(t.typ))
-	}
-	b.WriteString("}\n\n")
-	b.WriteString("// builtinValues is laid out by the compiler: no code runs for it at start-up.\n")
-	b.WriteString("var builtinValues = builtinTables{\n")
+	b.WriteString("t := new(builtinTables)\n*t = builtinTables{\n")
 	for _, t := range g.tables {
 		fmt.Fprintf(&b, "%s: [%d]%s{\n", t.field, len(t.elems), typeName(t.typ))
 		for _, e := range t.elems {
 			b.WriteString(e + ",\n")
 		}
 		b.WriteString("},\n")
+	}
+	b.WriteString("}\n")
+	b.Write(g.fixups.Bytes())
+	fmt.Fprintf(&b, "return t.%s[:]\n}\n\n", profiles.field)
+	b.WriteString("// builtinTables holds every value of the built-in profiles, an array per\n")
+	b.WriteString("// type.\n")
+	b.WriteString("type builtinTables struct {\n")
+	for _, t := range g.tables {
+		fmt.Fprintf(&b, "%s [%d]%s\n", t.field, len(t.elems), typeName(t.typ))
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
