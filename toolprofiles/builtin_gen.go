@@ -2,2149 +2,3234 @@
 
 package toolprofiles
 
-// builtinProfiles builds the profiles defined in profiles/*.toml, as the
-// strict decoder reads them (TestBuiltinMatchesTOML).
-func builtinProfiles() []*Profile {
-	return []*Profile{
-		{
-			ID:         "abacus",
-			Name:       "Abacus.AI Desktop",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://abacus.ai/help/abacusai-desktop/mcp-configuration"},
-			Notes:      "The Desktop App, its VS Code extension and the CLI share these files. args is required, even when empty. Variable expansion and the working directory are not documented: use absolute paths.",
-			Detect:     []string{".abacusai"},
-			DetectUser: []string{"~/.abacusai"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".abacusai/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
+// builtinProfiles returns new copies of the profiles defined in
+// profiles/*.toml, sorted by id, as the strict decoder reads them
+// (TestBuiltinMatchesTOML): it copies the values, a read-only literal,
+// into one new allocation and points the copies' slices and pointers
+// into it, each slice capped at its length (internal/profilegen says
+// why).
+func builtinProfiles() []Profile {
+	t := new(builtinTables)
+	*t = builtinTables{
+		profiles: [41]Profile{
+			{
+				ID:       "abacus",
+				Name:     "Abacus.AI Desktop",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "The Desktop App, its VS Code extension and the CLI share these files. args is required, even when empty. Variable expansion and the working directory are not documented: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					AlwaysArgs:   true,
+					EnvField:     "env",
 				},
-				User: &Target{
-					Paths:     []string{"~/.abacusai/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
+				origin: "builtin:abacus.toml",
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				AlwaysArgs:   true,
-				EnvField:     "env",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
+			{
+				ID:       "aider",
+				Name:     "Aider",
+				Evidence: "2nd",
+				Notes:    "Aider has no MCP client: there is no file to write. Front-ends built on Aider (such as AiderDesk) have their own MCP settings, which repo does not manage.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
 				},
+				origin: "builtin:aider.toml",
 			},
-			origin: "builtin:abacus.toml",
+			{
+				ID:       "amazonq",
+				Name:     "Amazon Q Developer CLI",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "Maintenance-only: the CLI is replaced by the closed-source Kiro CLI (profile kiro). No cwd field: servers run in Q's working directory. ${env:VAR} is expanded in env and header values only; the command gets shell expansion (~, $VAR).",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					TypeField:    "type",
+					EnvRef:       "${env:NAME}",
+				},
+				origin: "builtin:amazonq.toml",
+			},
+			{
+				ID:       "amp",
+				Name:     "Amp",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Workspace servers (.amp/settings.json) wait for `amp mcp approve NAME`, bound to a hash of the entry: every change to an entry needs approving again. The server map sits under the literal top-level key \"amp.mcpServers\", not under amp → mcpServers.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					EnvRef:       "${NAME}",
+				},
+				origin: "builtin:amp.toml",
+			},
+			{
+				ID:       "antigravity",
+				Name:     "Google Antigravity",
+				MCP:      true,
+				Evidence: "2nd",
+				Notes:    "Secondary sources disagree on the user file: newer ones use ~/.gemini/config/mcp_config.json, older ones ~/.gemini/antigravity/mcp_config.json. repo writes whichever exists (the newer first) and creates the newer one. The files are strict JSON: a comment or a trailing comma makes agy exit 1. A project may use any of .agents/, .agent/, _agents/ or _agent/; repo writes the one that exists and creates .agents/. Remote servers use serverUrl (url is accepted too); `disabled` is the user's toggle. Variable expansion and the working directory are unverified: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:antigravity.toml",
+			},
+			{
+				ID:       "augment",
+				Name:     "Augment (Auggie CLI)",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Paths and entry shape are what auggie 0.36.0 itself writes and lists. The project file .augment/settings.json is meant to be committed; personal overrides go in the gitignored .augment/settings.local.json, which repo does not write. Variable expansion and the working directory are unverified: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					TypeField:    "type",
+					StdioType:    "stdio",
+				},
+				origin: "builtin:augment.toml",
+			},
+			{
+				ID:       "claude",
+				Name:     "Claude Code",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Project servers stay pending until approved (enableAllProjectMcpServers or enabledMcpjsonServers). No cwd field: servers run in the project directory.",
+				Entry: EntryFormat{
+					Command:       "string",
+					CommandField:  "command",
+					ArgsField:     "args",
+					EnvField:      "env",
+					TypeField:     "type",
+					StdioType:     "stdio",
+					EnvRef:        "${NAME}",
+					EnvRefDefault: true,
+				},
+				origin: "builtin:claude.toml",
+			},
+			{
+				ID:       "claude-desktop",
+				Name:     "Claude Desktop",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "The app keeps its own preferences in the same file, so repo only merges into mcpServers. The working directory is undefined: use absolute paths in command and args. On Windows the MSIX package (every installation since February 2026) reads its own virtualised copy under %LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc and ignores %APPDATA%\\Claude: repo writes the package's file when the package folder exists, the classic file otherwise, and repo doctor says which.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:claude-desktop.toml",
+			},
+			{
+				ID:       "cline",
+				Name:     "Cline",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Cline rewrites this file itself (atomic temp+rename under a lock) and migrates legacy files (VS Code globalStorage saoudrizwan.claude-dev, ~/Documents/Cline/MCP) into it. CLINE_MCP_SETTINGS_PATH and CLINE_DATA_DIR move the file and are not followed by repo.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "stdio",
+				},
+				origin: "builtin:cline.toml",
+			},
+			{
+				ID:       "codex",
+				Name:     "OpenAI Codex",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "The project file .codex/config.toml is read only when the project is trusted ([projects.\"<abs root>\"] trust_level = \"trusted\" in the user config); otherwise Codex silently ignores it. Any TOML error, wrong type or missing command in either file makes Codex exit, losing the user servers too. Codex expands no ${VAR} in values: variables a server needs from the environment are forwarded with env_vars.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					EnvForward:   "env_vars",
+					NamePattern:  "^[A-Za-z0-9_:@/.-]+$",
+				},
+				origin: "builtin:codex.toml",
+			},
+			{
+				ID:       "cody",
+				Name:     "Sourcegraph Cody",
+				Evidence: "unverified",
+				Notes:    "No file-based MCP server configuration was found for Cody, so repo writes nothing for it. Sourcegraph's newer coding agent is Amp (profile amp).",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:cody.toml",
+			},
+			{
+				ID:       "continue",
+				Name:     "Continue",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "The CLI `cn` reads only ~/.continue/config.yaml; the project drop-in files in .continue/mcpServers/ are read by the IDE extensions only. Without ~/.continue/config.yaml cn uses a remote default config, so creating that file switches cn to a local config without models. ${{ secrets.X }} is a Continue template, not an environment reference: repo writes no environment references. Remote headers belong under requestOptions.headers, which repo cannot write yet.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "stdio",
+				},
+				origin: "builtin:continue.toml",
+			},
+			{
+				ID:       "copilot",
+				Name:     "GitHub Copilot CLI",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Workspace servers load only in a trusted folder (trustedFolders in ~/.copilot/config.json, or COPILOT_ALLOW_ALL=true). .github/mcp.json is ignored as soon as .mcp.json exists. Every .mcp.json from the working directory up to the git root is loaded, so a .mcp.json in a subfolder adds servers to the root one that repo writes.",
+				Entry: EntryFormat{
+					Command:       "string",
+					CommandField:  "command",
+					ArgsField:     "args",
+					EnvField:      "env",
+					CwdField:      "cwd",
+					TypeField:     "type",
+					StdioType:     "stdio",
+					EnvRef:        "${NAME}",
+					EnvRefDefault: true,
+				},
+				origin: "builtin:copilot.toml",
+			},
+			{
+				ID:       "crush",
+				Name:     "Crush",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "Upstream now prefers crushrc (Bash, `mcp add`) and calls the JSON files legacy/deprecated; a crushrc takes precedence over .crush.json/crush.json. Values are shell-expanded: $VAR, ${VAR} and even $(cmd) run at load time.",
+				Entry: EntryFormat{
+					Command:       "string",
+					CommandField:  "command",
+					ArgsField:     "args",
+					EnvField:      "env",
+					TypeField:     "type",
+					StdioType:     "stdio",
+					EnvRef:        "${NAME}",
+					EnvRefDefault: true,
+				},
+				origin: "builtin:crush.toml",
+			},
+			{
+				ID:       "cursor",
+				Name:     "Cursor",
+				MCP:      true,
+				Evidence: "2nd",
+				Notes:    "The default working directory of a stdio server is undocumented (one report says /): use absolute paths. Whether mcp.json may hold comments is unverified, so repo keeps it strict JSON.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					EnvRef:       "${env:NAME}",
+					RootVar:      "${workspaceFolder}",
+				},
+				origin: "builtin:cursor.toml",
+			},
+			{
+				ID:       "devin",
+				Name:     "Devin CLI / Devin Desktop",
+				MCP:      true,
+				Evidence: "2nd",
+				Notes:    "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. Since Devin CLI v3000.3 the servers live in mcp_config.json files of their own, and Devin moves mcpServers it finds in config.json there on startup: repo removes the entries it wrote under the old key. The local file .devin/mcp_config.local.json is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					TypeField:    "transport",
+				},
+				origin: "builtin:devin.toml",
+			},
+			{
+				ID:       "factory",
+				Name:     "Factory Droid",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "`droid mcp add` rewrites these files. The legacy Factory Bridge files (~/Library/Application Support/Factory Bridge/mcp.json, %APPDATA%\\Factory Bridge\\mcp.json) are not written. Variable expansion and the working directory are unverified: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					TypeField:    "type",
+					StdioType:    "stdio",
+				},
+				origin: "builtin:factory.toml",
+			},
+			{
+				ID:       "firebase-studio",
+				Name:     "Firebase Studio",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Firebase Studio runs in a cloud workspace: only the project file exists. Its Gemini CLI reads .gemini/settings.json instead (profile gemini). Environment variables can also come from the workspace's .env file. Remote servers are supported, but their field names are not documented, so repo writes stdio servers only.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:firebase-studio.toml",
+			},
+			{
+				ID:       "gemini",
+				Name:     "Gemini CLI",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "In an untrusted folder every MCP server is disabled, user servers too; trust comes from ~/.gemini/trustedFolders.json or GEMINI_CLI_TRUST_WORKSPACE=true. The docs advise against '_' in server names (policy names are mcp_<server>_<tool>).",
+				Entry: EntryFormat{
+					Command:       "string",
+					CommandField:  "command",
+					ArgsField:     "args",
+					EnvField:      "env",
+					CwdField:      "cwd",
+					EnvRef:        "${NAME}",
+					EnvRefDefault: true,
+				},
+				origin: "builtin:gemini.toml",
+			},
+			{
+				ID:       "goose",
+				Name:     "Goose",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "In a project, each extension's servers go to a drop-in of its own, .agents/plugins/<extension>/.mcp.json (stdio servers only), which Goose v1.39 and later load as the extension <extension>:<server>. Goose re-serialises the whole config.yaml when it updates its platform extensions, so comments and key order in it do not survive Goose itself. Extensions are keyed by the lowercased name with whitespace removed and other characters turned into '_': use names of [a-z0-9_-]. Goose drops PATH, LD_PRELOAD, PYTHONPATH, NODE_OPTIONS and other sensitive variables from envs. GOOSE_PATH_ROOT (config at <root>/config/config.yaml) is not followed by repo. SSE extensions are no longer supported by Goose.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "cmd",
+					ArgsField:    "args",
+					AlwaysArgs:   true,
+					EnvField:     "envs",
+					TypeField:    "type",
+					StdioType:    "stdio",
+					NameField:    "name",
+					NamePattern:  "^[a-z0-9_-]+$",
+				},
+				origin: "builtin:goose.toml",
+			},
+			{
+				ID:       "jetbrains",
+				Name:     "JetBrains Junie",
+				MCP:      true,
+				Evidence: "2nd",
+				Notes:    "Junie runs stdio servers only, so remote servers are not written. Paths come from secondary sources; variable expansion and the server's working directory are unverified: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:jetbrains.toml",
+			},
+			{
+				ID:       "jetbrains-ai",
+				Name:     "JetBrains AI Assistant",
+				Evidence: "2nd",
+				Notes:    "MCP-capable (STDIO and, since 2026.1, Streamable HTTP servers), but configured in the IDE: Settings | Tools | AI Assistant | Model Context Protocol (MCP). No documented file exists for repo to write (.ai/mcp/mcp.json is a third-party claim), so repo writes nothing for it. JetBrains Junie is a separate profile (jetbrains).",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:jetbrains-ai.toml",
+			},
+			{
+				ID:       "jetbrains-air",
+				Name:     "JetBrains Air",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Air also reads the repository's .mcp.json (written for Claude Code) when Launch workspace MCP servers is on; repo writes .air/mcp.json, which Air always reads. The global servers' file is not documented, so there is no user scope. Variable expansion and the working directory are not documented: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:jetbrains-air.toml",
+			},
+			{
+				ID:       "kilo",
+				Name:     "Kilo Code",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Kilo Code is built on OpenCode: the same dialect (type \"local\", command as an array, environment, {env:NAME}). The settings UI writes these files too. The legacy Roo-based extension reads .kilocode/mcp.json instead (profile kilo-legacy). Tool approvals live in the top-level `permission` key, which repo does not touch.",
+				Entry: EntryFormat{
+					Command:      "array",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "environment",
+					TypeField:    "type",
+					StdioType:    "local",
+					EnvRef:       "{env:NAME}",
+				},
+				origin: "builtin:kilo.toml",
+			},
+			{
+				ID:       "kilo-legacy",
+				Name:     "Kilo Code (legacy extension)",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "For the legacy, Roo-based Kilo Code extension only; current Kilo Code reads kilo.json(c) (profile kilo). Files are read with JSON.parse, so a comment or trailing comma drops every server in the file. The old Kilo CLI's ~/.kilocode/cli/global/settings/mcp_settings.json is not written.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "stdio",
+					EnvRef:       "${env:NAME}",
+				},
+				origin: "builtin:kilo-legacy.toml",
+			},
+			{
+				ID:       "kimi",
+				Name:     "Kimi Code CLI",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Project servers (.kimi-code/mcp.json) start only once the user trusts the folder in Kimi Code's workspace-trust prompt. `enabled`, the tool lists and the timeouts are the user's. Variable expansion is not documented: the bearerTokenEnvVar field names a variable for a bearer token, which repo does not write.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "transport",
+				},
+				origin: "builtin:kimi.toml",
+			},
+			{
+				ID:       "kiro",
+				Name:     "Kiro",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Workspace .kiro/settings/mcp.json overrides the global file, and an agent's own MCP config overrides both. ${VAR} is expanded only in env and header values.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					AlwaysArgs:   true,
+					EnvField:     "env",
+					EnvRef:       "${NAME}",
+				},
+				origin: "builtin:kiro.toml",
+			},
+			{
+				ID:       "lmstudio",
+				Name:     "LM Studio",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "LM Studio edits mcp.json in its own editor (Program tab, Install > Edit mcp.json). The file path is documented; an older installation keeps it in ~/.cache/lm-studio, which repo writes where that file exists. A moved LM Studio home (~/.lmstudio-home-pointer) is not followed. Variable expansion and the working directory are undocumented: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:lmstudio.toml",
+			},
+			{
+				ID:       "mistral-vibe",
+				Name:     "Mistral Vibe",
+				Evidence: "2nd",
+				Notes:    "MCP-capable, but its array-of-tables format ([[mcp_servers]] with name and transport in ~/.vibe/config.toml or .vibe/config.toml) is not supported by repo yet: add servers with Vibe's own configuration for now.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:mistral-vibe.toml",
+			},
+			{
+				ID:       "opencode",
+				Name:     "OpenCode",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "An entry with type \"stdio\", no type, or a string command makes the whole config invalid, and `env` is silently ignored (the key is `environment`). OpenCode inserts \"$schema\" into an opencode.json that lacks it; keeping one avoids that rewrite.",
+				Entry: EntryFormat{
+					Command:      "array",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "environment",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "local",
+					EnvRef:       "{env:NAME}",
+				},
+				origin: "builtin:opencode.toml",
+			},
+			{
+				ID:       "qoder",
+				Name:     "Qoder CLI",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "The project file is the .mcp.json that Claude Code and the Copilot CLI read too, so repo writes one entry that suits all three. The local file .qoder/settings.local.json is in the repository but meant to stay out of git. MCP tools still go through Qoder's permission prompts (permissions.allow in settings).",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "stdio",
+					EnvRef:       "${NAME}",
+				},
+				origin: "builtin:qoder.toml",
+			},
+			{
+				ID:       "qwen",
+				Name:     "Qwen Code",
+				MCP:      true,
+				Evidence: "run",
+				Notes:    "Project servers stay pending until `qwen mcp approve`; the approval is bound to a hash of the entry, so every change to an entry needs approving again. An unparsable .qwen/settings.json is moved to settings.json.corrupted and replaced, silently.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					EnvRef:       "${NAME}",
+				},
+				origin: "builtin:qwen.toml",
+			},
+			{
+				ID:       "roo",
+				Name:     "Roo Code",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "Roo Code is discontinued (last release May 15, 2026; repository archived). Its files are read with JSON.parse, so one comment or trailing comma drops every server in the file. On Windows Roo wraps the command in cmd.exe /c.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "stdio",
+					EnvRef:       "${env:NAME}",
+					RootVar:      "${workspaceFolder}",
+				},
+				origin: "builtin:roo.toml",
+			},
+			{
+				ID:       "rovodev",
+				Name:     "Atlassian Rovo Dev CLI",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Rovo Dev has only a user file: its servers apply to every project. Servers are switched on and off in a session with /mcp. The working directory and variable expansion are not documented: use absolute paths.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					TypeField:    "transport",
+					StdioType:    "stdio",
+				},
+				origin: "builtin:rovodev.toml",
+			},
+			{
+				ID:       "tabnine",
+				Name:     "Tabnine agent",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "The workspace file is read only in a trusted workspace. settings.json holds Tabnine's other settings too (hooks, skills), which repo leaves alone. Whether the file may hold comments is not documented, so repo keeps it strict JSON.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+				},
+				origin: "builtin:tabnine.toml",
+			},
+			{
+				ID:       "trae",
+				Name:     "Trae",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "The project file .trae/mcp.json is documented (TRAE CN manual) and read only after project MCP is switched on in Trae's MCP settings; the user file's location comes from secondary sources. The Chinese edition (Trae CN) uses its own application directory, which is not written.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+				},
+				origin: "builtin:trae.toml",
+			},
+			{
+				ID:       "visual-studio",
+				Name:     "Visual Studio",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Windows only. Visual Studio also reads <solution>/.mcp.json, .vscode/mcp.json and .cursor/mcp.json; repo writes the Visual Studio-specific .vs/mcp.json, which is per user and normally not committed. Paths are relative to the repository root, so a solution in a sub-directory does not see them. Tools of a new server are disabled until enabled in Visual Studio.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					TypeField:    "type",
+					StdioType:    "stdio",
+				},
+				origin: "builtin:visual-studio.toml",
+			},
+			{
+				ID:       "vscode",
+				Name:     "VS Code (Copilot Chat)",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "The entry schema has additionalProperties: false, so repo writes only VS Code's own fields. Copilot CLI does not read .vscode/mcp.json (clients.md); VS Code forwards these servers to Copilot harness sessions except those needing ${input:...}.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					CwdField:     "cwd",
+					TypeField:    "type",
+					StdioType:    "stdio",
+					EnvRef:       "${env:NAME}",
+					RootVar:      "${workspaceFolder}",
+				},
+				origin: "builtin:vscode.toml",
+			},
+			{
+				ID:       "warp",
+				Name:     "Warp",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Servers added in Warp's UI are stored in Warp Drive, not in these files. Project servers never start on their own: the user turns each on in Settings > Agents > MCP servers, again after every restart of Warp. The working-directory field is working_directory, not cwd. Warp also reads Claude Code's and Codex's MCP files and .agents/.mcp.json when the user allows it.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					AlwaysArgs:   true,
+					EnvField:     "env",
+					CwdField:     "working_directory",
+				},
+				origin: "builtin:warp.toml",
+			},
+			{
+				ID:       "windsurf",
+				Name:     "Windsurf Cascade (Devin Desktop)",
+				MCP:      true,
+				Evidence: "docs",
+				Notes:    "Windsurf is now Devin Desktop. This file serves only the legacy Cascade agent; the default agent (Devin Local) reads the Devin configuration, so select profile devin too. Windsurf has no project-scope file: its servers are global for every workspace. The Windsurf JetBrains plugin reads ~/.codeium/mcp_config.json, which repo does not write.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					EnvField:     "env",
+					EnvRef:       "${env:NAME}",
+				},
+				origin: "builtin:windsurf.toml",
+			},
+			{
+				ID:       "zed",
+				Name:     "Zed",
+				MCP:      true,
+				Evidence: "src",
+				Notes:    "Project context_servers apply only in a trusted worktree. The command runs through the system shell in the worktree root. Zed rewrites settings.json itself (settings migrator, UI edits) and may turn old entry shapes into new ones.",
+				Entry: EntryFormat{
+					Command:      "string",
+					CommandField: "command",
+					ArgsField:    "args",
+					AlwaysArgs:   true,
+					EnvField:     "env",
+				},
+				origin: "builtin:zed.toml",
+			},
 		},
-		{
-			ID:         "aider",
-			Name:       "Aider",
-			Evidence:   "2nd",
-			Sources:    []string{"tool-formats.md: Aider [2nd]", "https://github.com/Aider-AI/aider/issues/3314", "https://github.com/Aider-AI/aider/issues/4506", "https://github.com/Aider-AI/aider/pull/3672"},
-			Notes:      "Aider has no MCP client: there is no file to write. Front-ends built on Aider (such as AiderDesk) have their own MCP settings, which repo does not manage.",
-			Detect:     []string{".aider.conf.yml", ".aiderignore"},
-			DetectUser: []string{"~/.aider.conf.yml"},
-			Binaries:   []string{"aider"},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:aider.toml",
+		strings: [904]string{
+			"https://abacus.ai/help/abacusai-desktop/mcp-configuration",
+			".abacusai",
+			"~/.abacusai",
+			".abacusai/mcp.json",
+			"mcpServers",
+			"~/.abacusai/mcp.json",
+			"mcpServers",
+			"tool-formats.md: Aider [2nd]",
+			"https://github.com/Aider-AI/aider/issues/3314",
+			"https://github.com/Aider-AI/aider/issues/4506",
+			"https://github.com/Aider-AI/aider/pull/3672",
+			".aider.conf.yml",
+			".aiderignore",
+			"~/.aider.conf.yml",
+			"aider",
+			"tool-formats.md: Amazon Q Developer CLI [src], commit 15cc8f3c",
+			"aws/amazon-q-developer-cli crates/chat-cli/src/util/paths.rs",
+			"aws/amazon-q-developer-cli crates/chat-cli/src/cli/chat/tools/custom_tool.rs",
+			"aws/amazon-q-developer-cli crates/chat-cli/src/mcp_client/client.rs",
+			".amazonq",
+			"~/.aws/amazonq",
+			"qchat",
+			".amazonq/mcp.json",
+			"mcpServers",
+			"~/.aws/amazonq/mcp.json",
+			"mcpServers",
+			"env",
+			"headers",
+			"env",
+			"headers",
+			"command",
+			"disabled",
+			"timeout",
+			"conformance/LAST_RUN.md: Amp 0.0.1790142911-g7618fb (@ampcode/cli-linux-x64), project and user scope [run]",
+			"tool-formats.md: Amp [2nd]",
+			"ampcode.com manual (as quoted by developersdigest)",
+			"dyoshikawa/rulesync src/features/mcp/amp-mcp.ts",
+			"stacklok/toolhive pkg/client/config.go",
+			".amp",
+			"${XDG_CONFIG_HOME:-~/.config}/amp",
+			"amp",
+			".amp/settings.json",
+			".amp/settings.jsonc",
+			"amp.mcpServers",
+			"${XDG_CONFIG_HOME:-~/.config}/amp/settings.json",
+			"${XDG_CONFIG_HOME:-~/.config}/amp/settings.jsonc",
+			"amp.mcpServers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"tool-formats.md: Other MCP-capable tools seen (Google Antigravity) [2nd]",
+			"stacklok/toolhive pkg/client/config.go (~/.gemini/antigravity/mcp_config.json)",
+			"dyoshikawa/rulesync 17.0 antigravity-ide/-cli targets (~/.gemini/config/mcp_config.json, .agents/mcp_config.json)",
+			"Goldziher/ai-rulez (.agents/mcp_config.json)",
+			"stbenjam/skillsaw docs/rules/antigravity-mcp-valid.md (commit 05e1db1f; measured against agy 1.1.25)",
+			".agents/mcp_config.json",
+			".agent/mcp_config.json",
+			"_agents/mcp_config.json",
+			"_agent/mcp_config.json",
+			"~/.gemini/antigravity",
+			"~/.gemini/config/mcp_config.json",
+			"agy",
+			".agents/mcp_config.json",
+			".agent/mcp_config.json",
+			"_agents/mcp_config.json",
+			"_agent/mcp_config.json",
+			"mcpServers",
+			"~/.gemini/config/mcp_config.json",
+			"~/.gemini/antigravity/mcp_config.json",
+			"mcpServers",
+			"conformance/LAST_RUN.md: auggie 0.36.0 (@augmentcode/auggie), project and user scope [run]",
+			"auggie 0.36.0: auggie mcp add --project/--local (what it writes)",
+			"https://docs.augmentcode.com/cli/config",
+			"tool-formats.md: Augment (Auggie CLI) [2nd]",
+			"dyoshikawa/rulesync augmentcode-mcp.ts",
+			"peers.md: rulesync #3021 (JSONC Augment settings)",
+			".augment",
+			".augment-guidelines",
+			"~/.augment",
+			"auggie",
+			".augment/settings.json",
+			"mcpServers",
+			"~/.augment/settings.json",
+			"mcpServers",
+			"https://code.claude.com/docs/en/mcp",
+			"tool-formats.md: Claude Code [run][src], claude-code 2.1.329",
+			"clients.md: Claude Code oracle runs",
+			"@anthropic-ai/claude-code-linux-x64 2.1.332 binary: remote oauth and headersHelper schema [src]",
+			".claude",
+			".mcp.json",
+			"CLAUDE.md",
+			"${CLAUDE_CONFIG_DIR:-~/.claude}",
+			"${CLAUDE_CONFIG_DIR:-~}/.claude.json",
+			"claude",
+			".mcp.json",
+			"mcpServers",
+			"${CLAUDE_CONFIG_DIR:-~}/.claude.json",
+			"projects",
+			"<<root>>",
+			"mcpServers",
+			"${CLAUDE_CONFIG_DIR:-~}/.claude.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"timeout",
+			"oauth",
+			"headersHelper",
+			"oauth",
+			"clientId",
+			"oauth",
+			"callbackPort",
+			"oauth",
+			"scopes",
+			"oauth",
+			"authServerMetadataUrl",
+			"headersHelper",
+			"tool-formats.md: Claude Desktop [docs]",
+			"anthropics/claude-code issue #26073 (Windows MSIX reads the LocalCache\\Roaming file; %APPDATA% is ignored)",
+			"anthropics/claude-code issue #25579 (Microsoft Store MSIX build, same path)",
+			"akitaonrails/ai-memory pull request #250 (MSIX default since February 2026; package Claude_pzs8sxrjxfjjc)",
+			"modelcontextprotocol/modelcontextprotocol docs/docs/develop/connect-local-servers.mdx (commit 2058728385da440bf9424952bb7287a8b9f08194)",
+			"~/.config/Claude",
+			"~/Library/Application Support/Claude",
+			"${APPDATA}/Claude",
+			"${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc",
+			"~/Library/Application Support/Claude/claude_desktop_config.json",
+			"~/Library/Application Support/Claude/claude_desktop_config.json",
+			"${APPDATA}/Claude/claude_desktop_config.json",
+			"linux",
+			"mcpServers",
+			"conformance/LAST_RUN.md: Cline CLI 3.0.65 (cline), user scope [run]",
+			"tool-formats.md: Cline [src][docs], cline/cline commit 21cb8d25",
+			"cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts",
+			"cline/cline sdk/packages/shared/src/storage/paths.ts",
+			"cline/cline docs/getting-started/config.mdx",
+			".clinerules",
+			"${CLINE_DIR:-~/.cline}",
+			"cline",
+			"${CLINE_DIR:-~/.cline}/data/settings/cline_mcp_settings.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"disabled",
+			"timeout",
+			"autoApprove",
+			"tool-formats.md: OpenAI Codex [run][src], codex-cli 0.169.0",
+			"openai/codex codex-rs/config/src/mcp_types.rs",
+			"openai/codex codex-rs/config/src/mcp_edit.rs",
+			"clients.md: Codex oracle runs (codex 0.169.0)",
+			"@openai/codex-linux-x64 0.171.0 binary strings: http_headers_helper, scopes, oauth (McpServerOAuthConfig) [src]",
+			".codex",
+			"${CODEX_HOME:-~/.codex}",
+			"codex",
+			".codex/config.toml",
+			"mcp_servers",
+			"${CODEX_HOME:-~/.codex}/config.toml",
+			"mcp_servers",
+			"enabled",
+			"startup_timeout_sec",
+			"tool_timeout_sec",
+			"enabled_tools",
+			"disabled_tools",
+			"tools",
+			"oauth",
+			"scopes",
+			"http_headers_helper",
+			"oauth",
+			"client_id",
+			"oauth",
+			"callback_port",
+			"scopes",
+			"http_headers_helper",
+			"tool-formats.md: Sourcegraph Cody (unverified)",
+			".cody",
+			"cody",
+			"conformance/LAST_RUN.md: @continuedev/cli (cn) 1.5.47, user scope [run]",
+			"tool-formats.md: Continue [src][docs], continuedev/continue commit d0a3c0b6",
+			"continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
+			"continuedev/continue core/context/mcp/MCPConnection.ts",
+			"continuedev/continue docs/customize/deep-dives/mcp.mdx",
+			"clients.md: Continue CLI (cn 1.5.47) oracle runs",
+			".continue",
+			"${CONTINUE_GLOBAL_DIR:-~/.continue}",
+			"cn",
+			".continue/mcpServers/repo-managed.yaml",
+			"mcpServers",
+			"${CONTINUE_GLOBAL_DIR:-~/.continue}/config.yaml",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"connectionTimeout",
+			"tool-formats.md: GitHub Copilot CLI [run], copilot 1.0.102",
+			"clients.md: GitHub Copilot CLI oracle runs",
+			"GitHub Copilot SDK docs: copilot-sdk/features/mcp",
+			".github/copilot-instructions.md",
+			".github/mcp.json",
+			"${COPILOT_HOME:-~/.copilot}",
+			"copilot",
+			".mcp.json",
+			"mcpServers",
+			"${COPILOT_HOME:-~/.copilot}/mcp-config.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"tools",
+			"timeout",
+			"tool-formats.md: Crush [src][docs], charmbracelet/crush commit 37f36e93",
+			"charmbracelet/crush internal/config/config.go",
+			"charmbracelet/crush internal/config/load.go",
+			"charmbracelet/crush docs/config/README.md",
+			".crush.json",
+			"crush.json",
+			".crushrc",
+			"crushrc",
+			"${XDG_CONFIG_HOME:-~/.config}/crush",
+			"${XDG_DATA_HOME:-~/.local/share}/crush",
+			"crush",
+			".crush.json",
+			"crush.json",
+			"mcp",
+			"${XDG_CONFIG_HOME:-~/.config}/crush/crush.json",
+			"~/.config/crush/crush.json",
+			"mcp",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"disabled",
+			"disabled_tools",
+			"https://cursor.com/docs/cli/mcp (agent mcp enable, --approve-mcps)",
+			"https://cursor.com/docs/context/mcp",
+			"tool-formats.md: Cursor (IDE + CLI) [2nd]",
+			"microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (Cursor import paths)",
+			".cursor",
+			".cursorrules",
+			"~/.cursor",
+			"cursor",
+			"cursor-agent",
+			".cursor/mcp.json",
+			"mcpServers",
+			"~/.cursor/mcp.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"project",
+			"https://docs.devin.ai/cli/changelog/stable (CLI v3000.3.22, 2026-07-29), as quoted by https://github.com/dyoshikawa/rulesync/issues/2510 [2nd]",
+			"https://github.com/dyoshikawa/rulesync/pull/2523 [2nd]",
+			"https://github.com/upstash/context7/pull/3090 (Devin CLI 3000.6.2 reads .devin/mcp_config.json) [2nd]",
+			"https://docs.devin.ai/cli/extensibility/mcp/configuration (entry format)",
+			"https://docs.devin.ai/desktop/cascade/mcp",
+			"https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]",
+			".devin",
+			"~/.config/devin",
+			"${APPDATA}/devin",
+			"devin",
+			".devin/mcp_config.json",
+			"mcpServers",
+			".devin/config.json",
+			"mcpServers",
+			".devin/mcp_config.local.json",
+			"mcpServers",
+			".devin/config.local.json",
+			"mcpServers",
+			"~/.config/devin/mcp_config.json",
+			"${APPDATA}/devin/mcp_config.json",
+			"mcpServers",
+			"~/.config/devin/config.json",
+			"${APPDATA}/devin/config.json",
+			"mcpServers",
+			"conformance/LAST_RUN.md: droid 0.225.2 (@factory/cli-linux-x64), project and user scope [run]",
+			"https://docs.factory.ai/cli/configuration/mcp (per the catalog audit)",
+			"https://docs.factory.ai/factory-cli/configuration/mcp (older: stdio only)",
+			"droid 0.225.2: droid mcp add --type http|sse|stdio (what it writes)",
+			"tool-formats.md: Factory Droid [2nd][docs]",
+			"stacklok/toolhive pkg/client/config.go",
+			"dyoshikawa/rulesync src/features/mcp (factorydroid)",
+			".factory",
+			"~/.factory",
+			"droid",
+			".factory/mcp.json",
+			"mcpServers",
+			"~/.factory/mcp.json",
+			"mcpServers",
+			"https://firebase.google.com/docs/studio/mcp-servers",
+			"https://firebase.blog/posts/2025/07/supercharge-firebase-studio-with-mcp",
+			"tool-formats.md: Firebase Studio (unverified)",
+			"peers.md: intellectronica/ruler Firebase Studio target",
+			".idx",
+			".idx/mcp.json",
+			"mcpServers",
+			"conformance/LAST_RUN.md: gemini-cli 0.61.0, project scope [run]",
+			"tool-formats.md: Gemini CLI [src][docs], gemini-cli commit 5411f113",
+			"google-gemini/gemini-cli docs/tools/mcp-server.md",
+			"google-gemini/gemini-cli docs/reference/configuration.md",
+			"clients.md: Gemini CLI oracle runs (gemini-cli 0.61.0)",
+			"@google/gemini-cli 0.61.0 bundle: MCPServerConfig oauth, redirectUri port [src]",
+			".gemini",
+			"GEMINI.md",
+			"${GEMINI_CLI_HOME:-~}/.gemini/settings.json",
+			"${GEMINI_CLI_HOME:-~}/.gemini/projects.json",
+			"${GEMINI_CLI_HOME:-~}/.gemini/tmp",
+			"gemini",
+			".gemini/settings.json",
+			"mcpServers",
+			"${GEMINI_CLI_HOME:-~}/.gemini/settings.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"env",
+			"headers",
+			"env",
+			"headers",
+			"windows",
+			"includeTools",
+			"excludeTools",
+			"timeout",
+			"oauth",
+			"NODE_OPTIONS",
+			"NODE_CLI_FLAGS",
+			"_FORCE_NODE_OPTIONS",
+			"NODE_PATH",
+			"ELECTRON_RUN_AS_NODE",
+			"PYTHONPATH",
+			"PYTHONSTARTUP",
+			"RUBYOPT",
+			"RUBYLIB",
+			"PERL5OPT",
+			"PERL5LIB",
+			"LD_PRELOAD",
+			"LD_AUDIT",
+			"LD_DEBUG",
+			"LD_PROFILE",
+			"LD_LIBRARY_PATH",
+			"DYLD_INSERT_LIBRARIES",
+			"DYLD_FORCE_FLAT_NAMESPACE",
+			"DYLD_LIBRARY_PATH",
+			"DYLD_FRAMEWORK_PATH",
+			"DYLD_FALLBACK_LIBRARY_PATH",
+			"DYLD_FALLBACK_FRAMEWORK_PATH",
+			"BASH_ENV",
+			"ENV",
+			"PERL5DB",
+			"JAVA_TOOL_OPTIONS",
+			"_JAVA_OPTIONS",
+			"CLASSPATH",
+			"DOTNET_STARTUP_HOOKS",
+			"CORECLR_PROFILER_PATH",
+			"CORECLR_ENABLE_PROFILING",
+			"oauth",
+			"clientId",
+			"oauth",
+			"clientSecret",
+			"oauth",
+			"redirectUri",
+			"oauth",
+			"scopes",
+			"oauth",
+			"enabled",
+			"tool-formats.md: Goose [src][docs]",
+			"block/goose crates/goose/src/agents/extension.rs",
+			"aaif-goose/goose crates/goose/src/agents/extension.rs (commit 5632aebc)",
+			"aaif-goose/goose crates/goose/src/config/extensions.rs (commit 05a3515c)",
+			"block/goose documentation/docs/guides/config-files.md",
+			"block/goose crates/goose/src/plugins/mcp_servers.rs (commit 41af6ba5) and plugins/discovery.rs (commit 21aecaf8): project drop-ins [src]",
+			".goosehints",
+			"${XDG_CONFIG_HOME:-~/.config}/goose",
+			"~/.config/goose",
+			"${APPDATA}/Block/goose",
+			"goose",
+			".agents/plugins/<<extension>>/.mcp.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"PATH",
+			"PATHEXT",
+			"SystemRoot",
+			"windir",
+			"LD_LIBRARY_PATH",
+			"LD_PRELOAD",
+			"LD_AUDIT",
+			"LD_DEBUG",
+			"LD_BIND_NOW",
+			"LD_ASSUME_KERNEL",
+			"DYLD_LIBRARY_PATH",
+			"DYLD_INSERT_LIBRARIES",
+			"DYLD_FRAMEWORK_PATH",
+			"PYTHONPATH",
+			"PYTHONHOME",
+			"NODE_OPTIONS",
+			"RUBYOPT",
+			"GEM_PATH",
+			"GEM_HOME",
+			"CLASSPATH",
+			"GO111MODULE",
+			"GOROOT",
+			"APPINIT_DLLS",
+			"SESSIONNAME",
+			"ComSpec",
+			"TEMP",
+			"TMP",
+			"LOCALAPPDATA",
+			"USERPROFILE",
+			"HOMEDRIVE",
+			"HOMEPATH",
+			"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml",
+			"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml",
+			"~/.config/goose/config.yaml",
+			"${APPDATA}/Block/goose/config/config.yaml",
+			"extensions",
+			"enabled",
+			"timeout",
+			"description",
+			"PATH",
+			"PATHEXT",
+			"SystemRoot",
+			"windir",
+			"LD_LIBRARY_PATH",
+			"LD_PRELOAD",
+			"LD_AUDIT",
+			"LD_DEBUG",
+			"LD_BIND_NOW",
+			"LD_ASSUME_KERNEL",
+			"DYLD_LIBRARY_PATH",
+			"DYLD_INSERT_LIBRARIES",
+			"DYLD_FRAMEWORK_PATH",
+			"PYTHONPATH",
+			"PYTHONHOME",
+			"NODE_OPTIONS",
+			"RUBYOPT",
+			"GEM_PATH",
+			"GEM_HOME",
+			"CLASSPATH",
+			"GO111MODULE",
+			"GOROOT",
+			"APPINIT_DLLS",
+			"SESSIONNAME",
+			"ComSpec",
+			"TEMP",
+			"TMP",
+			"LOCALAPPDATA",
+			"USERPROFILE",
+			"HOMEDRIVE",
+			"HOMEPATH",
+			"https://www.jetbrains.com/help/junie/model-context-protocol-mcp.html",
+			"tool-formats.md: JetBrains Junie [2nd]",
+			"dyoshikawa/rulesync src/constants/junie-paths.ts",
+			".junie",
+			"~/.junie",
+			"junie",
+			".junie/mcp/mcp.json",
+			"mcpServers",
+			"~/.junie/mcp/mcp.json",
+			"mcpServers",
+			"https://www.jetbrains.com/help/ai-assistant/2026.1/mcp.html (STDIO and Streamable HTTP; settings dialog, no file)",
+			"https://www.jetbrains.com/help/ai-assistant/configure-an-mcp-server.html",
+			"tool-formats.md: JetBrains AI Assistant [2nd] / unverified",
+			"dyoshikawa/rulesync aiassistant-paths.ts (.ai/mcp/mcp.json claim)",
+			".aiassistant",
+			".aiignore",
+			"https://www.jetbrains.com/help/air/mcp-servers.html",
+			".air",
+			".air/mcp.json",
+			"mcpServers",
+			"conformance/LAST_RUN.md: Kilo CLI 7.7.9 (@kilocode/cli-linux-x64), project and user scope [run]",
+			"tool-formats.md: Kilo Code (current, OpenCode-based) [docs]",
+			"Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (commit 00014964)",
+			"@kilocode/cli-linux-x64 7.7.9 binary: McpOAuthConfig [src]",
+			"kilo.json",
+			"kilo.jsonc",
+			".kilo",
+			"${XDG_CONFIG_HOME:-~/.config}/kilo",
+			"kilo",
+			"kilo.json",
+			"kilo.jsonc",
+			".kilo/kilo.json",
+			".kilo/kilo.jsonc",
+			"mcp",
+			"${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.json",
+			"${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.jsonc",
+			"mcp",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"name",
+			"env",
+			"headers",
+			"enabled",
+			"timeout",
+			"oauth",
+			"oauth",
+			"clientId",
+			"oauth",
+			"clientSecret",
+			"oauth",
+			"callbackPort",
+			"oauth",
+			"scope",
+			"tool-formats.md: Kilo Code (legacy Roo-fork extension / old CLI) [docs]",
+			"Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (tab VSCode (Legacy))",
+			"Kilo-Org/kilocode src/services/mcp/McpHub.ts (commit 0fc86cec)",
+			".kilocode",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/kilocode.kilo-code",
+			"~/.kilocode",
+			"~/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code",
+			"~/.kilocode",
+			"${APPDATA}/Code/User/globalStorage/kilocode.kilo-code",
+			"~/.kilocode",
+			".kilocode/mcp.json",
+			"mcpServers",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
+			"~/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
+			"${APPDATA}/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"env",
+			"headers",
+			"alwaysAllow",
+			"disabled",
+			"disabledTools",
+			"timeout",
+			"https://moonshotai.github.io/kimi-code/en/customization/mcp",
+			".kimi-code",
+			"${KIMI_CODE_HOME:-~/.kimi-code}",
+			"kimi",
+			".kimi-code/mcp.json",
+			"mcpServers",
+			"${KIMI_CODE_HOME:-~/.kimi-code}/mcp.json",
+			"mcpServers",
+			"project",
+			"https://kiro.dev/docs/cli/mcp/configuration",
+			"tool-formats.md: Kiro (IDE + CLI) [docs]",
+			".kiro",
+			"~/.kiro",
+			"kiro",
+			"kiro-cli",
+			".kiro/settings/mcp.json",
+			"mcpServers",
+			"~/.kiro/settings/mcp.json",
+			"mcpServers",
+			"env",
+			"headers",
+			"env",
+			"headers",
+			"disabled",
+			"autoApprove",
+			"disabledTools",
+			"lmstudio.ai/docs/app/mcp (\"~/.lmstudio/mcp.json on macOS and Linux, %USERPROFILE%/.lmstudio/mcp.json on Windows\", as quoted in lmstudio-ai/lmstudio-bug-tracker #1371)",
+			"tool-formats.md: LM Studio [docs][2nd]",
+			"lmstudio-ai/docs 0_app/2_mcp/index.mdx (commit 6fc6a668)",
+			"stacklok/toolhive pkg/client/config.go (path)",
+			"~/.lmstudio",
+			"~/.cache/lm-studio",
+			"lms",
+			"~/.lmstudio/mcp.json",
+			"~/.cache/lm-studio/mcp.json",
+			"mcpServers",
+			"tool-formats.md: Other MCP-capable tools seen (Mistral Vibe) [2nd]",
+			"stacklok/toolhive pkg/client/config.go (TOMLStorageTypeArray)",
+			"peers.md: ruler and rulesync Mistral Vibe targets ([[mcp_servers]] with name, transport)",
+			".vibe",
+			"~/.vibe",
+			"vibe",
+			"conformance/LAST_RUN.md: opencode-ai 1.18.33, project scope [run]",
+			"tool-formats.md: OpenCode [src][docs], opencode-ai 1.18.33",
+			"anomalyco/opencode packages/web/src/content/docs/config.mdx (commit 161aa252)",
+			"clients.md: OpenCode oracle runs (opencode-ai 1.18.33)",
+			"opencode-ai 1.18.33 binary: McpOAuthConfig [src]",
+			"opencode.json",
+			"opencode.jsonc",
+			".opencode",
+			"${XDG_CONFIG_HOME:-~/.config}/opencode",
+			"${XDG_DATA_HOME:-~/.local/share}/opencode",
+			"opencode",
+			"opencode.json",
+			"opencode.jsonc",
+			"mcp",
+			"${XDG_CONFIG_HOME:-~/.config}/opencode/opencode.json",
+			"${XDG_CONFIG_HOME:-~/.config}/opencode/opencode.jsonc",
+			"mcp",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"name",
+			"env",
+			"headers",
+			"enabled",
+			"timeout",
+			"oauth",
+			"oauth",
+			"clientId",
+			"oauth",
+			"clientSecret",
+			"oauth",
+			"callbackPort",
+			"oauth",
+			"scope",
+			"conformance/LAST_RUN.md: qodercli 1.1.52 (@qoder-ai/qodercli), project and user scope [run]",
+			"https://docs.qoder.com/cli/mcp-servers",
+			"https://docs.qoder.com/cli/mcp-reference",
+			".qoder",
+			"~/.qoder",
+			"qodercli",
+			"qoder",
+			".mcp.json",
+			"mcpServers",
+			".qoder/settings.local.json",
+			"mcpServers",
+			"~/.qoder/settings.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"conformance/LAST_RUN.md: qwen-code 0.24.4, project scope [run]",
+			"tool-formats.md: Qwen Code [src][docs], bundle 0.24.4",
+			"QwenLM/qwen-code docs/users/features/mcp.md (commit 023f40b9)",
+			"clients.md: Qwen Code oracle runs (qwen-code 0.24.4)",
+			".qwen",
+			"QWEN.md",
+			"${QWEN_HOME:-~/.qwen}",
+			"qwen",
+			".qwen/settings.json",
+			"mcpServers",
+			"${QWEN_HOME:-~/.qwen}/settings.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"includeTools",
+			"excludeTools",
+			"timeout",
+			"discoveryTimeoutMs",
+			"tool-formats.md: Roo Code (archived May 2026) [src]",
+			"RooCodeInc/Roo-Code src/services/mcp/McpHub.ts (commit cb836567)",
+			"RooCodeInc/Roo-Code src/shared/globalFileNames.ts",
+			".roo",
+			".roomodes",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/rooveterinaryinc.roo-cline",
+			"~/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline",
+			"${APPDATA}/Code/User/globalStorage/rooveterinaryinc.roo-cline",
+			".roo/mcp.json",
+			"mcpServers",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+			"~/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+			"${APPDATA}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"env",
+			"headers",
+			"command",
+			"args",
+			"windows",
+			"alwaysAllow",
+			"disabled",
+			"disabledTools",
+			"timeout",
+			"https://support.atlassian.com/rovo/docs/connect-to-an-mcp-server-in-rovo-dev-cli",
+			"~/.rovodev",
+			"~/.rovodev/mcp.json",
+			"mcpServers",
+			"https://docs.tabnine.com/main/getting-started/tabnine-agent/mcp-intro-and-setup/mcp-server-config",
+			"https://docs.tabnine.com/main/getting-started/tabnine-cli/features/mcp-server-config",
+			".tabnine",
+			"~/.tabnine/agent",
+			".tabnine/agent/settings.json",
+			"mcpServers",
+			"~/.tabnine/agent/settings.json",
+			"mcpServers",
+			"project",
+			"https://www.volcengine.com/docs/86677/2137601 (TRAE CN: project .trae/mcp.json, must be switched on)",
+			"pathintegral-institute/mcpm.sh issue #92 (macOS user file)",
+			"tool-formats.md: Trae [2nd]",
+			"stacklok/toolhive pkg/client/config.go",
+			".trae",
+			"${XDG_CONFIG_HOME:-~/.config}/Trae",
+			"~/Library/Application Support/Trae",
+			"${APPDATA}/Trae",
+			"trae",
+			".trae/mcp.json",
+			"mcpServers",
+			"${XDG_CONFIG_HOME:-~/.config}/Trae/User/mcp.json",
+			"${XDG_CONFIG_HOME:-~/.config}/Trae/User/mcp.json",
+			"~/Library/Application Support/Trae/User/mcp.json",
+			"${APPDATA}/Trae/User/mcp.json",
+			"mcpServers",
+			"project",
+			"https://learn.microsoft.com/visualstudio/ide/mcp-servers",
+			"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md (commit 01d07e34)",
+			"tool-formats.md: Visual Studio (unverified)",
+			".vs",
+			"${LOCALAPPDATA}/Microsoft/VisualStudio",
+			".vs/mcp.json",
+			"linux",
+			"darwin",
+			"servers",
+			"~/.mcp.json",
+			"linux",
+			"darwin",
+			"servers",
+			"https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
+			"tool-formats.md: VS Code / Copilot Chat [docs][src]",
+			"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md (commit 0892da1a)",
+			"microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (commit 0b37532c)",
+			"microsoft/vscode-docs PR #9798: oauth.clientId on http servers [docs]",
+			".vscode",
+			"${XDG_CONFIG_HOME:-~/.config}/Code",
+			"~/Library/Application Support/Code",
+			"${APPDATA}/Code",
+			"code",
+			".vscode/mcp.json",
+			"servers",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/mcp.json",
+			"${XDG_CONFIG_HOME:-~/.config}/Code/User/mcp.json",
+			"~/Library/Application Support/Code/User/mcp.json",
+			"${APPDATA}/Code/User/mcp.json",
+			"servers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"cwd",
+			"url",
+			"headers",
+			"oauth",
+			"oauth",
+			"clientId",
+			"https://docs.warp.dev/agent-platform/capabilities/mcp",
+			"warpdotdev/docs src/content/docs/agent-platform/capabilities/mcp.mdx (commit 03f783a3)",
+			"tool-formats.md: Warp [2nd]",
+			"dyoshikawa/rulesync warp-mcp.ts",
+			".warp",
+			"WARP.md",
+			"~/.warp",
+			"${XDG_CONFIG_HOME:-~/.config}/warp-terminal",
+			"warp-terminal",
+			".warp/.mcp.json",
+			"mcpServers",
+			"~/.warp/.mcp.json",
+			"mcpServers",
+			"project",
+			"https://docs.windsurf.com/windsurf/cascade/mcp",
+			"https://docs.devin.ai/desktop/cascade/mcp",
+			"https://docs.windsurf.com/plugins/cascade/mcp (JetBrains plugin: ~/.codeium/mcp_config.json)",
+			"tool-formats.md: Windsurf [2nd]",
+			"stacklok/toolhive pkg/client/config.go (commit e25de16c)",
+			".windsurf",
+			".windsurfrules",
+			"~/.codeium/windsurf",
+			"windsurf",
+			"~/.codeium/windsurf/mcp_config.json",
+			"mcpServers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"command",
+			"args",
+			"env",
+			"url",
+			"headers",
+			"https://zed.dev/docs/ai/mcp",
+			"tool-formats.md: Zed [src][docs]",
+			"zed-industries/zed settings_content ContextServerSettingsContent",
+			".zed",
+			"${XDG_CONFIG_HOME:-~/.config}/zed",
+			"${XDG_DATA_HOME:-~/.local/share}/zed",
+			"~/.config/zed",
+			"~/Library/Application Support/Zed",
+			"${APPDATA}/Zed",
+			"${LOCALAPPDATA}/Zed",
+			"zed",
+			"zeditor",
+			".zed/settings.json",
+			"context_servers",
+			"${XDG_CONFIG_HOME:-~/.config}/zed/settings.json",
+			"${XDG_CONFIG_HOME:-~/.config}/zed/settings.json",
+			"~/.config/zed/settings.json",
+			"${APPDATA}/Zed/settings.json",
+			"context_servers",
+			"args",
+			"windows",
+			"enabled",
 		},
-		{
-			ID:         "amazonq",
-			Name:       "Amazon Q Developer CLI",
-			MCP:        true,
-			Evidence:   "src",
-			Sources:    []string{"tool-formats.md: Amazon Q Developer CLI [src], commit 15cc8f3c", "aws/amazon-q-developer-cli crates/chat-cli/src/util/paths.rs", "aws/amazon-q-developer-cli crates/chat-cli/src/cli/chat/tools/custom_tool.rs", "aws/amazon-q-developer-cli crates/chat-cli/src/mcp_client/client.rs"},
-			Notes:      "Maintenance-only: the CLI is replaced by the closed-source Kiro CLI (profile kiro). No cwd field: servers run in Q's working directory. ${env:VAR} is expanded in env and header values only; the command gets shell expansion (~, $VAR).",
-			Detect:     []string{".amazonq"},
-			DetectUser: []string{"~/.aws/amazonq"},
-			Binaries:   []string{"qchat"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".amazonq/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.aws/amazonq/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
+		targets: [73]Target{
+			{
+				Format:    "json",
+				Container: "map",
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				TypeField:    "type",
-				EnvRef:       "${env:NAME}",
-				EnvRefFields: []string{"env", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"env", "headers"},
-					Pattern: "\\$\\{env:[^}]+\\}",
-				}, Expansion{
-					Fields:  []string{"command"},
-					Pattern: "\\$([\\pL\\pN_]+|\\{[^}]*\\})",
-				}},
-				Preserve: []string{"disabled", "timeout"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field:  "disabled",
-						Negate: true,
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "ms",
-						EveryRequest: true,
-					},
-				},
+			{
+				Format:    "json",
+				Container: "map",
 			},
-			origin: "builtin:amazonq.toml",
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "jsonc",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "jsonc",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "toml",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "toml",
+				Container: "map",
+			},
+			{
+				Format:    "yaml",
+				Container: "list",
+				NameField: "name",
+				Skeleton:  "name: MCP servers managed by repo\nversion: 0.0.1\nschema: v1\nmcpServers: []\n",
+			},
+			{
+				Format:          "yaml",
+				Container:       "list",
+				NameField:       "name",
+				Skeleton:        "name: Local Config\nversion: 1.0.0\nschema: v1\nmcpServers: []\n",
+				CreationChanges: "switches cn (the Continue CLI) from its remote default configuration to this file, which names no models until you add them",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "jsonc",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "json-comments",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "json-comments",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "yaml",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "jsonc",
+				Container:    "map",
+				NoEnvRef:     true,
+				SettingsFile: true,
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "jsonc",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "json-comments",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "json-comments",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "json",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:    "json",
+				Container: "map",
+			},
+			{
+				Format:       "jsonc",
+				Container:    "map",
+				SettingsFile: true,
+			},
+			{
+				Format:    "jsonc",
+				Container: "map",
+			},
 		},
-		{
-			ID:         "amp",
-			Name:       "Amp",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: Amp 0.0.1790142911-g7618fb (@ampcode/cli-linux-x64), project and user scope [run]", "tool-formats.md: Amp [2nd]", "ampcode.com manual (as quoted by developersdigest)", "dyoshikawa/rulesync src/features/mcp/amp-mcp.ts", "stacklok/toolhive pkg/client/config.go"},
-			Notes:      "Workspace servers (.amp/settings.json) wait for `amp mcp approve NAME`, bound to a hash of the entry: every change to an entry needs approving again. The server map sits under the literal top-level key \"amp.mcpServers\", not under amp → mcpServers.",
-			Detect:     []string{".amp"},
-			DetectUser: []string{"${XDG_CONFIG_HOME:-~/.config}/amp"},
-			Binaries:   []string{"amp"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".amp/settings.json", ".amp/settings.jsonc"},
-					Format:       "jsonc",
-					Key:          []string{"amp.mcpServers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/amp/settings.json", "${XDG_CONFIG_HOME:-~/.config}/amp/settings.jsonc"},
-					Format:    "jsonc",
-					Key:       []string{"amp.mcpServers"},
-					Container: "map",
-				},
+		remoteFormats: [30]RemoteFormat{
+			{
+				HeadersField: "headers",
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				EnvRef:       "${NAME}",
-				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "url", "headers"},
-					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}",
-				}},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
+			{
+				HeadersField: "headers",
 			},
-			origin: "builtin:amp.toml",
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField:    "http_headers",
+				BearerEnvField:  "bearer_token_env_var",
+				EnvHeadersField: "env_http_headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
+			{
+				HeadersField: "headers",
+			},
 		},
-		{
-			ID:         "antigravity",
-			Name:       "Google Antigravity",
-			MCP:        true,
-			Evidence:   "2nd",
-			Sources:    []string{"tool-formats.md: Other MCP-capable tools seen (Google Antigravity) [2nd]", "stacklok/toolhive pkg/client/config.go (~/.gemini/antigravity/mcp_config.json)", "dyoshikawa/rulesync 17.0 antigravity-ide/-cli targets (~/.gemini/config/mcp_config.json, .agents/mcp_config.json)", "Goldziher/ai-rulez (.agents/mcp_config.json)", "stbenjam/skillsaw docs/rules/antigravity-mcp-valid.md (commit 05e1db1f; measured against agy 1.1.25)"},
-			Notes:      "Secondary sources disagree on the user file: newer ones use ~/.gemini/config/mcp_config.json, older ones ~/.gemini/antigravity/mcp_config.json. repo writes whichever exists (the newer first) and creates the newer one. The files are strict JSON: a comment or a trailing comma makes agy exit 1. A project may use any of .agents/, .agent/, _agents/ or _agent/; repo writes the one that exists and creates .agents/. Remote servers use serverUrl (url is accepted too); `disabled` is the user's toggle. Variable expansion and the working directory are unverified: use absolute paths.",
-			Detect:     []string{".agents/mcp_config.json", ".agent/mcp_config.json", "_agents/mcp_config.json", "_agent/mcp_config.json"},
-			DetectUser: []string{"~/.gemini/antigravity", "~/.gemini/config/mcp_config.json"},
-			Binaries:   []string{"agy"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".agents/mcp_config.json", ".agent/mcp_config.json", "_agents/mcp_config.json", "_agent/mcp_config.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.gemini/config/mcp_config.json", "~/.gemini/antigravity/mcp_config.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
+		remoteKinds: [51]RemoteKind{
+			{
+				URLField: "url",
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "serverUrl",
-					},
-					HeadersField: "headers",
-				},
+			{
+				Type:     "http",
+				URLField: "url",
 			},
-			origin: "builtin:antigravity.toml",
+			{
+				URLField: "url",
+			},
+			{
+				URLField: "serverUrl",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "streamableHttp",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				Type:     "streamable-http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "httpUrl",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				Type:     "streamable_http",
+				URLField: "uri",
+			},
+			{
+				Type:     "remote",
+				URLField: "url",
+			},
+			{
+				Type:     "remote",
+				URLField: "url",
+			},
+			{
+				Type:     "streamable-http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				Type:     "remote",
+				URLField: "url",
+			},
+			{
+				Type:     "remote",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "httpUrl",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				Type:     "streamable-http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				Type:     "http",
+				URLField: "url",
+			},
+			{
+				Type:     "sse",
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				URLField: "url",
+			},
+			{
+				URLField: "serverUrl",
+			},
+			{
+				URLField: "serverUrl",
+			},
+			{
+				URLField: "url",
+			},
 		},
-		{
-			ID:         "augment",
-			Name:       "Augment (Auggie CLI)",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: auggie 0.36.0 (@augmentcode/auggie), project and user scope [run]", "auggie 0.36.0: auggie mcp add --project/--local (what it writes)", "https://docs.augmentcode.com/cli/config", "tool-formats.md: Augment (Auggie CLI) [2nd]", "dyoshikawa/rulesync augmentcode-mcp.ts", "peers.md: rulesync #3021 (JSONC Augment settings)"},
-			Notes:      "Paths and entry shape are what auggie 0.36.0 itself writes and lists. The project file .augment/settings.json is meant to be committed; personal overrides go in the gitignored .augment/settings.local.json, which repo does not write. Variable expansion and the working directory are unverified: use absolute paths.",
-			Detect:     []string{".augment", ".augment-guidelines"},
-			DetectUser: []string{"~/.augment"},
-			Binaries:   []string{"auggie"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".augment/settings.json"},
-					Format:       "jsonc",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"~/.augment/settings.json"},
-					Format:    "jsonc",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
+		expansions: [24]Expansion{
+			{
+				Pattern: "\\$\\{env:[^}]+\\}",
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
+			{
+				Pattern: "\\$([\\pL\\pN_]+|\\{[^}]*\\})",
 			},
-			origin: "builtin:augment.toml",
+			{
+				Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}",
+			},
+			{
+				Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
+			},
+			{
+				Pattern: "\\$\\{env:[^}]+\\}",
+			},
+			{
+				Pattern:      "\\$\\{\\{\\s*[^}\\s]+\\s*\\}\\}",
+				ResolvedOnly: true,
+			},
+			{
+				Pattern: "\\$(\\w+|\\{[^}]*\\})",
+			},
+			{},
+			{
+				Pattern: "\\$\\{[^}]*\\}",
+			},
+			{
+				Pattern: "\\$(\\w+|\\{[^}]+\\})",
+			},
+			{
+				Pattern: "\\$\\{[^{}]+\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\\\\\$",
+			},
+			{
+				Pattern: "%\\w+%",
+			},
+			{
+				Pattern: "\\$\\{PLUGIN_ROOT\\}",
+			},
+			{
+				Pattern: "\\{(env|file):[^}]+\\}",
+			},
+			{
+				Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
+			},
+			{
+				Pattern: "\\$\\{[^}]*\\}",
+			},
+			{
+				Pattern: "\\{(env|file):[^}]+\\}",
+			},
+			{
+				Pattern: "\\$(\\w+|\\{[^}]*\\})",
+			},
+			{
+				Pattern: "\\$(\\w+|\\{[^}]+\\})",
+			},
+			{
+				Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
+			},
+			{
+				Pattern: "%[^%\\s]+%",
+			},
+			{
+				Pattern: "\\$\\{[^}]*\\}",
+			},
+			{
+				Pattern: "\\$\\{[^}]*\\}",
+			},
+			{
+				Pattern: "^\\$(\\w+|\\{[^}]*\\})",
+			},
 		},
-		{
-			ID:         "claude",
-			Name:       "Claude Code",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"https://code.claude.com/docs/en/mcp", "tool-formats.md: Claude Code [run][src], claude-code 2.1.329", "clients.md: Claude Code oracle runs", "@anthropic-ai/claude-code-linux-x64 2.1.332 binary: remote oauth and headersHelper schema [src]"},
-			Notes:      "Project servers stay pending until approved (enableAllProjectMcpServers or enabledMcpjsonServers). No cwd field: servers run in the project directory.",
-			Detect:     []string{".claude", ".mcp.json", "CLAUDE.md"},
-			DetectUser: []string{"${CLAUDE_CONFIG_DIR:-~/.claude}", "${CLAUDE_CONFIG_DIR:-~}/.claude.json"},
-			Binaries:   []string{"claude"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				Local: &Target{
-					Paths:     []string{"${CLAUDE_CONFIG_DIR:-~}/.claude.json"},
-					Format:    "json",
-					Key:       []string{"projects", "<<root>>", "mcpServers"},
-					Container: "map",
-					Lock: &Lock{
-						Kind: "mkdir",
-						Path: ".claude.json.lock",
-					},
-				},
-				User: &Target{
-					Paths:     []string{"${CLAUDE_CONFIG_DIR:-~}/.claude.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-					Lock: &Lock{
-						Kind: "mkdir",
-						Path: ".claude.json.lock",
-					},
-				},
+		settingFields: [42]SettingField{
+			{
+				Field:  "disabled",
+				Negate: true,
 			},
-			Entry: EntryFormat{
-				Command:       "string",
-				CommandField:  "command",
-				ArgsField:     "args",
-				EnvField:      "env",
-				TypeField:     "type",
-				StdioType:     "stdio",
-				EnvRef:        "${NAME}",
-				EnvRefDefault: true,
-				EnvRefFields:  []string{"command", "args", "env", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "url", "headers"},
-					Pattern: "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
-				}},
-				Preserve: []string{"timeout", "oauth", "headersHelper"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-					Auth: &AuthFormat{
-						ClientID: &AuthField{
-							Path: []string{"oauth", "clientId"},
-						},
-						CallbackPort: &AuthField{
-							Path: []string{"oauth", "callbackPort"},
-						},
-						Scopes: &AuthField{
-							Path: []string{"oauth", "scopes"},
-							Join: " ",
-						},
-						AuthServerMetadataURL: &AuthField{
-							Path: []string{"oauth", "authServerMetadataUrl"},
-						},
-						HeadersHelper: &AuthField{
-							Path: []string{"headersHelper"},
-						},
-					},
-				},
-				Settings: Settings{
-					ToolTimeout: &SettingField{
-						Field: "timeout",
-						Unit:  "ms",
-					},
-				},
+			{
+				Field:        "timeout",
+				Unit:         "ms",
+				EveryRequest: true,
 			},
-			Advice: []Advice{Advice{
+			{
+				Field: "timeout",
+				Unit:  "ms",
+			},
+			{
+				Field:  "disabled",
+				Negate: true,
+			},
+			{
+				Field: "autoApprove",
+			},
+			{
+				Field:        "timeout",
+				Unit:         "s",
+				EveryRequest: true,
+			},
+			{
+				Field: "enabled",
+			},
+			{
+				Field: "enabled_tools",
+			},
+			{
+				Field: "disabled_tools",
+			},
+			{
+				Field: "tools",
+			},
+			{
+				Field: "startup_timeout_sec",
+				Unit:  "s",
+			},
+			{
+				Field: "tool_timeout_sec",
+				Unit:  "s",
+			},
+			{
+				Field: "connectionTimeout",
+				Unit:  "ms",
+			},
+			{
+				Field: "tools",
+			},
+			{
+				Field:        "timeout",
+				Unit:         "ms",
+				EveryRequest: true,
+			},
+			{
+				Field:  "disabled",
+				Negate: true,
+			},
+			{
+				Field: "disabled_tools",
+			},
+			{
+				Field: "includeTools",
+			},
+			{
+				Field: "excludeTools",
+			},
+			{
+				Field:        "timeout",
+				Unit:         "ms",
+				EveryRequest: true,
+			},
+			{
+				Field: "enabled",
+			},
+			{
+				Field:        "timeout",
+				Unit:         "s",
+				EveryRequest: true,
+			},
+			{
+				Field: "enabled",
+			},
+			{
+				Field:        "timeout",
+				Unit:         "ms",
+				EveryRequest: true,
+			},
+			{
+				Field:  "disabled",
+				Negate: true,
+			},
+			{
+				Field: "disabledTools",
+			},
+			{
+				Field: "alwaysAllow",
+			},
+			{
+				Field: "timeout",
+				Unit:  "s",
+				Max:   3600,
+			},
+			{
+				Field:  "disabled",
+				Negate: true,
+			},
+			{
+				Field: "disabledTools",
+			},
+			{
+				Field: "autoApprove",
+			},
+			{
+				Field: "enabled",
+			},
+			{
+				Field:        "timeout",
+				Unit:         "ms",
+				EveryRequest: true,
+			},
+			{
+				Field: "includeTools",
+			},
+			{
+				Field: "excludeTools",
+			},
+			{
+				Field: "discoveryTimeoutMs",
+				Unit:  "ms",
+				Max:   300000,
+			},
+			{
+				Field:        "timeout",
+				Unit:         "ms",
+				EveryRequest: true,
+			},
+			{
+				Field:  "disabled",
+				Negate: true,
+			},
+			{
+				Field: "disabledTools",
+			},
+			{
+				Field: "alwaysAllow",
+			},
+			{
+				Field: "timeout",
+				Unit:  "s",
+				Max:   3600,
+			},
+			{
+				Field: "enabled",
+			},
+		},
+		locks: [3]Lock{
+			{
+				Kind: "mkdir",
+				Path: ".claude.json.lock",
+			},
+			{
+				Kind: "mkdir",
+				Path: ".claude.json.lock",
+			},
+			{
+				Kind: "flock",
+				Path: ".mcp-writer.lock",
+			},
+		},
+		authFormats: [6]AuthFormat{
+			{},
+			{},
+			{},
+			{},
+			{},
+			{},
+		},
+		authFields: [22]AuthField{
+			{},
+			{},
+			{
+				Join: " ",
+			},
+			{},
+			{},
+			{},
+			{},
+			{},
+			{},
+			{},
+			{
+				Ref: true,
+			},
+			{
+				Format: "http://localhost:{port}/oauth/callback",
+			},
+			{},
+			{},
+			{
+				Ref: true,
+			},
+			{},
+			{
+				Join: " ",
+			},
+			{},
+			{
+				Ref: true,
+			},
+			{},
+			{
+				Join: " ",
+			},
+			{},
+		},
+		advices: [6]Advice{
+			{
 				Check:       "name",
 				NamePattern: "^[A-Za-z0-9_-]+$",
 				Message:     "Claude Code starts this server from the file, but `claude mcp add` rejects its name, so it cannot be re-added or copied with the claude mcp commands",
 				Fix:         "keep the name as written by repo, or rename the server to letters, digits, '_' and '-' if you manage it with claude mcp",
-			}},
-			origin: "builtin:claude.toml",
-		},
-		{
-			ID:                "claude-desktop",
-			Name:              "Claude Desktop",
-			MCP:               true,
-			Evidence:          "docs",
-			Sources:           []string{"tool-formats.md: Claude Desktop [docs]", "anthropics/claude-code issue #26073 (Windows MSIX reads the LocalCache\\Roaming file; %APPDATA% is ignored)", "anthropics/claude-code issue #25579 (Microsoft Store MSIX build, same path)", "akitaonrails/ai-memory pull request #250 (MSIX default since February 2026; package Claude_pzs8sxrjxfjjc)", "modelcontextprotocol/modelcontextprotocol docs/docs/develop/connect-local-servers.mdx (commit 2058728385da440bf9424952bb7287a8b9f08194)"},
-			Notes:             "The app keeps its own preferences in the same file, so repo only merges into mcpServers. The working directory is undefined: use absolute paths in command and args. On Windows the MSIX package (every installation since February 2026) reads its own virtualised copy under %LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc and ignores %APPDATA%\\Claude: repo writes the package's file when the package folder exists, the classic file otherwise, and repo doctor says which.",
-			Detect:            []string{},
-			DetectUser:        []string{"~/.config/Claude"},
-			DetectUserDarwin:  []string{"~/Library/Application Support/Claude"},
-			DetectUserWindows: []string{"${APPDATA}/Claude", "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc"},
-			Scopes: ScopeTable{
-				User: &Target{
-					Paths:         []string{"~/Library/Application Support/Claude/claude_desktop_config.json"},
-					PathsDarwin:   []string{"~/Library/Application Support/Claude/claude_desktop_config.json"},
-					PathsWindows:  []string{"${APPDATA}/Claude/claude_desktop_config.json"},
-					UnsupportedOS: []string{"linux"},
-					Installs: []Install{Install{
-						Name:   "Claude Desktop MSIX package",
-						OS:     "windows",
-						Marker: "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc",
-						Path:   "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json",
-						Reason: "the packaged app reads only this virtualised copy and ignores %APPDATA%\\Claude (anthropics/claude-code #26073)",
-					}},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:claude-desktop.toml",
-		},
-		{
-			ID:         "cline",
-			Name:       "Cline",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: Cline CLI 3.0.65 (cline), user scope [run]", "tool-formats.md: Cline [src][docs], cline/cline commit 21cb8d25", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts", "cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline docs/getting-started/config.mdx"},
-			Notes:      "Cline rewrites this file itself (atomic temp+rename under a lock) and migrates legacy files (VS Code globalStorage saoudrizwan.claude-dev, ~/Documents/Cline/MCP) into it. CLINE_MCP_SETTINGS_PATH and CLINE_DATA_DIR move the file and are not followed by repo.",
-			Detect:     []string{".clinerules"},
-			DetectUser: []string{"${CLINE_DIR:-~/.cline}"},
-			Binaries:   []string{"cline"},
-			Scopes: ScopeTable{
-				User: &Target{
-					Paths:     []string{"${CLINE_DIR:-~/.cline}/data/settings/cline_mcp_settings.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern: "\\$\\{env:[^}]+\\}",
-				}},
-				Preserve: []string{"disabled", "timeout", "autoApprove"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "streamableHttp",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field:  "disabled",
-						Negate: true,
-					},
-					AutoApprove: &SettingField{
-						Field: "autoApprove",
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "s",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:cline.toml",
-		},
-		{
-			ID:         "codex",
-			Name:       "OpenAI Codex",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"tool-formats.md: OpenAI Codex [run][src], codex-cli 0.169.0", "openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex codex-rs/config/src/mcp_edit.rs", "clients.md: Codex oracle runs (codex 0.169.0)", "@openai/codex-linux-x64 0.171.0 binary strings: http_headers_helper, scopes, oauth (McpServerOAuthConfig) [src]"},
-			Notes:      "The project file .codex/config.toml is read only when the project is trusted ([projects.\"<abs root>\"] trust_level = \"trusted\" in the user config); otherwise Codex silently ignores it. Any TOML error, wrong type or missing command in either file makes Codex exit, losing the user servers too. Codex expands no ${VAR} in values: variables a server needs from the environment are forwarded with env_vars.",
-			Detect:     []string{".codex"},
-			DetectUser: []string{"${CODEX_HOME:-~/.codex}"},
-			Binaries:   []string{"codex"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".codex/config.toml"},
-					Format:       "toml",
-					Key:          []string{"mcp_servers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"${CODEX_HOME:-~/.codex}/config.toml"},
-					Format:    "toml",
-					Key:       []string{"mcp_servers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				Preserve:     []string{"enabled", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "tools", "oauth", "scopes", "http_headers_helper"},
-				EnvForward:   "env_vars",
-				NamePattern:  "^[A-Za-z0-9_:@/.-]+$",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField:    "http_headers",
-					BearerEnvField:  "bearer_token_env_var",
-					EnvHeadersField: "env_http_headers",
-					Auth: &AuthFormat{
-						ClientID: &AuthField{
-							Path: []string{"oauth", "client_id"},
-						},
-						CallbackPort: &AuthField{
-							Path: []string{"oauth", "callback_port"},
-						},
-						Scopes: &AuthField{
-							Path: []string{"scopes"},
-						},
-						HeadersHelper: &AuthField{
-							Path: []string{"http_headers_helper"},
-						},
-					},
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field: "enabled",
-					},
-					IncludeTools: &SettingField{
-						Field: "enabled_tools",
-					},
-					ExcludeTools: &SettingField{
-						Field: "disabled_tools",
-					},
-					AutoApprove: &SettingField{
-						Field: "tools",
-						Each: map[string]any{
-							"approval_mode": "approve",
-						},
-					},
-					StartupTimeout: &SettingField{
-						Field: "startup_timeout_sec",
-						Unit:  "s",
-					},
-					ToolTimeout: &SettingField{
-						Field: "tool_timeout_sec",
-						Unit:  "s",
-					},
-				},
-			},
-			origin: "builtin:codex.toml",
-		},
-		{
-			ID:       "cody",
-			Name:     "Sourcegraph Cody",
-			Evidence: "unverified",
-			Sources:  []string{"tool-formats.md: Sourcegraph Cody (unverified)"},
-			Notes:    "No file-based MCP server configuration was found for Cody, so repo writes nothing for it. Sourcegraph's newer coding agent is Amp (profile amp).",
-			Detect:   []string{".cody"},
-			Binaries: []string{"cody"},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:cody.toml",
-		},
-		{
-			ID:         "continue",
-			Name:       "Continue",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: @continuedev/cli (cn) 1.5.47, user scope [run]", "tool-formats.md: Continue [src][docs], continuedev/continue commit d0a3c0b6", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts", "continuedev/continue core/context/mcp/MCPConnection.ts", "continuedev/continue docs/customize/deep-dives/mcp.mdx", "clients.md: Continue CLI (cn 1.5.47) oracle runs"},
-			Notes:      "The CLI `cn` reads only ~/.continue/config.yaml; the project drop-in files in .continue/mcpServers/ are read by the IDE extensions only. Without ~/.continue/config.yaml cn uses a remote default config, so creating that file switches cn to a local config without models. ${{ secrets.X }} is a Continue template, not an environment reference: repo writes no environment references. Remote headers belong under requestOptions.headers, which repo cannot write yet.",
-			Detect:     []string{".continue"},
-			DetectUser: []string{"${CONTINUE_GLOBAL_DIR:-~/.continue}"},
-			Binaries:   []string{"cn"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".continue/mcpServers/repo-managed.yaml"},
-					Format:    "yaml",
-					Key:       []string{"mcpServers"},
-					Container: "list",
-					NameField: "name",
-					Skeleton:  "name: MCP servers managed by repo\nversion: 0.0.1\nschema: v1\nmcpServers: []\n",
-				},
-				User: &Target{
-					Paths:           []string{"${CONTINUE_GLOBAL_DIR:-~/.continue}/config.yaml"},
-					Format:          "yaml",
-					Key:             []string{"mcpServers"},
-					Container:       "list",
-					NameField:       "name",
-					Skeleton:        "name: Local Config\nversion: 1.0.0\nschema: v1\nmcpServers: []\n",
-					CreationChanges: "switches cn (the Continue CLI) from its remote default configuration to this file, which names no models until you add them",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				Expands: []Expansion{Expansion{
-					Fields:       []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern:      "\\$\\{\\{\\s*[^}\\s]+\\s*\\}\\}",
-					ResolvedOnly: true,
-				}},
-				Preserve: []string{"connectionTimeout"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "streamable-http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					StartupTimeout: &SettingField{
-						Field: "connectionTimeout",
-						Unit:  "ms",
-					},
-				},
-			},
-			origin: "builtin:continue.toml",
-		},
-		{
-			ID:         "copilot",
-			Name:       "GitHub Copilot CLI",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"tool-formats.md: GitHub Copilot CLI [run], copilot 1.0.102", "clients.md: GitHub Copilot CLI oracle runs", "GitHub Copilot SDK docs: copilot-sdk/features/mcp"},
-			Notes:      "Workspace servers load only in a trusted folder (trustedFolders in ~/.copilot/config.json, or COPILOT_ALLOW_ALL=true). .github/mcp.json is ignored as soon as .mcp.json exists. Every .mcp.json from the working directory up to the git root is loaded, so a .mcp.json in a subfolder adds servers to the root one that repo writes.",
-			Detect:     []string{".github/copilot-instructions.md", ".github/mcp.json"},
-			DetectUser: []string{"${COPILOT_HOME:-~/.copilot}"},
-			Binaries:   []string{"copilot"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"${COPILOT_HOME:-~/.copilot}/mcp-config.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-					Lock: &Lock{
-						Kind: "flock",
-						Path: ".mcp-writer.lock",
-					},
-				},
-			},
-			Entry: EntryFormat{
-				Command:       "string",
-				CommandField:  "command",
-				ArgsField:     "args",
-				EnvField:      "env",
-				CwdField:      "cwd",
-				TypeField:     "type",
-				StdioType:     "stdio",
-				EnvRef:        "${NAME}",
-				EnvRefDefault: true,
-				EnvRefFields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern: "\\$(\\w+|\\{[^}]*\\})",
-				}},
-				Preserve: []string{"tools", "timeout"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					IncludeTools: &SettingField{
-						Field: "tools",
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "ms",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:copilot.toml",
-		},
-		{
-			ID:         "crush",
-			Name:       "Crush",
-			MCP:        true,
-			Evidence:   "src",
-			Sources:    []string{"tool-formats.md: Crush [src][docs], charmbracelet/crush commit 37f36e93", "charmbracelet/crush internal/config/config.go", "charmbracelet/crush internal/config/load.go", "charmbracelet/crush docs/config/README.md"},
-			Notes:      "Upstream now prefers crushrc (Bash, `mcp add`) and calls the JSON files legacy/deprecated; a crushrc takes precedence over .crush.json/crush.json. Values are shell-expanded: $VAR, ${VAR} and even $(cmd) run at load time.",
-			Detect:     []string{".crush.json", "crush.json", ".crushrc", "crushrc"},
-			DetectUser: []string{"${XDG_CONFIG_HOME:-~/.config}/crush", "${XDG_DATA_HOME:-~/.local/share}/crush"},
-			Binaries:   []string{"crush"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".crush.json", "crush.json"},
-					Format:       "jsonc",
-					Key:          []string{"mcp"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/crush/crush.json"},
-					PathsWindows: []string{"~/.config/crush/crush.json"},
-					Format:       "jsonc",
-					Key:          []string{"mcp"},
-					Container:    "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:       "string",
-				CommandField:  "command",
-				ArgsField:     "args",
-				EnvField:      "env",
-				TypeField:     "type",
-				StdioType:     "stdio",
-				EnvRef:        "${NAME}",
-				EnvRefDefault: true,
-				EnvRefFields:  []string{"command", "args", "env", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields: []string{"command", "args", "env", "url", "headers"},
-					Escape: map[string]string{
-						"$":  "\\$",
-						"\\": "\\\\",
-						"`":  "\\`",
-					},
-				}},
-				Preserve: []string{"disabled", "disabled_tools"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field:  "disabled",
-						Negate: true,
-					},
-					ExcludeTools: &SettingField{
-						Field: "disabled_tools",
-					},
-				},
-			},
-			origin: "builtin:crush.toml",
-		},
-		{
-			ID:         "cursor",
-			Name:       "Cursor",
-			MCP:        true,
-			Evidence:   "2nd",
-			Sources:    []string{"https://cursor.com/docs/cli/mcp (agent mcp enable, --approve-mcps)", "https://cursor.com/docs/context/mcp", "tool-formats.md: Cursor (IDE + CLI) [2nd]", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (Cursor import paths)"},
-			Notes:      "The default working directory of a stdio server is undocumented (one report says /): use absolute paths. Whether mcp.json may hold comments is unverified, so repo keeps it strict JSON.",
-			Detect:     []string{".cursor", ".cursorrules"},
-			DetectUser: []string{"~/.cursor"},
-			Binaries:   []string{"cursor", "cursor-agent"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".cursor/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.cursor/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				EnvRef:       "${env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "url", "headers"},
-					Pattern: "\\$\\{[^}]*\\}",
-				}},
-				RootVar: "${workspaceFolder}",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			Advice: []Advice{Advice{
-				Scopes:  []string{"project"},
+			{
 				Check:   "approval",
 				Message: "the Cursor CLI (agent) loads a project's servers only once they are enabled for the workspace (the editor asks in its MCP settings)",
 				Fix:     "run agent mcp enable NAME in the workspace for each server, or pass --approve-mcps to a headless agent run",
-			}},
-			origin: "builtin:cursor.toml",
-		},
-		{
-			ID:                "devin",
-			Name:              "Devin CLI / Devin Desktop",
-			MCP:               true,
-			Evidence:          "2nd",
-			Sources:           []string{"https://docs.devin.ai/cli/changelog/stable (CLI v3000.3.22, 2026-07-29), as quoted by https://github.com/dyoshikawa/rulesync/issues/2510 [2nd]", "https://github.com/dyoshikawa/rulesync/pull/2523 [2nd]", "https://github.com/upstash/context7/pull/3090 (Devin CLI 3000.6.2 reads .devin/mcp_config.json) [2nd]", "https://docs.devin.ai/cli/extensibility/mcp/configuration (entry format)", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.browserless.io/mcp/clients/windsurf (Devin Local reads the Devin CLI config since 3.9.19) [2nd]"},
-			Notes:             "Devin Desktop (formerly Windsurf) runs Devin Local by default, which reads these files; the legacy Cascade agent reads profile windsurf's file. Since Devin CLI v3000.3 the servers live in mcp_config.json files of their own, and Devin moves mcpServers it finds in config.json there on startup: repo removes the entries it wrote under the old key. The local file .devin/mcp_config.local.json is meant to stay out of git. No working-directory field is documented: use absolute paths. Variable expansion is undocumented.",
-			Detect:            []string{".devin"},
-			DetectUser:        []string{"~/.config/devin"},
-			DetectUserWindows: []string{"${APPDATA}/devin"},
-			Binaries:          []string{"devin"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".devin/mcp_config.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-					Former: []Target{Target{
-						Paths:     []string{".devin/config.json"},
-						Format:    "json",
-						Key:       []string{"mcpServers"},
-						Container: "map",
-					}},
-				},
-				Local: &Target{
-					Paths:     []string{".devin/mcp_config.local.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-					Former: []Target{Target{
-						Paths:     []string{".devin/config.local.json"},
-						Format:    "json",
-						Key:       []string{"mcpServers"},
-						Container: "map",
-					}},
-				},
-				User: &Target{
-					Paths:        []string{"~/.config/devin/mcp_config.json"},
-					PathsWindows: []string{"${APPDATA}/devin/mcp_config.json"},
-					Format:       "json",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-					Former: []Target{Target{
-						Paths:        []string{"~/.config/devin/config.json"},
-						PathsWindows: []string{"${APPDATA}/devin/config.json"},
-						Format:       "json",
-						Key:          []string{"mcpServers"},
-						Container:    "map",
-					}},
-				},
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				TypeField:    "transport",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			origin: "builtin:devin.toml",
-		},
-		{
-			ID:         "factory",
-			Name:       "Factory Droid",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: droid 0.225.2 (@factory/cli-linux-x64), project and user scope [run]", "https://docs.factory.ai/cli/configuration/mcp (per the catalog audit)", "https://docs.factory.ai/factory-cli/configuration/mcp (older: stdio only)", "droid 0.225.2: droid mcp add --type http|sse|stdio (what it writes)", "tool-formats.md: Factory Droid [2nd][docs]", "stacklok/toolhive pkg/client/config.go", "dyoshikawa/rulesync src/features/mcp (factorydroid)"},
-			Notes:      "`droid mcp add` rewrites these files. The legacy Factory Bridge files (~/Library/Application Support/Factory Bridge/mcp.json, %APPDATA%\\Factory Bridge\\mcp.json) are not written. Variable expansion and the working directory are unverified: use absolute paths.",
-			Detect:     []string{".factory"},
-			DetectUser: []string{"~/.factory"},
-			Binaries:   []string{"droid"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".factory/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.factory/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			origin: "builtin:factory.toml",
-		},
-		{
-			ID:       "firebase-studio",
-			Name:     "Firebase Studio",
-			MCP:      true,
-			Evidence: "docs",
-			Sources:  []string{"https://firebase.google.com/docs/studio/mcp-servers", "https://firebase.blog/posts/2025/07/supercharge-firebase-studio-with-mcp", "tool-formats.md: Firebase Studio (unverified)", "peers.md: intellectronica/ruler Firebase Studio target"},
-			Notes:    "Firebase Studio runs in a cloud workspace: only the project file exists. Its Gemini CLI reads .gemini/settings.json instead (profile gemini). Environment variables can also come from the workspace's .env file. Remote servers are supported, but their field names are not documented, so repo writes stdio servers only.",
-			Detect:   []string{".idx"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".idx/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:firebase-studio.toml",
-		},
-		{
-			ID:         "gemini",
-			Name:       "Gemini CLI",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: gemini-cli 0.61.0, project scope [run]", "tool-formats.md: Gemini CLI [src][docs], gemini-cli commit 5411f113", "google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md", "clients.md: Gemini CLI oracle runs (gemini-cli 0.61.0)", "@google/gemini-cli 0.61.0 bundle: MCPServerConfig oauth, redirectUri port [src]"},
-			Notes:      "In an untrusted folder every MCP server is disabled, user servers too; trust comes from ~/.gemini/trustedFolders.json or GEMINI_CLI_TRUST_WORKSPACE=true. The docs advise against '_' in server names (policy names are mcp_<server>_<tool>).",
-			Detect:     []string{".gemini", "GEMINI.md"},
-			DetectUser: []string{"${GEMINI_CLI_HOME:-~}/.gemini/settings.json", "${GEMINI_CLI_HOME:-~}/.gemini/projects.json", "${GEMINI_CLI_HOME:-~}/.gemini/tmp"},
-			Binaries:   []string{"gemini"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".gemini/settings.json"},
-					Format:       "json-comments",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"${GEMINI_CLI_HOME:-~}/.gemini/settings.json"},
-					Format:    "json-comments",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:       "string",
-				CommandField:  "command",
-				ArgsField:     "args",
-				EnvField:      "env",
-				CwdField:      "cwd",
-				EnvRef:        "${NAME}",
-				EnvRefDefault: true,
-				EnvRefFields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern: "\\$(\\w+|\\{[^}]+\\})",
-				}, Expansion{
-					Fields:  []string{"env", "headers"},
-					Pattern: "\\$\\{[^{}]+\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\\\\\$",
-				}, Expansion{
-					Fields:  []string{"env", "headers"},
-					OS:      []string{"windows"},
-					Pattern: "%\\w+%",
-				}},
-				Preserve:   []string{"includeTools", "excludeTools", "timeout", "oauth"},
-				BlockedEnv: []string{"NODE_OPTIONS", "NODE_CLI_FLAGS", "_FORCE_NODE_OPTIONS", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "PYTHONPATH", "PYTHONSTARTUP", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_PROFILE", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FORCE_FLAT_NAMESPACE", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH", "BASH_ENV", "ENV", "PERL5DB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "CORECLR_ENABLE_PROFILING"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "httpUrl",
-					},
-					SSE: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-					Auth: &AuthFormat{
-						ClientID: &AuthField{
-							Path: []string{"oauth", "clientId"},
-						},
-						ClientSecret: &AuthField{
-							Path: []string{"oauth", "clientSecret"},
-							Ref:  true,
-						},
-						CallbackPort: &AuthField{
-							Path:   []string{"oauth", "redirectUri"},
-							Format: "http://localhost:{port}/oauth/callback",
-						},
-						Scopes: &AuthField{
-							Path: []string{"oauth", "scopes"},
-						},
-						Enable: []string{"oauth", "enabled"},
-					},
-				},
-				Settings: Settings{
-					IncludeTools: &SettingField{
-						Field: "includeTools",
-					},
-					ExcludeTools: &SettingField{
-						Field: "excludeTools",
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "ms",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:gemini.toml",
-		},
-		{
-			ID:                "goose",
-			Name:              "Goose",
-			MCP:               true,
-			Evidence:          "src",
-			Sources:           []string{"tool-formats.md: Goose [src][docs]", "block/goose crates/goose/src/agents/extension.rs", "aaif-goose/goose crates/goose/src/agents/extension.rs (commit 5632aebc)", "aaif-goose/goose crates/goose/src/config/extensions.rs (commit 05a3515c)", "block/goose documentation/docs/guides/config-files.md", "block/goose crates/goose/src/plugins/mcp_servers.rs (commit 41af6ba5) and plugins/discovery.rs (commit 21aecaf8): project drop-ins [src]"},
-			Notes:             "In a project, each extension's servers go to a drop-in of its own, .agents/plugins/<extension>/.mcp.json (stdio servers only), which Goose v1.39 and later load as the extension <extension>:<server>. Goose re-serialises the whole config.yaml when it updates its platform extensions, so comments and key order in it do not survive Goose itself. Extensions are keyed by the lowercased name with whitespace removed and other characters turned into '_': use names of [a-z0-9_-]. Goose drops PATH, LD_PRELOAD, PYTHONPATH, NODE_OPTIONS and other sensitive variables from envs. GOOSE_PATH_ROOT (config at <root>/config/config.yaml) is not followed by repo. SSE extensions are no longer supported by Goose.",
-			Detect:            []string{".goosehints"},
-			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/goose"},
-			DetectUserDarwin:  []string{"~/.config/goose"},
-			DetectUserWindows: []string{"${APPDATA}/Block/goose"},
-			Binaries:          []string{"goose"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".agents/plugins/<<extension>>/.mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-					Entry: &EntryFormat{
-						Command:      "string",
-						CommandField: "command",
-						ArgsField:    "args",
-						EnvField:     "env",
-						CwdField:     "cwd",
-						Expands: []Expansion{Expansion{
-							Fields:  []string{"command", "args", "env", "cwd"},
-							Pattern: "\\$\\{PLUGIN_ROOT\\}",
-						}},
-						BlockedEnv: []string{"PATH", "PATHEXT", "SystemRoot", "windir", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH", "GO111MODULE", "GOROOT", "APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"},
-					},
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml"},
-					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/goose/config.yaml"},
-					PathsDarwin:  []string{"~/.config/goose/config.yaml"},
-					PathsWindows: []string{"${APPDATA}/Block/goose/config/config.yaml"},
-					Format:       "yaml",
-					Key:          []string{"extensions"},
-					Container:    "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "cmd",
-				ArgsField:    "args",
-				AlwaysArgs:   true,
-				EnvField:     "envs",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				Set: map[string]any{
-					"description": "",
-					"enabled":     true,
-					"timeout":     int64(300),
-				},
-				Preserve:    []string{"enabled", "timeout", "description"},
-				NameField:   "name",
-				NamePattern: "^[a-z0-9_-]+$",
-				BlockedEnv:  []string{"PATH", "PATHEXT", "SystemRoot", "windir", "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH", "GO111MODULE", "GOROOT", "APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "streamable_http",
-						URLField: "uri",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field: "enabled",
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "s",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:goose.toml",
-		},
-		{
-			ID:         "jetbrains",
-			Name:       "JetBrains Junie",
-			MCP:        true,
-			Evidence:   "2nd",
-			Sources:    []string{"https://www.jetbrains.com/help/junie/model-context-protocol-mcp.html", "tool-formats.md: JetBrains Junie [2nd]", "dyoshikawa/rulesync src/constants/junie-paths.ts"},
-			Notes:      "Junie runs stdio servers only, so remote servers are not written. Paths come from secondary sources; variable expansion and the server's working directory are unverified: use absolute paths.",
-			Detect:     []string{".junie"},
-			DetectUser: []string{"~/.junie"},
-			Binaries:   []string{"junie"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".junie/mcp/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.junie/mcp/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:jetbrains.toml",
-		},
-		{
-			ID:       "jetbrains-ai",
-			Name:     "JetBrains AI Assistant",
-			Evidence: "2nd",
-			Sources:  []string{"https://www.jetbrains.com/help/ai-assistant/2026.1/mcp.html (STDIO and Streamable HTTP; settings dialog, no file)", "https://www.jetbrains.com/help/ai-assistant/configure-an-mcp-server.html", "tool-formats.md: JetBrains AI Assistant [2nd] / unverified", "dyoshikawa/rulesync aiassistant-paths.ts (.ai/mcp/mcp.json claim)"},
-			Notes:    "MCP-capable (STDIO and, since 2026.1, Streamable HTTP servers), but configured in the IDE: Settings | Tools | AI Assistant | Model Context Protocol (MCP). No documented file exists for repo to write (.ai/mcp/mcp.json is a third-party claim), so repo writes nothing for it. JetBrains Junie is a separate profile (jetbrains).",
-			Detect:   []string{".aiassistant", ".aiignore"},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:jetbrains-ai.toml",
-		},
-		{
-			ID:       "jetbrains-air",
-			Name:     "JetBrains Air",
-			MCP:      true,
-			Evidence: "docs",
-			Sources:  []string{"https://www.jetbrains.com/help/air/mcp-servers.html"},
-			Notes:    "Air also reads the repository's .mcp.json (written for Claude Code) when Launch workspace MCP servers is on; repo writes .air/mcp.json, which Air always reads. The global servers' file is not documented, so there is no user scope. Variable expansion and the working directory are not documented: use absolute paths.",
-			Detect:   []string{".air"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".air/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:jetbrains-air.toml",
-		},
-		{
-			ID:         "kilo",
-			Name:       "Kilo Code",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: Kilo CLI 7.7.9 (@kilocode/cli-linux-x64), project and user scope [run]", "tool-formats.md: Kilo Code (current, OpenCode-based) [docs]", "Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (commit 00014964)", "@kilocode/cli-linux-x64 7.7.9 binary: McpOAuthConfig [src]"},
-			Notes:      "Kilo Code is built on OpenCode: the same dialect (type \"local\", command as an array, environment, {env:NAME}). The settings UI writes these files too. The legacy Roo-based extension reads .kilocode/mcp.json instead (profile kilo-legacy). Tool approvals live in the top-level `permission` key, which repo does not touch.",
-			Detect:     []string{"kilo.json", "kilo.jsonc", ".kilo"},
-			DetectUser: []string{"${XDG_CONFIG_HOME:-~/.config}/kilo"},
-			Binaries:   []string{"kilo"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{"kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc"},
-					Format:       "jsonc",
-					Key:          []string{"mcp"},
-					Container:    "map",
-					NoEnvRef:     true,
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.json", "${XDG_CONFIG_HOME:-~/.config}/kilo/kilo.jsonc"},
-					Format:    "jsonc",
-					Key:       []string{"mcp"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "array",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "environment",
-				TypeField:    "type",
-				StdioType:    "local",
-				EnvRef:       "{env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "url", "headers"},
-					Keys:    []string{"name", "env", "headers"},
-					Pattern: "\\{(env|file):[^}]+\\}",
-				}},
-				Set: map[string]any{
-					"enabled": true,
-				},
-				Preserve: []string{"enabled", "timeout", "oauth"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "remote",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "remote",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-					Auth: &AuthFormat{
-						ClientID: &AuthField{
-							Path: []string{"oauth", "clientId"},
-						},
-						ClientSecret: &AuthField{
-							Path: []string{"oauth", "clientSecret"},
-							Ref:  true,
-						},
-						CallbackPort: &AuthField{
-							Path: []string{"oauth", "callbackPort"},
-						},
-						Scopes: &AuthField{
-							Path: []string{"oauth", "scope"},
-							Join: " ",
-						},
-					},
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field: "enabled",
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "ms",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:kilo.toml",
-		},
-		{
-			ID:                "kilo-legacy",
-			Name:              "Kilo Code (legacy extension)",
-			MCP:               true,
-			Evidence:          "src",
-			Sources:           []string{"tool-formats.md: Kilo Code (legacy Roo-fork extension / old CLI) [docs]", "Kilo-Org/kilocode packages/kilo-docs/pages/automate/mcp/using-in-kilo-code.md (tab VSCode (Legacy))", "Kilo-Org/kilocode src/services/mcp/McpHub.ts (commit 0fc86cec)"},
-			Notes:             "For the legacy, Roo-based Kilo Code extension only; current Kilo Code reads kilo.json(c) (profile kilo). Files are read with JSON.parse, so a comment or trailing comma drops every server in the file. The old Kilo CLI's ~/.kilocode/cli/global/settings/mcp_settings.json is not written.",
-			Detect:            []string{".kilocode"},
-			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/kilocode.kilo-code", "~/.kilocode"},
-			DetectUserDarwin:  []string{"~/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code", "~/.kilocode"},
-			DetectUserWindows: []string{"${APPDATA}/Code/User/globalStorage/kilocode.kilo-code", "~/.kilocode"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".kilocode/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json"},
-					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json"},
-					PathsDarwin:  []string{"~/Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json"},
-					PathsWindows: []string{"${APPDATA}/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json"},
-					Format:       "json",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				EnvRef:       "${env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Keys:    []string{"env", "headers"},
-					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
-				}},
-				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "streamable-http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field:  "disabled",
-						Negate: true,
-					},
-					ExcludeTools: &SettingField{
-						Field: "disabledTools",
-					},
-					AutoApprove: &SettingField{
-						Field: "alwaysAllow",
-					},
-					ToolTimeout: &SettingField{
-						Field: "timeout",
-						Unit:  "s",
-						Max:   3600,
-					},
-				},
-			},
-			origin: "builtin:kilo-legacy.toml",
-		},
-		{
-			ID:         "kimi",
-			Name:       "Kimi Code CLI",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://moonshotai.github.io/kimi-code/en/customization/mcp"},
-			Notes:      "Project servers (.kimi-code/mcp.json) start only once the user trusts the folder in Kimi Code's workspace-trust prompt. `enabled`, the tool lists and the timeouts are the user's. Variable expansion is not documented: the bearerTokenEnvVar field names a variable for a bearer token, which repo does not write.",
-			Detect:     []string{".kimi-code"},
-			DetectUser: []string{"${KIMI_CODE_HOME:-~/.kimi-code}"},
-			Binaries:   []string{"kimi"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".kimi-code/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"${KIMI_CODE_HOME:-~/.kimi-code}/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "transport",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			Advice: []Advice{Advice{
-				Scopes:  []string{"project"},
+			{
 				Check:   "trust",
 				Message: "Kimi Code starts the servers of .kimi-code/mcp.json only in a folder the user trusts",
 				Fix:     "start kimi in the workspace and choose Trust this folder in its workspace-trust prompt",
-			}},
-			origin: "builtin:kimi.toml",
-		},
-		{
-			ID:         "kiro",
-			Name:       "Kiro",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://kiro.dev/docs/cli/mcp/configuration", "tool-formats.md: Kiro (IDE + CLI) [docs]"},
-			Notes:      "Workspace .kiro/settings/mcp.json overrides the global file, and an agent's own MCP config overrides both. ${VAR} is expanded only in env and header values.",
-			Detect:     []string{".kiro"},
-			DetectUser: []string{"~/.kiro"},
-			Binaries:   []string{"kiro", "kiro-cli"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".kiro/settings/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.kiro/settings/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				AlwaysArgs:   true,
-				EnvField:     "env",
-				EnvRef:       "${NAME}",
-				EnvRefFields: []string{"env", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"env", "headers"},
-					Pattern: "\\$\\{[^}]*\\}",
-				}},
-				Preserve: []string{"disabled", "autoApprove", "disabledTools"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field:  "disabled",
-						Negate: true,
-					},
-					ExcludeTools: &SettingField{
-						Field: "disabledTools",
-					},
-					AutoApprove: &SettingField{
-						Field: "autoApprove",
-					},
-				},
-			},
-			origin: "builtin:kiro.toml",
-		},
-		{
-			ID:         "lmstudio",
-			Name:       "LM Studio",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"lmstudio.ai/docs/app/mcp (\"~/.lmstudio/mcp.json on macOS and Linux, %USERPROFILE%/.lmstudio/mcp.json on Windows\", as quoted in lmstudio-ai/lmstudio-bug-tracker #1371)", "tool-formats.md: LM Studio [docs][2nd]", "lmstudio-ai/docs 0_app/2_mcp/index.mdx (commit 6fc6a668)", "stacklok/toolhive pkg/client/config.go (path)"},
-			Notes:      "LM Studio edits mcp.json in its own editor (Program tab, Install > Edit mcp.json). The file path is documented; an older installation keeps it in ~/.cache/lm-studio, which repo writes where that file exists. A moved LM Studio home (~/.lmstudio-home-pointer) is not followed. Variable expansion and the working directory are undocumented: use absolute paths.",
-			Detect:     []string{},
-			DetectUser: []string{"~/.lmstudio", "~/.cache/lm-studio"},
-			Binaries:   []string{"lms"},
-			Scopes: ScopeTable{
-				User: &Target{
-					Paths:     []string{"~/.lmstudio/mcp.json", "~/.cache/lm-studio/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			origin: "builtin:lmstudio.toml",
-		},
-		{
-			ID:         "mistral-vibe",
-			Name:       "Mistral Vibe",
-			Evidence:   "2nd",
-			Sources:    []string{"tool-formats.md: Other MCP-capable tools seen (Mistral Vibe) [2nd]", "stacklok/toolhive pkg/client/config.go (TOMLStorageTypeArray)", "peers.md: ruler and rulesync Mistral Vibe targets ([[mcp_servers]] with name, transport)"},
-			Notes:      "MCP-capable, but its array-of-tables format ([[mcp_servers]] with name and transport in ~/.vibe/config.toml or .vibe/config.toml) is not supported by repo yet: add servers with Vibe's own configuration for now.",
-			Detect:     []string{".vibe"},
-			DetectUser: []string{"~/.vibe"},
-			Binaries:   []string{"vibe"},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			origin: "builtin:mistral-vibe.toml",
-		},
-		{
-			ID:         "opencode",
-			Name:       "OpenCode",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: opencode-ai 1.18.33, project scope [run]", "tool-formats.md: OpenCode [src][docs], opencode-ai 1.18.33", "anomalyco/opencode packages/web/src/content/docs/config.mdx (commit 161aa252)", "clients.md: OpenCode oracle runs (opencode-ai 1.18.33)", "opencode-ai 1.18.33 binary: McpOAuthConfig [src]"},
-			Notes:      "An entry with type \"stdio\", no type, or a string command makes the whole config invalid, and `env` is silently ignored (the key is `environment`). OpenCode inserts \"$schema\" into an opencode.json that lacks it; keeping one avoids that rewrite.",
-			Detect:     []string{"opencode.json", "opencode.jsonc", ".opencode"},
-			DetectUser: []string{"${XDG_CONFIG_HOME:-~/.config}/opencode", "${XDG_DATA_HOME:-~/.local/share}/opencode"},
-			Binaries:   []string{"opencode"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{"opencode.json", "opencode.jsonc"},
-					Format:       "jsonc",
-					Key:          []string{"mcp"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"${XDG_CONFIG_HOME:-~/.config}/opencode/opencode.json", "${XDG_CONFIG_HOME:-~/.config}/opencode/opencode.jsonc"},
-					Format:    "jsonc",
-					Key:       []string{"mcp"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "array",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "environment",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "local",
-				EnvRef:       "{env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Keys:    []string{"name", "env", "headers"},
-					Pattern: "\\{(env|file):[^}]+\\}",
-				}},
-				Set: map[string]any{
-					"enabled": true,
-				},
-				Preserve: []string{"enabled", "timeout", "oauth"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "remote",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "remote",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-					Auth: &AuthFormat{
-						ClientID: &AuthField{
-							Path: []string{"oauth", "clientId"},
-						},
-						ClientSecret: &AuthField{
-							Path: []string{"oauth", "clientSecret"},
-							Ref:  true,
-						},
-						CallbackPort: &AuthField{
-							Path: []string{"oauth", "callbackPort"},
-						},
-						Scopes: &AuthField{
-							Path: []string{"oauth", "scope"},
-							Join: " ",
-						},
-					},
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field: "enabled",
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "ms",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:opencode.toml",
-		},
-		{
-			ID:         "qoder",
-			Name:       "Qoder CLI",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: qodercli 1.1.52 (@qoder-ai/qodercli), project and user scope [run]", "https://docs.qoder.com/cli/mcp-servers", "https://docs.qoder.com/cli/mcp-reference"},
-			Notes:      "The project file is the .mcp.json that Claude Code and the Copilot CLI read too, so repo writes one entry that suits all three. The local file .qoder/settings.local.json is in the repository but meant to stay out of git. MCP tools still go through Qoder's permission prompts (permissions.allow in settings).",
-			Detect:     []string{".qoder"},
-			DetectUser: []string{"~/.qoder"},
-			Binaries:   []string{"qodercli", "qoder"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				Local: &Target{
-					Paths:     []string{".qoder/settings.local.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.qoder/settings.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				EnvRef:       "${NAME}",
-				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern: "\\$(\\w+|\\{[^}]*\\})",
-				}},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			origin: "builtin:qoder.toml",
-		},
-		{
-			ID:         "qwen",
-			Name:       "Qwen Code",
-			MCP:        true,
-			Evidence:   "run",
-			Sources:    []string{"conformance/LAST_RUN.md: qwen-code 0.24.4, project scope [run]", "tool-formats.md: Qwen Code [src][docs], bundle 0.24.4", "QwenLM/qwen-code docs/users/features/mcp.md (commit 023f40b9)", "clients.md: Qwen Code oracle runs (qwen-code 0.24.4)"},
-			Notes:      "Project servers stay pending until `qwen mcp approve`; the approval is bound to a hash of the entry, so every change to an entry needs approving again. An unparsable .qwen/settings.json is moved to settings.json.corrupted and replaced, silently.",
-			Detect:     []string{".qwen", "QWEN.md"},
-			DetectUser: []string{"${QWEN_HOME:-~/.qwen}"},
-			Binaries:   []string{"qwen"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".qwen/settings.json"},
-					Format:       "json-comments",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"${QWEN_HOME:-~/.qwen}/settings.json"},
-					Format:    "json-comments",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				EnvRef:       "${NAME}",
-				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern: "\\$(\\w+|\\{[^}]+\\})",
-				}},
-				Preserve: []string{"includeTools", "excludeTools", "timeout", "discoveryTimeoutMs"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "httpUrl",
-					},
-					SSE: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					IncludeTools: &SettingField{
-						Field: "includeTools",
-					},
-					ExcludeTools: &SettingField{
-						Field: "excludeTools",
-					},
-					StartupTimeout: &SettingField{
-						Field: "discoveryTimeoutMs",
-						Unit:  "ms",
-						Max:   300000,
-					},
-					ToolTimeout: &SettingField{
-						Field:        "timeout",
-						Unit:         "ms",
-						EveryRequest: true,
-					},
-				},
-			},
-			origin: "builtin:qwen.toml",
-		},
-		{
-			ID:                "roo",
-			Name:              "Roo Code",
-			MCP:               true,
-			Evidence:          "src",
-			Sources:           []string{"tool-formats.md: Roo Code (archived May 2026) [src]", "RooCodeInc/Roo-Code src/services/mcp/McpHub.ts (commit cb836567)", "RooCodeInc/Roo-Code src/shared/globalFileNames.ts"},
-			Notes:             "Roo Code is discontinued (last release May 15, 2026; repository archived). Its files are read with JSON.parse, so one comment or trailing comma drops every server in the file. On Windows Roo wraps the command in cmd.exe /c.",
-			Detect:            []string{".roo", ".roomodes"},
-			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/rooveterinaryinc.roo-cline"},
-			DetectUserDarwin:  []string{"~/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline"},
-			DetectUserWindows: []string{"${APPDATA}/Code/User/globalStorage/rooveterinaryinc.roo-cline"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".roo/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"},
-					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"},
-					PathsDarwin:  []string{"~/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"},
-					PathsWindows: []string{"${APPDATA}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"},
-					Format:       "json",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				EnvRef:       "${env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Keys:    []string{"env", "headers"},
-					Pattern: "\\$\\{(env:\\w+|workspaceFolder)\\}",
-				}, Expansion{
-					Fields:  []string{"command", "args"},
-					OS:      []string{"windows"},
-					Pattern: "%[^%\\s]+%",
-				}},
-				RootVar:  "${workspaceFolder}",
-				Preserve: []string{"alwaysAllow", "disabled", "disabledTools", "timeout"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "streamable-http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field:  "disabled",
-						Negate: true,
-					},
-					ExcludeTools: &SettingField{
-						Field: "disabledTools",
-					},
-					AutoApprove: &SettingField{
-						Field: "alwaysAllow",
-					},
-					ToolTimeout: &SettingField{
-						Field: "timeout",
-						Unit:  "s",
-						Max:   3600,
-					},
-				},
-			},
-			origin: "builtin:roo.toml",
-		},
-		{
-			ID:         "rovodev",
-			Name:       "Atlassian Rovo Dev CLI",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://support.atlassian.com/rovo/docs/connect-to-an-mcp-server-in-rovo-dev-cli"},
-			Notes:      "Rovo Dev has only a user file: its servers apply to every project. Servers are switched on and off in a session with /mcp. The working directory and variable expansion are not documented: use absolute paths.",
-			Detect:     []string{},
-			DetectUser: []string{"~/.rovodev"},
-			Scopes: ScopeTable{
-				User: &Target{
-					Paths:     []string{"~/.rovodev/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				TypeField:    "transport",
-				StdioType:    "stdio",
-			},
-			origin: "builtin:rovodev.toml",
-		},
-		{
-			ID:         "tabnine",
-			Name:       "Tabnine agent",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://docs.tabnine.com/main/getting-started/tabnine-agent/mcp-intro-and-setup/mcp-server-config", "https://docs.tabnine.com/main/getting-started/tabnine-cli/features/mcp-server-config"},
-			Notes:      "The workspace file is read only in a trusted workspace. settings.json holds Tabnine's other settings too (hooks, skills), which repo leaves alone. Whether the file may hold comments is not documented, so repo keeps it strict JSON.",
-			Detect:     []string{".tabnine"},
-			DetectUser: []string{"~/.tabnine/agent"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".tabnine/agent/settings.json"},
-					Format:       "json",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:     []string{"~/.tabnine/agent/settings.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				CwdField:     "cwd",
-			},
-			Advice: []Advice{Advice{
-				Scopes:  []string{"project"},
+			{
 				Check:   "trust",
 				Message: "Tabnine loads the workspace settings, and so its servers, only in a trusted workspace",
 				Fix:     "trust the workspace when Tabnine asks (or in its settings) before starting the agent",
-			}},
-			origin: "builtin:tabnine.toml",
-		},
-		{
-			ID:                "trae",
-			Name:              "Trae",
-			MCP:               true,
-			Evidence:          "docs",
-			Sources:           []string{"https://www.volcengine.com/docs/86677/2137601 (TRAE CN: project .trae/mcp.json, must be switched on)", "pathintegral-institute/mcpm.sh issue #92 (macOS user file)", "tool-formats.md: Trae [2nd]", "stacklok/toolhive pkg/client/config.go"},
-			Notes:             "The project file .trae/mcp.json is documented (TRAE CN manual) and read only after project MCP is switched on in Trae's MCP settings; the user file's location comes from secondary sources. The Chinese edition (Trae CN) uses its own application directory, which is not written.",
-			Detect:            []string{".trae"},
-			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/Trae"},
-			DetectUserDarwin:  []string{"~/Library/Application Support/Trae"},
-			DetectUserWindows: []string{"${APPDATA}/Trae"},
-			Binaries:          []string{"trae"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".trae/mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/Trae/User/mcp.json"},
-					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/Trae/User/mcp.json"},
-					PathsDarwin:  []string{"~/Library/Application Support/Trae/User/mcp.json"},
-					PathsWindows: []string{"${APPDATA}/Trae/User/mcp.json"},
-					Format:       "json",
-					Key:          []string{"mcpServers"},
-					Container:    "map",
-				},
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-			},
-			Advice: []Advice{Advice{
-				Scopes:  []string{"project"},
+			{
 				Check:   "toggle",
 				Message: "Trae reads .trae/mcp.json only after project MCP is switched on",
 				Fix:     "in Trae, Settings > MCP: switch on project-level MCP for this workspace",
-			}},
-			origin: "builtin:trae.toml",
+			},
+			{
+				Check:   "toggle",
+				Message: "Warp never starts project servers on its own; each one is turned on per session",
+				Fix:     "in Warp, Settings > Agents > MCP servers: start each server of this project (again after restarting Warp)",
+			},
 		},
-		{
-			ID:                "visual-studio",
-			Name:              "Visual Studio",
-			MCP:               true,
-			Evidence:          "docs",
-			Sources:           []string{"https://learn.microsoft.com/visualstudio/ide/mcp-servers", "MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md (commit 01d07e34)", "tool-formats.md: Visual Studio (unverified)"},
-			Notes:             "Windows only. Visual Studio also reads <solution>/.mcp.json, .vscode/mcp.json and .cursor/mcp.json; repo writes the Visual Studio-specific .vs/mcp.json, which is per user and normally not committed. Paths are relative to the repository root, so a solution in a sub-directory does not see them. Tools of a new server are disabled until enabled in Visual Studio.",
-			Detect:            []string{".vs"},
-			DetectUserWindows: []string{"${LOCALAPPDATA}/Microsoft/VisualStudio"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:         []string{".vs/mcp.json"},
-					UnsupportedOS: []string{"linux", "darwin"},
-					Format:        "json",
-					Key:           []string{"servers"},
-					Container:     "map",
-				},
-				User: &Target{
-					Paths:         []string{"~/.mcp.json"},
-					UnsupportedOS: []string{"linux", "darwin"},
-					Format:        "json",
-					Key:           []string{"servers"},
-					Container:     "map",
-				},
+		installs: [1]Install{
+			{
+				Name:   "Claude Desktop MSIX package",
+				OS:     "windows",
+				Marker: "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc",
+				Path:   "${LOCALAPPDATA}/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json",
+				Reason: "the packaged app reads only this virtualised copy and ignores %APPDATA%\\Claude (anthropics/claude-code #26073)",
 			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			origin: "builtin:visual-studio.toml",
 		},
-		{
-			ID:                "vscode",
-			Name:              "VS Code (Copilot Chat)",
-			MCP:               true,
-			Evidence:          "src",
-			Sources:           []string{"https://code.visualstudio.com/docs/agents/reference/mcp-configuration", "tool-formats.md: VS Code / Copilot Chat [docs][src]", "microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md (commit 0892da1a)", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts (commit 0b37532c)", "microsoft/vscode-docs PR #9798: oauth.clientId on http servers [docs]"},
-			Notes:             "The entry schema has additionalProperties: false, so repo writes only VS Code's own fields. Copilot CLI does not read .vscode/mcp.json (clients.md); VS Code forwards these servers to Copilot harness sessions except those needing ${input:...}.",
-			Detect:            []string{".vscode"},
-			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code"},
-			DetectUserDarwin:  []string{"~/Library/Application Support/Code"},
-			DetectUserWindows: []string{"${APPDATA}/Code"},
-			Binaries:          []string{"code"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".vscode/mcp.json"},
-					Format:    "jsonc",
-					Key:       []string{"servers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/mcp.json"},
-					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/Code/User/mcp.json"},
-					PathsDarwin:  []string{"~/Library/Application Support/Code/User/mcp.json"},
-					PathsWindows: []string{"${APPDATA}/Code/User/mcp.json"},
-					Format:       "jsonc",
-					Key:          []string{"servers"},
-					Container:    "map",
-				},
-			},
-			Entry: EntryFormat{
+		entryFormats: [1]EntryFormat{
+			{
 				Command:      "string",
 				CommandField: "command",
 				ArgsField:    "args",
 				EnvField:     "env",
 				CwdField:     "cwd",
-				TypeField:    "type",
-				StdioType:    "stdio",
-				EnvRef:       "${env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "cwd", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "cwd", "url", "headers"},
-					Pattern: "\\$\\{[^}]*\\}",
-				}},
-				RootVar:  "${workspaceFolder}",
-				Preserve: []string{"oauth"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						Type:     "http",
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						Type:     "sse",
-						URLField: "url",
-					},
-					HeadersField: "headers",
-					Auth: &AuthFormat{
-						ClientID: &AuthField{
-							Path: []string{"oauth", "clientId"},
-						},
-					},
-				},
 			},
-			origin: "builtin:vscode.toml",
-		},
-		{
-			ID:         "warp",
-			Name:       "Warp",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://docs.warp.dev/agent-platform/capabilities/mcp", "warpdotdev/docs src/content/docs/agent-platform/capabilities/mcp.mdx (commit 03f783a3)", "tool-formats.md: Warp [2nd]", "dyoshikawa/rulesync warp-mcp.ts"},
-			Notes:      "Servers added in Warp's UI are stored in Warp Drive, not in these files. Project servers never start on their own: the user turns each on in Settings > Agents > MCP servers, again after every restart of Warp. The working-directory field is working_directory, not cwd. Warp also reads Claude Code's and Codex's MCP files and .agents/.mcp.json when the user allows it.",
-			Detect:     []string{".warp", "WARP.md"},
-			DetectUser: []string{"~/.warp", "${XDG_CONFIG_HOME:-~/.config}/warp-terminal"},
-			Binaries:   []string{"warp-terminal"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:     []string{".warp/.mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-				User: &Target{
-					Paths:     []string{"~/.warp/.mcp.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				AlwaysArgs:   true,
-				EnvField:     "env",
-				CwdField:     "working_directory",
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					SSE: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-			},
-			Advice: []Advice{Advice{
-				Scopes:  []string{"project"},
-				Check:   "toggle",
-				Message: "Warp never starts project servers on its own; each one is turned on per session",
-				Fix:     "in Warp, Settings > Agents > MCP servers: start each server of this project (again after restarting Warp)",
-			}},
-			origin: "builtin:warp.toml",
-		},
-		{
-			ID:         "windsurf",
-			Name:       "Windsurf Cascade (Devin Desktop)",
-			MCP:        true,
-			Evidence:   "docs",
-			Sources:    []string{"https://docs.windsurf.com/windsurf/cascade/mcp", "https://docs.devin.ai/desktop/cascade/mcp", "https://docs.windsurf.com/plugins/cascade/mcp (JetBrains plugin: ~/.codeium/mcp_config.json)", "tool-formats.md: Windsurf [2nd]", "stacklok/toolhive pkg/client/config.go (commit e25de16c)"},
-			Notes:      "Windsurf is now Devin Desktop. This file serves only the legacy Cascade agent; the default agent (Devin Local) reads the Devin configuration, so select profile devin too. Windsurf has no project-scope file: its servers are global for every workspace. The Windsurf JetBrains plugin reads ~/.codeium/mcp_config.json, which repo does not write.",
-			Detect:     []string{".windsurf", ".windsurfrules"},
-			DetectUser: []string{"~/.codeium/windsurf"},
-			Binaries:   []string{"windsurf"},
-			Scopes: ScopeTable{
-				User: &Target{
-					Paths:     []string{"~/.codeium/windsurf/mcp_config.json"},
-					Format:    "json",
-					Key:       []string{"mcpServers"},
-					Container: "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				EnvField:     "env",
-				EnvRef:       "${env:NAME}",
-				EnvRefFields: []string{"command", "args", "env", "url", "headers"},
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"command", "args", "env", "url", "headers"},
-					Pattern: "\\$\\{[^}]*\\}",
-				}},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "serverUrl",
-					},
-					SSE: &RemoteKind{
-						URLField: "serverUrl",
-					},
-					HeadersField: "headers",
-				},
-			},
-			origin: "builtin:windsurf.toml",
-		},
-		{
-			ID:                "zed",
-			Name:              "Zed",
-			MCP:               true,
-			Evidence:          "src",
-			Sources:           []string{"https://zed.dev/docs/ai/mcp", "tool-formats.md: Zed [src][docs]", "zed-industries/zed settings_content ContextServerSettingsContent"},
-			Notes:             "Project context_servers apply only in a trusted worktree. The command runs through the system shell in the worktree root. Zed rewrites settings.json itself (settings migrator, UI edits) and may turn old entry shapes into new ones.",
-			Detect:            []string{".zed"},
-			DetectUser:        []string{"${XDG_CONFIG_HOME:-~/.config}/zed", "${XDG_DATA_HOME:-~/.local/share}/zed"},
-			DetectUserDarwin:  []string{"~/.config/zed", "~/Library/Application Support/Zed"},
-			DetectUserWindows: []string{"${APPDATA}/Zed", "${LOCALAPPDATA}/Zed"},
-			Binaries:          []string{"zed", "zeditor"},
-			Scopes: ScopeTable{
-				Project: &Target{
-					Paths:        []string{".zed/settings.json"},
-					Format:       "jsonc",
-					Key:          []string{"context_servers"},
-					Container:    "map",
-					SettingsFile: true,
-				},
-				User: &Target{
-					Paths:        []string{"${XDG_CONFIG_HOME:-~/.config}/zed/settings.json"},
-					PathsLinux:   []string{"${XDG_CONFIG_HOME:-~/.config}/zed/settings.json"},
-					PathsDarwin:  []string{"~/.config/zed/settings.json"},
-					PathsWindows: []string{"${APPDATA}/Zed/settings.json"},
-					Format:       "jsonc",
-					Key:          []string{"context_servers"},
-					Container:    "map",
-				},
-			},
-			Entry: EntryFormat{
-				Command:      "string",
-				CommandField: "command",
-				ArgsField:    "args",
-				AlwaysArgs:   true,
-				EnvField:     "env",
-				Expands: []Expansion{Expansion{
-					Fields:  []string{"args"},
-					OS:      []string{"windows"},
-					Pattern: "^\\$(\\w+|\\{[^}]*\\})",
-				}},
-				Preserve: []string{"enabled"},
-				Remote: &RemoteFormat{
-					HTTP: &RemoteKind{
-						URLField: "url",
-					},
-					HeadersField: "headers",
-				},
-				Settings: Settings{
-					Enabled: &SettingField{
-						Field: "enabled",
-					},
-				},
-			},
-			origin: "builtin:zed.toml",
 		},
 	}
+	t.profiles[0].Sources = t.strings[0:1:1]
+	t.profiles[0].Detect = t.strings[1:2:2]
+	t.profiles[0].DetectUser = t.strings[2:3:3]
+	t.targets[0].Paths = t.strings[3:4:4]
+	t.targets[0].Key = t.strings[4:5:5]
+	t.profiles[0].Scopes.Project = &t.targets[0]
+	t.targets[1].Paths = t.strings[5:6:6]
+	t.targets[1].Key = t.strings[6:7:7]
+	t.profiles[0].Scopes.User = &t.targets[1]
+	t.remoteFormats[0].HTTP = &t.remoteKinds[0]
+	t.profiles[0].Entry.Remote = &t.remoteFormats[0]
+	t.profiles[1].Sources = t.strings[7:11:11]
+	t.profiles[1].Detect = t.strings[11:13:13]
+	t.profiles[1].DetectUser = t.strings[13:14:14]
+	t.profiles[1].Binaries = t.strings[14:15:15]
+	t.profiles[2].Sources = t.strings[15:19:19]
+	t.profiles[2].Detect = t.strings[19:20:20]
+	t.profiles[2].DetectUser = t.strings[20:21:21]
+	t.profiles[2].Binaries = t.strings[21:22:22]
+	t.targets[2].Paths = t.strings[22:23:23]
+	t.targets[2].Key = t.strings[23:24:24]
+	t.profiles[2].Scopes.Project = &t.targets[2]
+	t.targets[3].Paths = t.strings[24:25:25]
+	t.targets[3].Key = t.strings[25:26:26]
+	t.profiles[2].Scopes.User = &t.targets[3]
+	t.profiles[2].Entry.EnvRefFields = t.strings[26:28:28]
+	t.expansions[0].Fields = t.strings[28:30:30]
+	t.expansions[1].Fields = t.strings[30:31:31]
+	t.profiles[2].Entry.Expands = t.expansions[0:2:2]
+	t.profiles[2].Entry.Preserve = t.strings[31:33:33]
+	t.remoteFormats[1].HTTP = &t.remoteKinds[1]
+	t.profiles[2].Entry.Remote = &t.remoteFormats[1]
+	t.profiles[2].Entry.Settings.Enabled = &t.settingFields[0]
+	t.profiles[2].Entry.Settings.ToolTimeout = &t.settingFields[1]
+	t.profiles[3].Sources = t.strings[33:38:38]
+	t.profiles[3].Detect = t.strings[38:39:39]
+	t.profiles[3].DetectUser = t.strings[39:40:40]
+	t.profiles[3].Binaries = t.strings[40:41:41]
+	t.targets[4].Paths = t.strings[41:43:43]
+	t.targets[4].Key = t.strings[43:44:44]
+	t.profiles[3].Scopes.Project = &t.targets[4]
+	t.targets[5].Paths = t.strings[44:46:46]
+	t.targets[5].Key = t.strings[46:47:47]
+	t.profiles[3].Scopes.User = &t.targets[5]
+	t.profiles[3].Entry.EnvRefFields = t.strings[47:52:52]
+	t.expansions[2].Fields = t.strings[52:57:57]
+	t.profiles[3].Entry.Expands = t.expansions[2:3:3]
+	t.remoteFormats[2].HTTP = &t.remoteKinds[2]
+	t.profiles[3].Entry.Remote = &t.remoteFormats[2]
+	t.profiles[4].Sources = t.strings[57:62:62]
+	t.profiles[4].Detect = t.strings[62:66:66]
+	t.profiles[4].DetectUser = t.strings[66:68:68]
+	t.profiles[4].Binaries = t.strings[68:69:69]
+	t.targets[6].Paths = t.strings[69:73:73]
+	t.targets[6].Key = t.strings[73:74:74]
+	t.profiles[4].Scopes.Project = &t.targets[6]
+	t.targets[7].Paths = t.strings[74:76:76]
+	t.targets[7].Key = t.strings[76:77:77]
+	t.profiles[4].Scopes.User = &t.targets[7]
+	t.remoteFormats[3].HTTP = &t.remoteKinds[3]
+	t.profiles[4].Entry.Remote = &t.remoteFormats[3]
+	t.profiles[5].Sources = t.strings[77:83:83]
+	t.profiles[5].Detect = t.strings[83:85:85]
+	t.profiles[5].DetectUser = t.strings[85:86:86]
+	t.profiles[5].Binaries = t.strings[86:87:87]
+	t.targets[8].Paths = t.strings[87:88:88]
+	t.targets[8].Key = t.strings[88:89:89]
+	t.profiles[5].Scopes.Project = &t.targets[8]
+	t.targets[9].Paths = t.strings[89:90:90]
+	t.targets[9].Key = t.strings[90:91:91]
+	t.profiles[5].Scopes.User = &t.targets[9]
+	t.remoteFormats[4].HTTP = &t.remoteKinds[4]
+	t.remoteFormats[4].SSE = &t.remoteKinds[5]
+	t.profiles[5].Entry.Remote = &t.remoteFormats[4]
+	t.profiles[6].Sources = t.strings[91:95:95]
+	t.profiles[6].Detect = t.strings[95:98:98]
+	t.profiles[6].DetectUser = t.strings[98:100:100]
+	t.profiles[6].Binaries = t.strings[100:101:101]
+	t.targets[10].Paths = t.strings[101:102:102]
+	t.targets[10].Key = t.strings[102:103:103]
+	t.profiles[6].Scopes.Project = &t.targets[10]
+	t.targets[11].Paths = t.strings[103:104:104]
+	t.targets[11].Key = t.strings[104:107:107]
+	t.targets[11].Lock = &t.locks[0]
+	t.profiles[6].Scopes.Local = &t.targets[11]
+	t.targets[12].Paths = t.strings[107:108:108]
+	t.targets[12].Key = t.strings[108:109:109]
+	t.targets[12].Lock = &t.locks[1]
+	t.profiles[6].Scopes.User = &t.targets[12]
+	t.profiles[6].Entry.EnvRefFields = t.strings[109:114:114]
+	t.expansions[3].Fields = t.strings[114:119:119]
+	t.profiles[6].Entry.Expands = t.expansions[3:4:4]
+	t.profiles[6].Entry.Preserve = t.strings[119:122:122]
+	t.remoteFormats[5].HTTP = &t.remoteKinds[6]
+	t.remoteFormats[5].SSE = &t.remoteKinds[7]
+	t.authFields[0].Path = t.strings[122:124:124]
+	t.authFormats[0].ClientID = &t.authFields[0]
+	t.authFields[1].Path = t.strings[124:126:126]
+	t.authFormats[0].CallbackPort = &t.authFields[1]
+	t.authFields[2].Path = t.strings[126:128:128]
+	t.authFormats[0].Scopes = &t.authFields[2]
+	t.authFields[3].Path = t.strings[128:130:130]
+	t.authFormats[0].AuthServerMetadataURL = &t.authFields[3]
+	t.authFields[4].Path = t.strings[130:131:131]
+	t.authFormats[0].HeadersHelper = &t.authFields[4]
+	t.remoteFormats[5].Auth = &t.authFormats[0]
+	t.profiles[6].Entry.Remote = &t.remoteFormats[5]
+	t.profiles[6].Entry.Settings.ToolTimeout = &t.settingFields[2]
+	t.profiles[6].Advice = t.advices[0:1:1]
+	t.profiles[7].Sources = t.strings[131:136:136]
+	t.profiles[7].Detect = t.strings[136:136:136]
+	t.profiles[7].DetectUser = t.strings[136:137:137]
+	t.profiles[7].DetectUserDarwin = t.strings[137:138:138]
+	t.profiles[7].DetectUserWindows = t.strings[138:140:140]
+	t.targets[13].Paths = t.strings[140:141:141]
+	t.targets[13].PathsDarwin = t.strings[141:142:142]
+	t.targets[13].PathsWindows = t.strings[142:143:143]
+	t.targets[13].UnsupportedOS = t.strings[143:144:144]
+	t.targets[13].Installs = t.installs[0:1:1]
+	t.targets[13].Key = t.strings[144:145:145]
+	t.profiles[7].Scopes.User = &t.targets[13]
+	t.profiles[8].Sources = t.strings[145:150:150]
+	t.profiles[8].Detect = t.strings[150:151:151]
+	t.profiles[8].DetectUser = t.strings[151:152:152]
+	t.profiles[8].Binaries = t.strings[152:153:153]
+	t.targets[14].Paths = t.strings[153:154:154]
+	t.targets[14].Key = t.strings[154:155:155]
+	t.profiles[8].Scopes.User = &t.targets[14]
+	t.expansions[4].Fields = t.strings[155:161:161]
+	t.profiles[8].Entry.Expands = t.expansions[4:5:5]
+	t.profiles[8].Entry.Preserve = t.strings[161:164:164]
+	t.remoteFormats[6].HTTP = &t.remoteKinds[8]
+	t.remoteFormats[6].SSE = &t.remoteKinds[9]
+	t.profiles[8].Entry.Remote = &t.remoteFormats[6]
+	t.profiles[8].Entry.Settings.Enabled = &t.settingFields[3]
+	t.profiles[8].Entry.Settings.AutoApprove = &t.settingFields[4]
+	t.profiles[8].Entry.Settings.ToolTimeout = &t.settingFields[5]
+	t.profiles[9].Sources = t.strings[164:169:169]
+	t.profiles[9].Detect = t.strings[169:170:170]
+	t.profiles[9].DetectUser = t.strings[170:171:171]
+	t.profiles[9].Binaries = t.strings[171:172:172]
+	t.targets[15].Paths = t.strings[172:173:173]
+	t.targets[15].Key = t.strings[173:174:174]
+	t.profiles[9].Scopes.Project = &t.targets[15]
+	t.targets[16].Paths = t.strings[174:175:175]
+	t.targets[16].Key = t.strings[175:176:176]
+	t.profiles[9].Scopes.User = &t.targets[16]
+	t.profiles[9].Entry.Preserve = t.strings[176:185:185]
+	t.remoteFormats[7].HTTP = &t.remoteKinds[10]
+	t.authFields[5].Path = t.strings[185:187:187]
+	t.authFormats[1].ClientID = &t.authFields[5]
+	t.authFields[6].Path = t.strings[187:189:189]
+	t.authFormats[1].CallbackPort = &t.authFields[6]
+	t.authFields[7].Path = t.strings[189:190:190]
+	t.authFormats[1].Scopes = &t.authFields[7]
+	t.authFields[8].Path = t.strings[190:191:191]
+	t.authFormats[1].HeadersHelper = &t.authFields[8]
+	t.remoteFormats[7].Auth = &t.authFormats[1]
+	t.profiles[9].Entry.Remote = &t.remoteFormats[7]
+	t.profiles[9].Entry.Settings.Enabled = &t.settingFields[6]
+	t.profiles[9].Entry.Settings.IncludeTools = &t.settingFields[7]
+	t.profiles[9].Entry.Settings.ExcludeTools = &t.settingFields[8]
+	t.settingFields[9].Each = map[string]any{
+		"approval_mode": "approve",
+	}
+	t.profiles[9].Entry.Settings.AutoApprove = &t.settingFields[9]
+	t.profiles[9].Entry.Settings.StartupTimeout = &t.settingFields[10]
+	t.profiles[9].Entry.Settings.ToolTimeout = &t.settingFields[11]
+	t.profiles[10].Sources = t.strings[191:192:192]
+	t.profiles[10].Detect = t.strings[192:193:193]
+	t.profiles[10].Binaries = t.strings[193:194:194]
+	t.profiles[11].Sources = t.strings[194:200:200]
+	t.profiles[11].Detect = t.strings[200:201:201]
+	t.profiles[11].DetectUser = t.strings[201:202:202]
+	t.profiles[11].Binaries = t.strings[202:203:203]
+	t.targets[17].Paths = t.strings[203:204:204]
+	t.targets[17].Key = t.strings[204:205:205]
+	t.profiles[11].Scopes.Project = &t.targets[17]
+	t.targets[18].Paths = t.strings[205:206:206]
+	t.targets[18].Key = t.strings[206:207:207]
+	t.profiles[11].Scopes.User = &t.targets[18]
+	t.expansions[5].Fields = t.strings[207:213:213]
+	t.profiles[11].Entry.Expands = t.expansions[5:6:6]
+	t.profiles[11].Entry.Preserve = t.strings[213:214:214]
+	t.remoteFormats[8].HTTP = &t.remoteKinds[11]
+	t.remoteFormats[8].SSE = &t.remoteKinds[12]
+	t.profiles[11].Entry.Remote = &t.remoteFormats[8]
+	t.profiles[11].Entry.Settings.StartupTimeout = &t.settingFields[12]
+	t.profiles[12].Sources = t.strings[214:217:217]
+	t.profiles[12].Detect = t.strings[217:219:219]
+	t.profiles[12].DetectUser = t.strings[219:220:220]
+	t.profiles[12].Binaries = t.strings[220:221:221]
+	t.targets[19].Paths = t.strings[221:222:222]
+	t.targets[19].Key = t.strings[222:223:223]
+	t.profiles[12].Scopes.Project = &t.targets[19]
+	t.targets[20].Paths = t.strings[223:224:224]
+	t.targets[20].Key = t.strings[224:225:225]
+	t.targets[20].Lock = &t.locks[2]
+	t.profiles[12].Scopes.User = &t.targets[20]
+	t.profiles[12].Entry.EnvRefFields = t.strings[225:231:231]
+	t.expansions[6].Fields = t.strings[231:237:237]
+	t.profiles[12].Entry.Expands = t.expansions[6:7:7]
+	t.profiles[12].Entry.Preserve = t.strings[237:239:239]
+	t.remoteFormats[9].HTTP = &t.remoteKinds[13]
+	t.remoteFormats[9].SSE = &t.remoteKinds[14]
+	t.profiles[12].Entry.Remote = &t.remoteFormats[9]
+	t.profiles[12].Entry.Settings.IncludeTools = &t.settingFields[13]
+	t.profiles[12].Entry.Settings.ToolTimeout = &t.settingFields[14]
+	t.profiles[13].Sources = t.strings[239:243:243]
+	t.profiles[13].Detect = t.strings[243:247:247]
+	t.profiles[13].DetectUser = t.strings[247:249:249]
+	t.profiles[13].Binaries = t.strings[249:250:250]
+	t.targets[21].Paths = t.strings[250:252:252]
+	t.targets[21].Key = t.strings[252:253:253]
+	t.profiles[13].Scopes.Project = &t.targets[21]
+	t.targets[22].Paths = t.strings[253:254:254]
+	t.targets[22].PathsWindows = t.strings[254:255:255]
+	t.targets[22].Key = t.strings[255:256:256]
+	t.profiles[13].Scopes.User = &t.targets[22]
+	t.profiles[13].Entry.EnvRefFields = t.strings[256:261:261]
+	t.expansions[7].Fields = t.strings[261:266:266]
+	t.expansions[7].Escape = map[string]string{
+		"$":  "\\$",
+		"\\": "\\\\",
+		"`":  "\\`",
+	}
+	t.profiles[13].Entry.Expands = t.expansions[7:8:8]
+	t.profiles[13].Entry.Preserve = t.strings[266:268:268]
+	t.remoteFormats[10].HTTP = &t.remoteKinds[15]
+	t.remoteFormats[10].SSE = &t.remoteKinds[16]
+	t.profiles[13].Entry.Remote = &t.remoteFormats[10]
+	t.profiles[13].Entry.Settings.Enabled = &t.settingFields[15]
+	t.profiles[13].Entry.Settings.ExcludeTools = &t.settingFields[16]
+	t.profiles[14].Sources = t.strings[268:272:272]
+	t.profiles[14].Detect = t.strings[272:274:274]
+	t.profiles[14].DetectUser = t.strings[274:275:275]
+	t.profiles[14].Binaries = t.strings[275:277:277]
+	t.targets[23].Paths = t.strings[277:278:278]
+	t.targets[23].Key = t.strings[278:279:279]
+	t.profiles[14].Scopes.Project = &t.targets[23]
+	t.targets[24].Paths = t.strings[279:280:280]
+	t.targets[24].Key = t.strings[280:281:281]
+	t.profiles[14].Scopes.User = &t.targets[24]
+	t.profiles[14].Entry.EnvRefFields = t.strings[281:286:286]
+	t.expansions[8].Fields = t.strings[286:291:291]
+	t.profiles[14].Entry.Expands = t.expansions[8:9:9]
+	t.remoteFormats[11].HTTP = &t.remoteKinds[17]
+	t.remoteFormats[11].SSE = &t.remoteKinds[18]
+	t.profiles[14].Entry.Remote = &t.remoteFormats[11]
+	t.advices[1].Scopes = t.strings[291:292:292]
+	t.profiles[14].Advice = t.advices[1:2:2]
+	t.profiles[15].Sources = t.strings[292:298:298]
+	t.profiles[15].Detect = t.strings[298:299:299]
+	t.profiles[15].DetectUser = t.strings[299:300:300]
+	t.profiles[15].DetectUserWindows = t.strings[300:301:301]
+	t.profiles[15].Binaries = t.strings[301:302:302]
+	t.targets[25].Paths = t.strings[302:303:303]
+	t.targets[25].Key = t.strings[303:304:304]
+	t.targets[26].Paths = t.strings[304:305:305]
+	t.targets[26].Key = t.strings[305:306:306]
+	t.targets[25].Former = t.targets[26:27:27]
+	t.profiles[15].Scopes.Project = &t.targets[25]
+	t.targets[27].Paths = t.strings[306:307:307]
+	t.targets[27].Key = t.strings[307:308:308]
+	t.targets[28].Paths = t.strings[308:309:309]
+	t.targets[28].Key = t.strings[309:310:310]
+	t.targets[27].Former = t.targets[28:29:29]
+	t.profiles[15].Scopes.Local = &t.targets[27]
+	t.targets[29].Paths = t.strings[310:311:311]
+	t.targets[29].PathsWindows = t.strings[311:312:312]
+	t.targets[29].Key = t.strings[312:313:313]
+	t.targets[30].Paths = t.strings[313:314:314]
+	t.targets[30].PathsWindows = t.strings[314:315:315]
+	t.targets[30].Key = t.strings[315:316:316]
+	t.targets[29].Former = t.targets[30:31:31]
+	t.profiles[15].Scopes.User = &t.targets[29]
+	t.remoteFormats[12].HTTP = &t.remoteKinds[19]
+	t.remoteFormats[12].SSE = &t.remoteKinds[20]
+	t.profiles[15].Entry.Remote = &t.remoteFormats[12]
+	t.profiles[16].Sources = t.strings[316:323:323]
+	t.profiles[16].Detect = t.strings[323:324:324]
+	t.profiles[16].DetectUser = t.strings[324:325:325]
+	t.profiles[16].Binaries = t.strings[325:326:326]
+	t.targets[31].Paths = t.strings[326:327:327]
+	t.targets[31].Key = t.strings[327:328:328]
+	t.profiles[16].Scopes.Project = &t.targets[31]
+	t.targets[32].Paths = t.strings[328:329:329]
+	t.targets[32].Key = t.strings[329:330:330]
+	t.profiles[16].Scopes.User = &t.targets[32]
+	t.remoteFormats[13].HTTP = &t.remoteKinds[21]
+	t.remoteFormats[13].SSE = &t.remoteKinds[22]
+	t.profiles[16].Entry.Remote = &t.remoteFormats[13]
+	t.profiles[17].Sources = t.strings[330:334:334]
+	t.profiles[17].Detect = t.strings[334:335:335]
+	t.targets[33].Paths = t.strings[335:336:336]
+	t.targets[33].Key = t.strings[336:337:337]
+	t.profiles[17].Scopes.Project = &t.targets[33]
+	t.profiles[18].Sources = t.strings[337:343:343]
+	t.profiles[18].Detect = t.strings[343:345:345]
+	t.profiles[18].DetectUser = t.strings[345:348:348]
+	t.profiles[18].Binaries = t.strings[348:349:349]
+	t.targets[34].Paths = t.strings[349:350:350]
+	t.targets[34].Key = t.strings[350:351:351]
+	t.profiles[18].Scopes.Project = &t.targets[34]
+	t.targets[35].Paths = t.strings[351:352:352]
+	t.targets[35].Key = t.strings[352:353:353]
+	t.profiles[18].Scopes.User = &t.targets[35]
+	t.profiles[18].Entry.EnvRefFields = t.strings[353:359:359]
+	t.expansions[9].Fields = t.strings[359:365:365]
+	t.expansions[10].Fields = t.strings[365:367:367]
+	t.expansions[11].Fields = t.strings[367:369:369]
+	t.expansions[11].OS = t.strings[369:370:370]
+	t.profiles[18].Entry.Expands = t.expansions[9:12:12]
+	t.profiles[18].Entry.Preserve = t.strings[370:374:374]
+	t.profiles[18].Entry.BlockedEnv = t.strings[374:405:405]
+	t.remoteFormats[14].HTTP = &t.remoteKinds[23]
+	t.remoteFormats[14].SSE = &t.remoteKinds[24]
+	t.authFields[9].Path = t.strings[405:407:407]
+	t.authFormats[2].ClientID = &t.authFields[9]
+	t.authFields[10].Path = t.strings[407:409:409]
+	t.authFormats[2].ClientSecret = &t.authFields[10]
+	t.authFields[11].Path = t.strings[409:411:411]
+	t.authFormats[2].CallbackPort = &t.authFields[11]
+	t.authFields[12].Path = t.strings[411:413:413]
+	t.authFormats[2].Scopes = &t.authFields[12]
+	t.authFormats[2].Enable = t.strings[413:415:415]
+	t.remoteFormats[14].Auth = &t.authFormats[2]
+	t.profiles[18].Entry.Remote = &t.remoteFormats[14]
+	t.profiles[18].Entry.Settings.IncludeTools = &t.settingFields[17]
+	t.profiles[18].Entry.Settings.ExcludeTools = &t.settingFields[18]
+	t.profiles[18].Entry.Settings.ToolTimeout = &t.settingFields[19]
+	t.profiles[19].Sources = t.strings[415:421:421]
+	t.profiles[19].Detect = t.strings[421:422:422]
+	t.profiles[19].DetectUser = t.strings[422:423:423]
+	t.profiles[19].DetectUserDarwin = t.strings[423:424:424]
+	t.profiles[19].DetectUserWindows = t.strings[424:425:425]
+	t.profiles[19].Binaries = t.strings[425:426:426]
+	t.targets[36].Paths = t.strings[426:427:427]
+	t.targets[36].Key = t.strings[427:428:428]
+	t.expansions[12].Fields = t.strings[428:432:432]
+	t.entryFormats[0].Expands = t.expansions[12:13:13]
+	t.entryFormats[0].BlockedEnv = t.strings[432:463:463]
+	t.targets[36].Entry = &t.entryFormats[0]
+	t.profiles[19].Scopes.Project = &t.targets[36]
+	t.targets[37].Paths = t.strings[463:464:464]
+	t.targets[37].PathsLinux = t.strings[464:465:465]
+	t.targets[37].PathsDarwin = t.strings[465:466:466]
+	t.targets[37].PathsWindows = t.strings[466:467:467]
+	t.targets[37].Key = t.strings[467:468:468]
+	t.profiles[19].Scopes.User = &t.targets[37]
+	t.profiles[19].Entry.Set = map[string]any{
+		"description": "",
+		"enabled":     true,
+		"timeout":     int64(300),
+	}
+	t.profiles[19].Entry.Preserve = t.strings[468:471:471]
+	t.profiles[19].Entry.BlockedEnv = t.strings[471:502:502]
+	t.remoteFormats[15].HTTP = &t.remoteKinds[25]
+	t.profiles[19].Entry.Remote = &t.remoteFormats[15]
+	t.profiles[19].Entry.Settings.Enabled = &t.settingFields[20]
+	t.profiles[19].Entry.Settings.ToolTimeout = &t.settingFields[21]
+	t.profiles[20].Sources = t.strings[502:505:505]
+	t.profiles[20].Detect = t.strings[505:506:506]
+	t.profiles[20].DetectUser = t.strings[506:507:507]
+	t.profiles[20].Binaries = t.strings[507:508:508]
+	t.targets[38].Paths = t.strings[508:509:509]
+	t.targets[38].Key = t.strings[509:510:510]
+	t.profiles[20].Scopes.Project = &t.targets[38]
+	t.targets[39].Paths = t.strings[510:511:511]
+	t.targets[39].Key = t.strings[511:512:512]
+	t.profiles[20].Scopes.User = &t.targets[39]
+	t.profiles[21].Sources = t.strings[512:516:516]
+	t.profiles[21].Detect = t.strings[516:518:518]
+	t.profiles[22].Sources = t.strings[518:519:519]
+	t.profiles[22].Detect = t.strings[519:520:520]
+	t.targets[40].Paths = t.strings[520:521:521]
+	t.targets[40].Key = t.strings[521:522:522]
+	t.profiles[22].Scopes.Project = &t.targets[40]
+	t.profiles[23].Sources = t.strings[522:526:526]
+	t.profiles[23].Detect = t.strings[526:529:529]
+	t.profiles[23].DetectUser = t.strings[529:530:530]
+	t.profiles[23].Binaries = t.strings[530:531:531]
+	t.targets[41].Paths = t.strings[531:535:535]
+	t.targets[41].Key = t.strings[535:536:536]
+	t.profiles[23].Scopes.Project = &t.targets[41]
+	t.targets[42].Paths = t.strings[536:538:538]
+	t.targets[42].Key = t.strings[538:539:539]
+	t.profiles[23].Scopes.User = &t.targets[42]
+	t.profiles[23].Entry.EnvRefFields = t.strings[539:544:544]
+	t.expansions[13].Fields = t.strings[544:549:549]
+	t.expansions[13].Keys = t.strings[549:552:552]
+	t.profiles[23].Entry.Expands = t.expansions[13:14:14]
+	t.profiles[23].Entry.Set = map[string]any{
+		"enabled": true,
+	}
+	t.profiles[23].Entry.Preserve = t.strings[552:555:555]
+	t.remoteFormats[16].HTTP = &t.remoteKinds[26]
+	t.remoteFormats[16].SSE = &t.remoteKinds[27]
+	t.authFields[13].Path = t.strings[555:557:557]
+	t.authFormats[3].ClientID = &t.authFields[13]
+	t.authFields[14].Path = t.strings[557:559:559]
+	t.authFormats[3].ClientSecret = &t.authFields[14]
+	t.authFields[15].Path = t.strings[559:561:561]
+	t.authFormats[3].CallbackPort = &t.authFields[15]
+	t.authFields[16].Path = t.strings[561:563:563]
+	t.authFormats[3].Scopes = &t.authFields[16]
+	t.remoteFormats[16].Auth = &t.authFormats[3]
+	t.profiles[23].Entry.Remote = &t.remoteFormats[16]
+	t.profiles[23].Entry.Settings.Enabled = &t.settingFields[22]
+	t.profiles[23].Entry.Settings.ToolTimeout = &t.settingFields[23]
+	t.profiles[24].Sources = t.strings[563:566:566]
+	t.profiles[24].Detect = t.strings[566:567:567]
+	t.profiles[24].DetectUser = t.strings[567:569:569]
+	t.profiles[24].DetectUserDarwin = t.strings[569:571:571]
+	t.profiles[24].DetectUserWindows = t.strings[571:573:573]
+	t.targets[43].Paths = t.strings[573:574:574]
+	t.targets[43].Key = t.strings[574:575:575]
+	t.profiles[24].Scopes.Project = &t.targets[43]
+	t.targets[44].Paths = t.strings[575:576:576]
+	t.targets[44].PathsLinux = t.strings[576:577:577]
+	t.targets[44].PathsDarwin = t.strings[577:578:578]
+	t.targets[44].PathsWindows = t.strings[578:579:579]
+	t.targets[44].Key = t.strings[579:580:580]
+	t.profiles[24].Scopes.User = &t.targets[44]
+	t.profiles[24].Entry.EnvRefFields = t.strings[580:586:586]
+	t.expansions[14].Fields = t.strings[586:592:592]
+	t.expansions[14].Keys = t.strings[592:594:594]
+	t.profiles[24].Entry.Expands = t.expansions[14:15:15]
+	t.profiles[24].Entry.Preserve = t.strings[594:598:598]
+	t.remoteFormats[17].HTTP = &t.remoteKinds[28]
+	t.remoteFormats[17].SSE = &t.remoteKinds[29]
+	t.profiles[24].Entry.Remote = &t.remoteFormats[17]
+	t.profiles[24].Entry.Settings.Enabled = &t.settingFields[24]
+	t.profiles[24].Entry.Settings.ExcludeTools = &t.settingFields[25]
+	t.profiles[24].Entry.Settings.AutoApprove = &t.settingFields[26]
+	t.profiles[24].Entry.Settings.ToolTimeout = &t.settingFields[27]
+	t.profiles[25].Sources = t.strings[598:599:599]
+	t.profiles[25].Detect = t.strings[599:600:600]
+	t.profiles[25].DetectUser = t.strings[600:601:601]
+	t.profiles[25].Binaries = t.strings[601:602:602]
+	t.targets[45].Paths = t.strings[602:603:603]
+	t.targets[45].Key = t.strings[603:604:604]
+	t.profiles[25].Scopes.Project = &t.targets[45]
+	t.targets[46].Paths = t.strings[604:605:605]
+	t.targets[46].Key = t.strings[605:606:606]
+	t.profiles[25].Scopes.User = &t.targets[46]
+	t.remoteFormats[18].HTTP = &t.remoteKinds[30]
+	t.remoteFormats[18].SSE = &t.remoteKinds[31]
+	t.profiles[25].Entry.Remote = &t.remoteFormats[18]
+	t.advices[2].Scopes = t.strings[606:607:607]
+	t.profiles[25].Advice = t.advices[2:3:3]
+	t.profiles[26].Sources = t.strings[607:609:609]
+	t.profiles[26].Detect = t.strings[609:610:610]
+	t.profiles[26].DetectUser = t.strings[610:611:611]
+	t.profiles[26].Binaries = t.strings[611:613:613]
+	t.targets[47].Paths = t.strings[613:614:614]
+	t.targets[47].Key = t.strings[614:615:615]
+	t.profiles[26].Scopes.Project = &t.targets[47]
+	t.targets[48].Paths = t.strings[615:616:616]
+	t.targets[48].Key = t.strings[616:617:617]
+	t.profiles[26].Scopes.User = &t.targets[48]
+	t.profiles[26].Entry.EnvRefFields = t.strings[617:619:619]
+	t.expansions[15].Fields = t.strings[619:621:621]
+	t.profiles[26].Entry.Expands = t.expansions[15:16:16]
+	t.profiles[26].Entry.Preserve = t.strings[621:624:624]
+	t.remoteFormats[19].HTTP = &t.remoteKinds[32]
+	t.profiles[26].Entry.Remote = &t.remoteFormats[19]
+	t.profiles[26].Entry.Settings.Enabled = &t.settingFields[28]
+	t.profiles[26].Entry.Settings.ExcludeTools = &t.settingFields[29]
+	t.profiles[26].Entry.Settings.AutoApprove = &t.settingFields[30]
+	t.profiles[27].Sources = t.strings[624:628:628]
+	t.profiles[27].Detect = t.strings[628:628:628]
+	t.profiles[27].DetectUser = t.strings[628:630:630]
+	t.profiles[27].Binaries = t.strings[630:631:631]
+	t.targets[49].Paths = t.strings[631:633:633]
+	t.targets[49].Key = t.strings[633:634:634]
+	t.profiles[27].Scopes.User = &t.targets[49]
+	t.remoteFormats[20].HTTP = &t.remoteKinds[33]
+	t.profiles[27].Entry.Remote = &t.remoteFormats[20]
+	t.profiles[28].Sources = t.strings[634:637:637]
+	t.profiles[28].Detect = t.strings[637:638:638]
+	t.profiles[28].DetectUser = t.strings[638:639:639]
+	t.profiles[28].Binaries = t.strings[639:640:640]
+	t.profiles[29].Sources = t.strings[640:645:645]
+	t.profiles[29].Detect = t.strings[645:648:648]
+	t.profiles[29].DetectUser = t.strings[648:650:650]
+	t.profiles[29].Binaries = t.strings[650:651:651]
+	t.targets[50].Paths = t.strings[651:653:653]
+	t.targets[50].Key = t.strings[653:654:654]
+	t.profiles[29].Scopes.Project = &t.targets[50]
+	t.targets[51].Paths = t.strings[654:656:656]
+	t.targets[51].Key = t.strings[656:657:657]
+	t.profiles[29].Scopes.User = &t.targets[51]
+	t.profiles[29].Entry.EnvRefFields = t.strings[657:663:663]
+	t.expansions[16].Fields = t.strings[663:669:669]
+	t.expansions[16].Keys = t.strings[669:672:672]
+	t.profiles[29].Entry.Expands = t.expansions[16:17:17]
+	t.profiles[29].Entry.Set = map[string]any{
+		"enabled": true,
+	}
+	t.profiles[29].Entry.Preserve = t.strings[672:675:675]
+	t.remoteFormats[21].HTTP = &t.remoteKinds[34]
+	t.remoteFormats[21].SSE = &t.remoteKinds[35]
+	t.authFields[17].Path = t.strings[675:677:677]
+	t.authFormats[4].ClientID = &t.authFields[17]
+	t.authFields[18].Path = t.strings[677:679:679]
+	t.authFormats[4].ClientSecret = &t.authFields[18]
+	t.authFields[19].Path = t.strings[679:681:681]
+	t.authFormats[4].CallbackPort = &t.authFields[19]
+	t.authFields[20].Path = t.strings[681:683:683]
+	t.authFormats[4].Scopes = &t.authFields[20]
+	t.remoteFormats[21].Auth = &t.authFormats[4]
+	t.profiles[29].Entry.Remote = &t.remoteFormats[21]
+	t.profiles[29].Entry.Settings.Enabled = &t.settingFields[31]
+	t.profiles[29].Entry.Settings.ToolTimeout = &t.settingFields[32]
+	t.profiles[30].Sources = t.strings[683:686:686]
+	t.profiles[30].Detect = t.strings[686:687:687]
+	t.profiles[30].DetectUser = t.strings[687:688:688]
+	t.profiles[30].Binaries = t.strings[688:690:690]
+	t.targets[52].Paths = t.strings[690:691:691]
+	t.targets[52].Key = t.strings[691:692:692]
+	t.profiles[30].Scopes.Project = &t.targets[52]
+	t.targets[53].Paths = t.strings[692:693:693]
+	t.targets[53].Key = t.strings[693:694:694]
+	t.profiles[30].Scopes.Local = &t.targets[53]
+	t.targets[54].Paths = t.strings[694:695:695]
+	t.targets[54].Key = t.strings[695:696:696]
+	t.profiles[30].Scopes.User = &t.targets[54]
+	t.profiles[30].Entry.EnvRefFields = t.strings[696:702:702]
+	t.expansions[17].Fields = t.strings[702:708:708]
+	t.profiles[30].Entry.Expands = t.expansions[17:18:18]
+	t.remoteFormats[22].HTTP = &t.remoteKinds[36]
+	t.remoteFormats[22].SSE = &t.remoteKinds[37]
+	t.profiles[30].Entry.Remote = &t.remoteFormats[22]
+	t.profiles[31].Sources = t.strings[708:712:712]
+	t.profiles[31].Detect = t.strings[712:714:714]
+	t.profiles[31].DetectUser = t.strings[714:715:715]
+	t.profiles[31].Binaries = t.strings[715:716:716]
+	t.targets[55].Paths = t.strings[716:717:717]
+	t.targets[55].Key = t.strings[717:718:718]
+	t.profiles[31].Scopes.Project = &t.targets[55]
+	t.targets[56].Paths = t.strings[718:719:719]
+	t.targets[56].Key = t.strings[719:720:720]
+	t.profiles[31].Scopes.User = &t.targets[56]
+	t.profiles[31].Entry.EnvRefFields = t.strings[720:726:726]
+	t.expansions[18].Fields = t.strings[726:732:732]
+	t.profiles[31].Entry.Expands = t.expansions[18:19:19]
+	t.profiles[31].Entry.Preserve = t.strings[732:736:736]
+	t.remoteFormats[23].HTTP = &t.remoteKinds[38]
+	t.remoteFormats[23].SSE = &t.remoteKinds[39]
+	t.profiles[31].Entry.Remote = &t.remoteFormats[23]
+	t.profiles[31].Entry.Settings.IncludeTools = &t.settingFields[33]
+	t.profiles[31].Entry.Settings.ExcludeTools = &t.settingFields[34]
+	t.profiles[31].Entry.Settings.StartupTimeout = &t.settingFields[35]
+	t.profiles[31].Entry.Settings.ToolTimeout = &t.settingFields[36]
+	t.profiles[32].Sources = t.strings[736:739:739]
+	t.profiles[32].Detect = t.strings[739:741:741]
+	t.profiles[32].DetectUser = t.strings[741:742:742]
+	t.profiles[32].DetectUserDarwin = t.strings[742:743:743]
+	t.profiles[32].DetectUserWindows = t.strings[743:744:744]
+	t.targets[57].Paths = t.strings[744:745:745]
+	t.targets[57].Key = t.strings[745:746:746]
+	t.profiles[32].Scopes.Project = &t.targets[57]
+	t.targets[58].Paths = t.strings[746:747:747]
+	t.targets[58].PathsLinux = t.strings[747:748:748]
+	t.targets[58].PathsDarwin = t.strings[748:749:749]
+	t.targets[58].PathsWindows = t.strings[749:750:750]
+	t.targets[58].Key = t.strings[750:751:751]
+	t.profiles[32].Scopes.User = &t.targets[58]
+	t.profiles[32].Entry.EnvRefFields = t.strings[751:757:757]
+	t.expansions[19].Fields = t.strings[757:763:763]
+	t.expansions[19].Keys = t.strings[763:765:765]
+	t.expansions[20].Fields = t.strings[765:767:767]
+	t.expansions[20].OS = t.strings[767:768:768]
+	t.profiles[32].Entry.Expands = t.expansions[19:21:21]
+	t.profiles[32].Entry.Preserve = t.strings[768:772:772]
+	t.remoteFormats[24].HTTP = &t.remoteKinds[40]
+	t.remoteFormats[24].SSE = &t.remoteKinds[41]
+	t.profiles[32].Entry.Remote = &t.remoteFormats[24]
+	t.profiles[32].Entry.Settings.Enabled = &t.settingFields[37]
+	t.profiles[32].Entry.Settings.ExcludeTools = &t.settingFields[38]
+	t.profiles[32].Entry.Settings.AutoApprove = &t.settingFields[39]
+	t.profiles[32].Entry.Settings.ToolTimeout = &t.settingFields[40]
+	t.profiles[33].Sources = t.strings[772:773:773]
+	t.profiles[33].Detect = t.strings[773:773:773]
+	t.profiles[33].DetectUser = t.strings[773:774:774]
+	t.targets[59].Paths = t.strings[774:775:775]
+	t.targets[59].Key = t.strings[775:776:776]
+	t.profiles[33].Scopes.User = &t.targets[59]
+	t.profiles[34].Sources = t.strings[776:778:778]
+	t.profiles[34].Detect = t.strings[778:779:779]
+	t.profiles[34].DetectUser = t.strings[779:780:780]
+	t.targets[60].Paths = t.strings[780:781:781]
+	t.targets[60].Key = t.strings[781:782:782]
+	t.profiles[34].Scopes.Project = &t.targets[60]
+	t.targets[61].Paths = t.strings[782:783:783]
+	t.targets[61].Key = t.strings[783:784:784]
+	t.profiles[34].Scopes.User = &t.targets[61]
+	t.advices[3].Scopes = t.strings[784:785:785]
+	t.profiles[34].Advice = t.advices[3:4:4]
+	t.profiles[35].Sources = t.strings[785:789:789]
+	t.profiles[35].Detect = t.strings[789:790:790]
+	t.profiles[35].DetectUser = t.strings[790:791:791]
+	t.profiles[35].DetectUserDarwin = t.strings[791:792:792]
+	t.profiles[35].DetectUserWindows = t.strings[792:793:793]
+	t.profiles[35].Binaries = t.strings[793:794:794]
+	t.targets[62].Paths = t.strings[794:795:795]
+	t.targets[62].Key = t.strings[795:796:796]
+	t.profiles[35].Scopes.Project = &t.targets[62]
+	t.targets[63].Paths = t.strings[796:797:797]
+	t.targets[63].PathsLinux = t.strings[797:798:798]
+	t.targets[63].PathsDarwin = t.strings[798:799:799]
+	t.targets[63].PathsWindows = t.strings[799:800:800]
+	t.targets[63].Key = t.strings[800:801:801]
+	t.profiles[35].Scopes.User = &t.targets[63]
+	t.advices[4].Scopes = t.strings[801:802:802]
+	t.profiles[35].Advice = t.advices[4:5:5]
+	t.profiles[36].Sources = t.strings[802:805:805]
+	t.profiles[36].Detect = t.strings[805:806:806]
+	t.profiles[36].DetectUserWindows = t.strings[806:807:807]
+	t.targets[64].Paths = t.strings[807:808:808]
+	t.targets[64].UnsupportedOS = t.strings[808:810:810]
+	t.targets[64].Key = t.strings[810:811:811]
+	t.profiles[36].Scopes.Project = &t.targets[64]
+	t.targets[65].Paths = t.strings[811:812:812]
+	t.targets[65].UnsupportedOS = t.strings[812:814:814]
+	t.targets[65].Key = t.strings[814:815:815]
+	t.profiles[36].Scopes.User = &t.targets[65]
+	t.remoteFormats[25].HTTP = &t.remoteKinds[42]
+	t.remoteFormats[25].SSE = &t.remoteKinds[43]
+	t.profiles[36].Entry.Remote = &t.remoteFormats[25]
+	t.profiles[37].Sources = t.strings[815:820:820]
+	t.profiles[37].Detect = t.strings[820:821:821]
+	t.profiles[37].DetectUser = t.strings[821:822:822]
+	t.profiles[37].DetectUserDarwin = t.strings[822:823:823]
+	t.profiles[37].DetectUserWindows = t.strings[823:824:824]
+	t.profiles[37].Binaries = t.strings[824:825:825]
+	t.targets[66].Paths = t.strings[825:826:826]
+	t.targets[66].Key = t.strings[826:827:827]
+	t.profiles[37].Scopes.Project = &t.targets[66]
+	t.targets[67].Paths = t.strings[827:828:828]
+	t.targets[67].PathsLinux = t.strings[828:829:829]
+	t.targets[67].PathsDarwin = t.strings[829:830:830]
+	t.targets[67].PathsWindows = t.strings[830:831:831]
+	t.targets[67].Key = t.strings[831:832:832]
+	t.profiles[37].Scopes.User = &t.targets[67]
+	t.profiles[37].Entry.EnvRefFields = t.strings[832:838:838]
+	t.expansions[21].Fields = t.strings[838:844:844]
+	t.profiles[37].Entry.Expands = t.expansions[21:22:22]
+	t.profiles[37].Entry.Preserve = t.strings[844:845:845]
+	t.remoteFormats[26].HTTP = &t.remoteKinds[44]
+	t.remoteFormats[26].SSE = &t.remoteKinds[45]
+	t.authFields[21].Path = t.strings[845:847:847]
+	t.authFormats[5].ClientID = &t.authFields[21]
+	t.remoteFormats[26].Auth = &t.authFormats[5]
+	t.profiles[37].Entry.Remote = &t.remoteFormats[26]
+	t.profiles[38].Sources = t.strings[847:851:851]
+	t.profiles[38].Detect = t.strings[851:853:853]
+	t.profiles[38].DetectUser = t.strings[853:855:855]
+	t.profiles[38].Binaries = t.strings[855:856:856]
+	t.targets[68].Paths = t.strings[856:857:857]
+	t.targets[68].Key = t.strings[857:858:858]
+	t.profiles[38].Scopes.Project = &t.targets[68]
+	t.targets[69].Paths = t.strings[858:859:859]
+	t.targets[69].Key = t.strings[859:860:860]
+	t.profiles[38].Scopes.User = &t.targets[69]
+	t.remoteFormats[27].HTTP = &t.remoteKinds[46]
+	t.remoteFormats[27].SSE = &t.remoteKinds[47]
+	t.profiles[38].Entry.Remote = &t.remoteFormats[27]
+	t.advices[5].Scopes = t.strings[860:861:861]
+	t.profiles[38].Advice = t.advices[5:6:6]
+	t.profiles[39].Sources = t.strings[861:866:866]
+	t.profiles[39].Detect = t.strings[866:868:868]
+	t.profiles[39].DetectUser = t.strings[868:869:869]
+	t.profiles[39].Binaries = t.strings[869:870:870]
+	t.targets[70].Paths = t.strings[870:871:871]
+	t.targets[70].Key = t.strings[871:872:872]
+	t.profiles[39].Scopes.User = &t.targets[70]
+	t.profiles[39].Entry.EnvRefFields = t.strings[872:877:877]
+	t.expansions[22].Fields = t.strings[877:882:882]
+	t.profiles[39].Entry.Expands = t.expansions[22:23:23]
+	t.remoteFormats[28].HTTP = &t.remoteKinds[48]
+	t.remoteFormats[28].SSE = &t.remoteKinds[49]
+	t.profiles[39].Entry.Remote = &t.remoteFormats[28]
+	t.profiles[40].Sources = t.strings[882:885:885]
+	t.profiles[40].Detect = t.strings[885:886:886]
+	t.profiles[40].DetectUser = t.strings[886:888:888]
+	t.profiles[40].DetectUserDarwin = t.strings[888:890:890]
+	t.profiles[40].DetectUserWindows = t.strings[890:892:892]
+	t.profiles[40].Binaries = t.strings[892:894:894]
+	t.targets[71].Paths = t.strings[894:895:895]
+	t.targets[71].Key = t.strings[895:896:896]
+	t.profiles[40].Scopes.Project = &t.targets[71]
+	t.targets[72].Paths = t.strings[896:897:897]
+	t.targets[72].PathsLinux = t.strings[897:898:898]
+	t.targets[72].PathsDarwin = t.strings[898:899:899]
+	t.targets[72].PathsWindows = t.strings[899:900:900]
+	t.targets[72].Key = t.strings[900:901:901]
+	t.profiles[40].Scopes.User = &t.targets[72]
+	t.expansions[23].Fields = t.strings[901:902:902]
+	t.expansions[23].OS = t.strings[902:903:903]
+	t.profiles[40].Entry.Expands = t.expansions[23:24:24]
+	t.profiles[40].Entry.Preserve = t.strings[903:904:904]
+	t.remoteFormats[29].HTTP = &t.remoteKinds[50]
+	t.profiles[40].Entry.Remote = &t.remoteFormats[29]
+	t.profiles[40].Entry.Settings.Enabled = &t.settingFields[41]
+	return t.profiles[:]
+}
+
+// builtinTables holds every value of the built-in profiles, an array per
+// type.
+type builtinTables struct {
+	profiles      [41]Profile
+	strings       [904]string
+	targets       [73]Target
+	remoteFormats [30]RemoteFormat
+	remoteKinds   [51]RemoteKind
+	expansions    [24]Expansion
+	settingFields [42]SettingField
+	locks         [3]Lock
+	authFormats   [6]AuthFormat
+	authFields    [22]AuthField
+	advices       [6]Advice
+	installs      [1]Install
+	entryFormats  [1]EntryFormat
 }

@@ -3,6 +3,7 @@ package toolprofiles
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -187,6 +188,12 @@ key = ["mcpServers"]
 	}
 	if p := s.Get("claude"); !p.FromWorkspace() {
 		t.Errorf("project scope claude = %+v, want the workspace's", p)
+	}
+	// A new id joins the sorted list; claude's keeps its place.
+	wantUser := append(slices.Clone(wantIDs), "cargo")
+	slices.Sort(wantUser)
+	if got := s.ForScope(ScopeUser).IDs(); !slices.Equal(got, wantUser) {
+		t.Errorf("user scope ids = %q\nwant %q", got, wantUser)
 	}
 
 	// XDG_CONFIG_HOME moves the folder; a relative value is ignored.
