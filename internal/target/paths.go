@@ -30,11 +30,17 @@ import (
 // for a run that plans again because a tool rewrote a file. Safe for
 // concurrent use.
 type Paths struct {
-	mu     sync.Mutex
-	real   map[string]string
-	exists map[string]bool
-	eval   map[string]evaluated
+	mu    sync.Mutex
+	real  map[string]string
+	lstat map[string]lstated
+	eval  map[string]evaluated
 }
+
+// lstated is what lstat(2) said of a path: whether something is there,
+// and whether it is a symbolic link. Exists and realPath ask the same
+// question of the same paths (a tool's file when it chooses it, then
+// when its real path is found); one answer serves both.
+type lstated struct{ there, link bool }
 
 // evaluated is what filepath.EvalSymlinks said of a path.
 type evaluated struct {
@@ -44,7 +50,7 @@ type evaluated struct {
 
 // NewPaths returns an empty memo.
 func NewPaths() *Paths {
-	return &Paths{real: map[string]string{}, exists: map[string]bool{}, eval: map[string]evaluated{}}
+	return &Paths{real: map[string]string{}, lstat: map[string]lstated{}, eval: map[string]evaluated{}}
 }
 
 // Forget drops what the memo remembers.
@@ -53,7 +59,7 @@ func (m *Paths) Forget() {
 		return
 	}
 	m.mu.Lock()
-	m.real, m.exists, m.eval = map[string]string{}, map[string]bool{}, map[string]evaluated{}
+	m.real, m.lstat, m.eval = map[string]string{}, map[string]lstated{}, map[string]evaluated{}
 	m.mu.Unlock()
 }
 
@@ -92,28 +98,35 @@ func (e Env) EvalSymlinks(p string) (string, error) {
 // wherever it leads), remembered; an error other than "not there" is
 // returned and not remembered.
 func (e Env) Exists(p string) (bool, error) {
-	m := e.Paths
+	st, err := e.Paths.lstatOf(p)
+	return st.there, err
+}
+
+// lstatOf is lstat(2) of p, remembered (with no memo, asked each time);
+// an error other than "not there" is returned and not remembered.
+func (m *Paths) lstatOf(p string) (lstated, error) {
 	if m != nil {
 		m.mu.Lock()
-		ok, seen := m.exists[p]
+		st, seen := m.lstat[p]
 		m.mu.Unlock()
 		if seen {
-			return ok, nil
+			return st, nil
 		}
 	}
-	_, err := lstatLink(p)
+	link, err := lstatLink(p)
 	switch {
 	case err == nil:
 	case fileio.IsMissing(err):
 	default:
-		return false, err
+		return lstated{}, err
 	}
+	st := lstated{there: err == nil, link: link}
 	if m != nil {
 		m.mu.Lock()
-		m.exists[p] = err == nil
+		m.lstat[p] = st
 		m.mu.Unlock()
 	}
-	return err == nil, nil
+	return st, nil
 }
 
 // realPath resolves p a folder at a time, each folder once per run:
@@ -135,10 +148,10 @@ func (m *Paths) realPath(p string) string {
 		return r
 	}
 	dir := cleanpath.Dir(p)
-	switch link, err := lstatLink(p); {
+	switch st, err := m.lstatOf(p); {
 	case dir == p:
 		r = p // the root
-	case err == nil && link:
+	case err == nil && st.link:
 		r = RealPath(p)
 	default:
 		r = cleanpath.Join(m.realPath(dir), filepath.Base(p))
