@@ -167,7 +167,7 @@ func forgottenIn(set *toolprofiles.Set, forgotten []*toolprofiles.Profile, all b
 // againWarnings are the forgotten tools the next sync writes again: those
 // listed in [mcp] tools, or, without a list, detected.
 func againWarnings(w *workspace.Workspace, forgotten []*toolprofiles.Profile, all bool) []string {
-	cfg, err := extensions.LoadConfig(w.Root)
+	cfg, err := w.Config()
 	if err != nil {
 		return nil // the policy has read it already: not reached
 	}

@@ -72,7 +72,7 @@ func Select(w *workspace.Workspace, ids []string, scope string) (*Selection, err
 		}
 		sel.Wanted = slices.Clone(sel.Profiles)
 	default:
-		cfg, err := extensions.LoadConfig(w.Root)
+		cfg, err := w.Config()
 		if err != nil {
 			return nil, err
 		}

@@ -53,7 +53,7 @@ type Policy struct {
 // flags of the run (nil: not given) and whether the workspace is in git,
 // and sets it on w.Env.
 func Load(w *workspace.Workspace, portable, gitignore *bool) (Policy, error) {
-	cfg, err := extensions.LoadConfig(w.Root)
+	cfg, err := w.Config()
 	if err != nil {
 		return Policy{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
@@ -146,6 +147,27 @@ type Workspace struct {
 	Env      target.Env
 	Profiles *toolprofiles.Set
 	WS       *extensions.Workspace
+
+	config *configOnce // Config's answer, once Load has made the memo
+}
+
+// configOnce remembers the workspace config one run read.
+type configOnce struct {
+	once sync.Once
+	cfg  extensions.Config
+	err  error
+}
+
+// Config is the workspace's [mcp] config (extensions.LoadConfig), read
+// once per run: the tool selection and the team policy both ask for it,
+// and reading it costs two strict TOML passes. A Workspace a host built
+// itself, without Load, reads it each time.
+func (w *Workspace) Config() (extensions.Config, error) {
+	if w.config == nil {
+		return extensions.LoadConfig(w.Root)
+	}
+	w.config.once.Do(func() { w.config.cfg, w.config.err = extensions.LoadConfig(w.Root) })
+	return w.config.cfg, w.config.err
 }
 
 // Load finds the workspace (Roots) and loads its profiles (built-in, the
@@ -186,7 +208,7 @@ func LoadWith(h Host, rootFlag string, profiles *toolprofiles.Set, ws *extension
 	if extErr != nil {
 		return nil, extErr
 	}
-	return &Workspace{Root: root, Env: env, Profiles: profiles, WS: ws}, nil
+	return &Workspace{Root: root, Env: env, Profiles: profiles, WS: ws, config: &configOnce{}}, nil
 }
 
 // Server is the workspace's server of that name, or nil.
