@@ -48,7 +48,7 @@ func readEntry(r *stdjson.Reader) (*Entry, bool) {
 		case "file":
 			e.File, ok = r.Str()
 		case "key":
-			e.Key, ok = readStrings(r)
+			e.Key, ok = r.Strings()
 		case "created":
 			e.Created, ok = readCreated(r)
 		case "entries":
@@ -76,12 +76,7 @@ func readEntries(r *stdjson.Reader) (map[string]Owned, bool) {
 				owned.Previous, ok = r.Str()
 				ok = ok && owned.Previous != ""
 			case "defaults":
-				owned.Defaults = map[string]string{}
-				ok = r.SortedObject(func(member string) bool {
-					digest, ok := r.Str()
-					owned.Defaults[member] = digest
-					return ok
-				})
+				owned.Defaults, ok = r.StringMap()
 			}
 			return ok
 		})
@@ -100,20 +95,9 @@ func readCreated(r *stdjson.Reader) (*Created, bool) {
 		case "folders":
 			c.Folders, ok = r.Int()
 		case "key":
-			c.Key, ok = readStrings(r)
+			c.Key, ok = r.Strings()
 		}
 		return ok
 	})
 	return c, ok
-}
-
-// readStrings reads an array of strings.
-func readStrings(r *stdjson.Reader) ([]string, bool) {
-	out := []string{}
-	ok := r.Array(func() bool {
-		s, ok := r.Str()
-		out = append(out, s)
-		return ok
-	})
-	return out, ok
 }

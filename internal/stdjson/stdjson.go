@@ -385,6 +385,29 @@ func (r *Reader) Array(element func() bool) bool {
 	}
 }
 
+// Strings reads an array of strings (empty, not nil, for []).
+func (r *Reader) Strings() ([]string, bool) {
+	out := []string{}
+	ok := r.Array(func() bool {
+		s, ok := r.Str()
+		out = append(out, s)
+		return ok
+	})
+	return out, ok
+}
+
+// StringMap reads a map of strings as encoding/json writes one: names in
+// increasing order (SortedObject).
+func (r *Reader) StringMap() (map[string]string, bool) {
+	m := map[string]string{}
+	ok := r.SortedObject(func(k string) bool {
+		v, ok := r.Str()
+		m[k] = v
+		return ok
+	})
+	return m, ok
+}
+
 // escape reads an escape at the start of b as AppendString writes one:
 // what it stands for and its length.
 func escape(b []byte) (rune, int, bool) {

@@ -3,6 +3,8 @@ package stdjson
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -246,6 +248,23 @@ func TestObjectAndArray(t *testing.T) {
 		r := NewReader([]byte(text))
 		if got := r.Array(func() bool { _, ok := r.Int(); return ok }) && r.AtEnd(); got != want {
 			t.Errorf("Array(%s) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestStringsAndStringMap(t *testing.T) {
+	for text, want := range map[string][]string{`[]`: {}, `["a","b"]`: {"a", "b"}, `["a",1]`: nil, `{}`: nil} {
+		r := NewReader([]byte(text))
+		got, ok := r.Strings()
+		if ok != (want != nil) || (ok && !slices.Equal(got, want)) || (ok && got == nil) {
+			t.Errorf("Strings(%s) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+	for text, want := range map[string]map[string]string{`{}`: {}, `{"a":"1","b":"2"}`: {"a": "1", "b": "2"}, `{"b":"1","a":"2"}`: nil, `{"a":1}`: nil} {
+		r := NewReader([]byte(text))
+		got, ok := r.StringMap()
+		if ok != (want != nil) || (ok && !maps.Equal(got, want)) || (ok && got == nil) {
+			t.Errorf("StringMap(%s) = %q, %v; want %q", text, got, ok, want)
 		}
 	}
 }

@@ -38,11 +38,11 @@ func decodeStore(data []byte) (f storeFile, ok bool) {
 				return ok
 			})
 		case "synced":
-			f.Synced, ok = stringMap(r)
+			f.Synced, ok = r.StringMap()
 		case "approved":
 			f.Approved = map[string]map[string]string{}
 			ok = r.SortedObject(func(tool string) bool {
-				m, ok := stringMap(r)
+				m, ok := r.StringMap()
 				f.Approved[tool] = m
 				return ok
 			})
@@ -79,7 +79,7 @@ func definition(r *stdjson.Reader, d *Definition) bool {
 		case "command":
 			d.Command, ok = r.Str()
 		case "args":
-			d.Args, ok = readStrings(r)
+			d.Args, ok = r.Strings()
 		case "cwd":
 			d.Cwd, ok = r.Str()
 		case "env":
@@ -138,7 +138,7 @@ func readSetting(r *stdjson.Reader, s *Settings, key string) bool {
 			if r.Lit("null") {
 				return true // none, as the field starts
 			}
-			v, ok := readStrings(r)
+			v, ok := r.Strings()
 			s.setTools(row.Name, v)
 			return ok
 		}
@@ -158,7 +158,7 @@ func oauth(r *stdjson.Reader, o *OAuth) bool {
 		case "callback_port":
 			o.CallbackPort, ok = r.Int()
 		case "scopes":
-			o.Scopes, ok = readStrings(r)
+			o.Scopes, ok = r.Strings()
 		case "auth_server_metadata_url":
 			o.AuthServerMetadataURL, ok = r.Str()
 		}
@@ -184,24 +184,4 @@ func readPairs(r *stdjson.Reader) ([]Pair, bool) {
 		return ok
 	})
 	return out, ok
-}
-
-func readStrings(r *stdjson.Reader) ([]string, bool) {
-	out := []string{}
-	ok := r.Array(func() bool {
-		s, ok := r.Str()
-		out = append(out, s)
-		return ok
-	})
-	return out, ok
-}
-
-func stringMap(r *stdjson.Reader) (map[string]string, bool) {
-	m := map[string]string{}
-	ok := r.SortedObject(func(k string) bool {
-		v, ok := r.Str()
-		m[k] = v
-		return ok
-	})
-	return m, ok
 }
