@@ -165,6 +165,26 @@ func TestExpansionMatchesAsRegexp(t *testing.T) {
 	}
 }
 
+// patternRules are the built-in profiles' expansion rules that have a
+// Pattern.
+func patternRules(tb testing.TB) []*Expansion {
+	set, err := Builtin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var rules []*Expansion
+	for _, p := range set.All() {
+		for _, e := range entryFormats(p) {
+			for i := range e.Expands {
+				if e.Expands[i].Pattern != "" {
+					rules = append(rules, &e.Expands[i])
+				}
+			}
+		}
+	}
+	return rules
+}
+
 // entryFormats are a profile's entry dialects: its own and its scopes'.
 func entryFormats(p *Profile) []*EntryFormat {
 	entries := []*EntryFormat{&p.Entry}
@@ -195,20 +215,7 @@ func equalInts(a, b []int) bool {
 // compiled only for a value holding its needle; "compile" is what the
 // translator did before either.
 func BenchmarkExpansionMatch(b *testing.B) {
-	set, err := Builtin()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var rules []*Expansion
-	for _, p := range set.All() {
-		for _, e := range entryFormats(p) {
-			for i := range e.Expands {
-				if e.Expands[i].Pattern != "" {
-					rules = append(rules, &e.Expands[i])
-				}
-			}
-		}
-	}
+	rules := patternRules(b)
 	values := []string{"python3", "-m", "aifp", "--root=/home/u/ws", "node", "/home/u/ws/.repository/extensions/sudocode/dist/sudocode-mcp.js",
 		"/home/u/ws/.repository/extensions/aifp/.venv/bin/python", "serve", "--root", "/home/u/ws/references.json"}
 	for _, bc := range []struct {
@@ -240,20 +247,7 @@ func BenchmarkExpansionMatch(b *testing.B) {
 // clears the compiled patterns each time, as a new process starts with
 // none; "warm" keeps them.
 func BenchmarkExpansionFindAll(b *testing.B) {
-	set, err := Builtin()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var rules []*Expansion
-	for _, p := range set.All() {
-		for _, e := range entryFormats(p) {
-			for i := range e.Expands {
-				if e.Expands[i].Pattern != "" {
-					rules = append(rules, &e.Expands[i])
-				}
-			}
-		}
-	}
+	rules := patternRules(b)
 	values := []string{
 		"${workspaceFolder}/.repository/extensions/aifp/.venv/bin/python",
 		"--root=${workspaceFolder}",
