@@ -79,6 +79,17 @@ func TestPathsResolveAsRealPath(t *testing.T) {
 			}
 		}
 	}
+	// Exists and RealPath share what lstat said of a path: one that Exists
+	// looked at first (links included) still resolves as RealPath does.
+	looked := Env{Paths: NewPaths()}
+	for _, p := range paths {
+		looked.Exists(p)
+	}
+	for _, p := range paths {
+		if got, want := looked.RealPath(p), RealPath(p); got != want {
+			t.Errorf("after Exists, %s resolves to %s, RealPath says %s", p, got, want)
+		}
+	}
 	// What the memo saw is what the run judges by, until it forgets.
 	p := filepath.Join(dir, "ws/linked/sub/mcp.json")
 	before := env.RealPath(p)
