@@ -66,6 +66,9 @@ type baseStore struct {
 	// (decodeCanonicalBases read it), so the same content is the same bytes.
 	canonical bool
 	added     map[string]map[string]string // section → digest → text
+	// digests: the run's (plan.Build); a base is checked against its
+	// digest each time it is used, and hashed once per run.
+	digests *record.Digests
 	// retire is a store kept under an alias (a workspace moved, or
 	// reached through a link) that this one took over: deleted.
 	retire *FilePlan
@@ -139,7 +142,7 @@ func (bs *baseStore) get(section, digest string) (string, bool) {
 		return "", false
 	}
 	if text, ok := bs.section(section)[digest]; ok {
-		return text, record.CanonicalDigest([]byte(text), "") == digest
+		return text, bs.digests.Canonical([]byte(text), "") == digest
 	}
 	text, ok := bs.added[section][digest] // checked when added
 	return text, ok
@@ -246,7 +249,7 @@ func (tp *targetPlan) noteBases() {
 			continue
 		}
 		text := normalizedText(want.Without(tp.t.Preserve...), tp.env.Root)
-		if record.CanonicalDigest(text, "") == o.Digest {
+		if tp.opts.digests.Canonical(text, "") == o.Digest {
 			tp.out.bases = append(tp.out.bases, baseText{tp.section, o.Digest, string(text)})
 		}
 	}

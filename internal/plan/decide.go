@@ -235,7 +235,7 @@ func (tp *targetPlan) prepare(d target.Desired) wanted {
 	} else {
 		offered = offers(e.want, t.Preserve, d.Fixed)
 	}
-	digest := record.EntryDigest(e.want.Without(t.Preserve...), tp.env.Root)
+	digest := tp.opts.digests.Entry(e.want.Without(t.Preserve...), tp.env.Root)
 	// What repo writes, before the members it keeps: a diff never redacts
 	// a value of repo's own (see redact.go), and never shows a kept one.
 	tp.fp.ours = append(tp.fp.ours, e.want)

@@ -258,6 +258,9 @@ type Options struct {
 	// since, as on a retry after another program wrote it, is parsed
 	// again).
 	Records *RecordCache
+
+	digests *record.Digests // the run's, made by Build
+
 }
 
 // ConflictError is a user's own entry in the way of a managed one.
@@ -315,6 +318,10 @@ func Build(env target.Env, targets []*target.Target, opts Options) (*Plan, error
 	records := &recordSet{env: env, aliases: aliases, clone: clone, reals: realsOf(targets), byKind: map[string]*recordState{}, cache: opts.Records}
 	var basesWarning string
 	records.bases, basesWarning = readBases(env) // see bases.go
+	opts.digests = record.NewDigests()
+	if records.bases != nil {
+		records.bases.digests = opts.digests
+	}
 	files, err := groupByFile(targets)
 	if err != nil {
 		return nil, err

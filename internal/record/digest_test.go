@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/repo-manager/repo/internal/canon"
@@ -87,6 +88,50 @@ func TestEntryDigestOfRawMember(t *testing.T) {
 	v := ordered.Object{{Key: "command", Value: "x"}, {Key: "alwaysAllow", Value: json.RawMessage(`[ "b", {"z":1,"a":2} ]`)}}
 	if got, want := EntryDigest(v, ""), Digest(ordered.JSON(v)); got != want {
 		t.Errorf("EntryDigest %s, Digest %s", got, want)
+	}
+}
+
+// TestDigestsRemember: a run's memo gives every digest the plain
+// functions give, apart for each root (the root is spelled <<root>>, so
+// one text has a digest per root), from many goroutines at once; and a
+// text it has hashed is not hashed again (hashing allocates, a lookup
+// does not).
+func TestDigestsRemember(t *testing.T) {
+	d := NewDigests()
+	roots := []string{"", "/ws", "/other"}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, v := range canonicalValueCases() {
+				for _, root := range roots {
+					if got, want := d.Entry(v, root), EntryDigest(v, root); got != want {
+						t.Errorf("case %d, root %q: Digests.Entry %s, EntryDigest %s", i, root, got, want)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	c := canon.JSON([]byte(`{"args":["--root","/ws"],"command":"/ws/bin/x"}`))
+	sums := map[string]bool{}
+	for _, root := range roots {
+		got, want := d.Canonical(c, root), CanonicalDigest(c, root)
+		if got != want {
+			t.Errorf("root %q: Digests.Canonical %s, CanonicalDigest %s", root, got, want)
+		}
+		sums[got] = true
+	}
+	if len(sums) != 2 { // "" and /other leave the text as it is; /ws is <<root>>
+		t.Errorf("the roots gave %d digests, want 2: %v", len(sums), sums)
+	}
+	if n := testing.AllocsPerRun(100, func() { d.Canonical(c, "/ws") }); n != 0 {
+		t.Errorf("a remembered text: %v allocations, want 0 (hashed again)", n)
+	}
+	var none *Digests
+	if got, want := none.Canonical(c, "/ws"), CanonicalDigest(c, "/ws"); got != want {
+		t.Errorf("nil Digests: %s, want %s", got, want)
 	}
 }
 
