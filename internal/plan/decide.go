@@ -228,12 +228,12 @@ func (tp *targetPlan) prepare(d target.Desired) wanted {
 	if e.present {
 		members = readMembers(e.cur.Value)
 		var kept []keptMember
-		e.want, offered, kept = mergePreserved(e.want, members, t.Preserve, d.Fixed, e.rec.Defaults)
+		e.want, offered, kept = mergePreserved(tp.opts.digests, e.want, members, t.Preserve, d.Fixed, e.rec.Defaults)
 		for _, k := range kept {
 			tp.out.warnings = append(tp.out.warnings, k.warning(t.Display, d.Name))
 		}
 	} else {
-		offered = offers(e.want, t.Preserve, d.Fixed)
+		offered = offers(tp.opts.digests, e.want, t.Preserve, d.Fixed)
 	}
 	digest := tp.opts.digests.Entry(e.want.Without(t.Preserve...), tp.env.Root)
 	// What repo writes, before the members it keeps: a diff never redacts

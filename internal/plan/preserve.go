@@ -51,9 +51,10 @@ func (k keptMember) warning(display, entry string) string {
 // wants, against cur, the entry in the file, as the package comment above
 // says. fixed are the profile's fixed members, bases the record's offers
 // (Owned.Defaults; nil for none). It returns the entry to write, the offers
-// to record, and the members kept against a changed offer.
-func mergePreserved(want ordered.Object, cur fileMembers, preserve []string, fixed ordered.Object, bases map[string]string) (ordered.Object, map[string]string, []keptMember) {
-	offered := offers(want, preserve, fixed)
+// to record, and the members kept against a changed offer. The digests are
+// the run's (nil: none remembered).
+func mergePreserved(ds *record.Digests, want ordered.Object, cur fileMembers, preserve []string, fixed ordered.Object, bases map[string]string) (ordered.Object, map[string]string, []keptMember) {
+	offered := offers(ds, want, preserve, fixed)
 	found, ok := currentMembers(cur, preserve)
 	if !ok {
 		return want, offered, nil
@@ -69,11 +70,11 @@ func mergePreserved(want ordered.Object, cur fileMembers, preserve []string, fix
 		}
 		base, recorded := bases[m]
 		if !recorded {
-			base = memberDigest(fixed, m)
+			base = memberDigest(ds, fixed, m)
 		}
 		fileDigest := ""
 		if inFile {
-			fileDigest = record.Digest(fileValue)
+			fileDigest = ds.Raw(fileValue)
 		}
 		if fileDigest == base {
 			continue // untouched: the offer (or its absence) stands
@@ -86,7 +87,10 @@ func mergePreserved(want ordered.Object, cur fileMembers, preserve []string, fix
 		}
 		// Worth a word only when the author asks for another value now; an
 		// author who stopped setting the member has no wish left to miss.
-		if isOffered && record.Digest(offerText) != base && record.Digest(offerText) != fileDigest {
+		if !isOffered {
+			continue
+		}
+		if d := ds.Raw(offerText); d != base && d != fileDigest {
 			k := keptMember{member: m, offer: offerText}
 			if inFile {
 				k.file = canon.JSON(fileValue)
@@ -101,11 +105,11 @@ func mergePreserved(want ordered.Object, cur fileMembers, preserve []string, fix
 // those whose offer differs from the profile's fixed value ("" for an offer
 // of no member). nil when there is none, so a record without settings
 // stays as earlier releases wrote it.
-func offers(want ordered.Object, preserve []string, fixed ordered.Object) map[string]string {
+func offers(ds *record.Digests, want ordered.Object, preserve []string, fixed ordered.Object) map[string]string {
 	var out map[string]string
 	for _, m := range preserve {
-		d := memberDigest(want, m)
-		if d == memberDigest(fixed, m) {
+		d := memberDigest(ds, want, m)
+		if d == memberDigest(ds, fixed, m) {
 			continue
 		}
 		if out == nil {
@@ -117,12 +121,12 @@ func offers(want ordered.Object, preserve []string, fixed ordered.Object) map[st
 }
 
 // memberDigest is the digest of member m of o, or "" when o has none.
-func memberDigest(o ordered.Object, m string) string {
+func memberDigest(ds *record.Digests, o ordered.Object, m string) string {
 	v, ok := o.Get(m)
 	if !ok {
 		return ""
 	}
-	return record.Digest(ordered.JSON(v))
+	return ds.Raw(ordered.JSON(v))
 }
 
 // fileMembers are the members of an entry in the file, in file order,

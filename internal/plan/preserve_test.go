@@ -26,7 +26,7 @@ func preservedByDecoding(want ordered.Object, cur []byte, preserve []string) ord
 }
 
 func merged(want ordered.Object, cur string, preserve []string) ordered.Object {
-	out, _, _ := mergePreserved(want, readMembers([]byte(cur)), preserve, nil, nil)
+	out, _, _ := mergePreserved(nil, want, readMembers([]byte(cur)), preserve, nil, nil)
 	return out
 }
 

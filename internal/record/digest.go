@@ -75,6 +75,9 @@ func (d *Digests) Canonical(c []byte, root string) string {
 	return sum
 }
 
+// Raw is Digest(raw).
+func (d *Digests) Raw(raw []byte) string { return d.Canonical(canon.JSON(raw), "") }
+
 // Entry is EntryDigest(v, root).
 func (d *Digests) Entry(v ordered.Object, root string) string {
 	// The canonical text is only hashed: it is made in a buffer the run
