@@ -141,11 +141,20 @@ func FuzzEntryDigest(f *testing.F) {
 	f.Add(`C:\x`, "\x00\"")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		v := ordered.Object{{Key: a, Value: b}, {Key: "args", Value: []string{a, b}}, {Key: "m", Value: map[string]any{a: b, b: []any{a, int64(len(b))}}}}
-		if got, want := EntryDigest(v, a), NormalizedDigest(ordered.JSON(v), a); got != want {
+		want := NormalizedDigest(ordered.JSON(v), a)
+		if got := EntryDigest(v, a); got != want {
 			t.Errorf("%q: EntryDigest %s, NormalizedDigest %s", ordered.JSON(v), got, want)
+		}
+		// One memo for every input the fuzzer tries: a text remembered
+		// under another root, or another text, must never answer.
+		if got := fuzzDigests.Entry(v, a); got != want {
+			t.Errorf("%q, root %q: Digests.Entry %s, NormalizedDigest %s", ordered.JSON(v), a, got, want)
 		}
 	})
 }
+
+// fuzzDigests is FuzzEntryDigest's memo, shared by its inputs.
+var fuzzDigests = NewDigests()
 
 // A tool that reformats its file (key order, indentation) has not edited
 // our entry: the digest is over the canonical value.
