@@ -38,42 +38,72 @@ func EntryDigest(v ordered.Object, root string) string {
 	return d.Entry(v, root)
 }
 
-// Digests remembers, for one run, the digest of each canonical text it
-// hashed. Most tools write an entry alike, so a run hashes the same text
-// for several of them: a no-op check of the example workspace hashed 55
-// entries, which were 20 texts, and SHA-256 without the CPU's SHA
-// extensions is a few microseconds each. A nil Digests remembers nothing.
-// Safe for concurrent use.
+// Digests remembers, for one run, the digest of each text it hashed: the
+// canonical text with the root spelled <<root>>, which is what a digest is
+// of. Most tools write an entry alike, so a run hashes the same text for
+// several of them: a no-op check of the example workspace hashed 55 entries,
+// which were 20 texts, and SHA-256 without the CPU's SHA extensions is a few
+// microseconds each. A base of a hand edit is that text too, so checking it
+// against its digest finds the digest its entry gave. A nil Digests
+// remembers nothing. Safe for concurrent use.
 type Digests struct {
 	mu     sync.Mutex
-	byRoot map[string]map[string]string // root → canonical text → digest
+	byText map[string]string // root spelled <<root>> → digest
+	roots  map[string][]byte // root → its canonical text
 }
 
 // NewDigests returns an empty memo.
-func NewDigests() *Digests { return &Digests{byRoot: map[string]map[string]string{}} }
+func NewDigests() *Digests {
+	return &Digests{byText: map[string]string{}, roots: map[string][]byte{}}
+}
 
 // Canonical is CanonicalDigest(c, root).
 func (d *Digests) Canonical(c []byte, root string) string {
 	if d == nil {
 		return CanonicalDigest(c, root)
 	}
+	n := c
+	if root != "" {
+		bp := normBufs.Get().(*[]byte)
+		defer normBufs.Put(bp)
+		d.mu.Lock()
+		text, ok := d.roots[root]
+		if !ok {
+			text = []byte(canon.Text(root))
+			d.roots[root] = text
+		}
+		d.mu.Unlock()
+		n = appendNormalized((*bp)[:0], c, text)
+		*bp = n[:0]
+	}
 	d.mu.Lock()
-	sum, ok := d.byRoot[root][string(c)]
+	sum, ok := d.byText[string(n)]
 	d.mu.Unlock()
 	if ok {
 		return sum
 	}
-	sum = CanonicalDigest(c, root)
+	sum = CanonicalDigest(n, "")
 	d.mu.Lock()
-	texts := d.byRoot[root]
-	if texts == nil {
-		texts = map[string]string{}
-		d.byRoot[root] = texts
-	}
-	texts[string(c)] = sum
+	d.byText[string(n)] = sum
 	d.mu.Unlock()
 	return sum
 }
+
+// appendNormalized appends c to b with each occurrence of text, a root's
+// canonical text, spelled <<root>>: what CanonicalDigest hashes.
+func appendNormalized(b, c, text []byte) []byte {
+	for {
+		i := bytes.Index(c, text)
+		if i < 0 {
+			return append(b, c...)
+		}
+		b = append(append(b, c[:i]...), "<<root>>"...)
+		c = c[i+len(text):]
+	}
+}
+
+// normBufs are Digests.Canonical's buffers.
+var normBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // Raw is Digest(raw).
 func (d *Digests) Raw(raw []byte) string { return d.Canonical(canon.JSON(raw), "") }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -128,6 +129,16 @@ func TestDigestsRemember(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { d.Canonical(c, "/ws") }); n != 0 {
 		t.Errorf("a remembered text: %v allocations, want 0 (hashed again)", n)
+	}
+	// A base is its entry's text with the root spelled <<root>>: checking
+	// it against its digest finds the one the entry gave, unhashed.
+	base := bytes.ReplaceAll(c, []byte(canon.Text("/ws")), []byte("<<root>>"))
+	texts := len(d.byText)
+	if got, want := d.Canonical(base, ""), CanonicalDigest(c, "/ws"); got != want {
+		t.Errorf("the base: Digests.Canonical %s, the entry's digest %s", got, want)
+	}
+	if len(d.byText) != texts {
+		t.Errorf("the base was hashed again: %d texts remembered, want %d", len(d.byText), texts)
 	}
 	var none *Digests
 	if got, want := none.Canonical(c, "/ws"), CanonicalDigest(c, "/ws"); got != want {
