@@ -216,7 +216,7 @@ func normalizedText(v ordered.Object, root string) []byte {
 	if root == "" {
 		return c
 	}
-	return bytes.ReplaceAll(c, []byte(canon.Text(root)), []byte("<<root>>"))
+	return record.AppendNormalized(nil, c, root)
 }
 
 // mergeMode is what a merge does with a conflict.

@@ -260,7 +260,6 @@ type Options struct {
 	Records *RecordCache
 
 	digests *record.Digests // the run's, made by Build
-
 }
 
 // ConflictError is a user's own entry in the way of a managed one.

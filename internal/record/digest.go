@@ -64,12 +64,12 @@ func (d *Digests) Canonical(c []byte, root string) string {
 	}
 	n := c
 	if root != "" {
-		bp := normBufs.Get().(*[]byte)
-		defer normBufs.Put(bp)
+		bp := digestBufs.Get().(*[]byte)
+		defer digestBufs.Put(bp)
 		d.mu.Lock()
 		text, ok := d.roots[root]
 		if !ok {
-			text = []byte(canon.Text(root))
+			text = rootText(root)
 			d.roots[root] = text
 		}
 		d.mu.Unlock()
@@ -89,8 +89,20 @@ func (d *Digests) Canonical(c []byte, root string) string {
 	return sum
 }
 
-// appendNormalized appends c to b with each occurrence of text, a root's
-// canonical text, spelled <<root>>: what CanonicalDigest hashes.
+// AppendNormalized appends canonical text c to b with root (if any)
+// spelled <<root>>: the text a digest is of, and a base of a hand edit
+// holds.
+func AppendNormalized(b, c []byte, root string) []byte {
+	if root == "" {
+		return append(b, c...)
+	}
+	return appendNormalized(b, c, rootText(root))
+}
+
+// rootText is root as canonical text spells it.
+func rootText(root string) []byte { return []byte(canon.Text(root)) }
+
+// appendNormalized is AppendNormalized with the root's canonical text.
 func appendNormalized(b, c, text []byte) []byte {
 	for {
 		i := bytes.Index(c, text)
@@ -101,9 +113,6 @@ func appendNormalized(b, c, text []byte) []byte {
 		c = c[i+len(text):]
 	}
 }
-
-// normBufs are Digests.Canonical's buffers.
-var normBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // Raw is Digest(raw).
 func (d *Digests) Raw(raw []byte) string { return d.Canonical(canon.JSON(raw), "") }
@@ -123,29 +132,19 @@ func (d *Digests) Entry(v ordered.Object, root string) string {
 	return d.Canonical(c, root)
 }
 
-// digestBufs are EntryDigest's buffers.
+// digestBufs are the buffers the canonical and normalised texts are made
+// in: they are only hashed.
 var digestBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // CanonicalDigest hashes a canonical entry (canon.JSON), with root (if
-// any) spelled <<root>>: the text between the root's occurrences is hashed
-// piece by piece, which is bytes.ReplaceAll without the copy.
+// any) spelled <<root>> (AppendNormalized).
 func CanonicalDigest(c []byte, root string) string {
-	h := sha256.New()
 	if root != "" {
-		text := []byte(canon.Text(root))
-		for {
-			i := bytes.Index(c, text)
-			if i < 0 {
-				break
-			}
-			h.Write(c[:i])
-			h.Write([]byte("<<root>>"))
-			c = c[i+len(text):]
-		}
+		var buf [1024]byte // on the stack: an entry's text rarely needs more
+		c = AppendNormalized(buf[:0], c, root)
 	}
-	h.Write(c)
-	var sum [sha256.Size]byte
-	return "sha256:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+	sum := sha256.Sum256(c)
+	return "sha256:" + hex.EncodeToString(sum[:16])
 }
 
 // MatchesDigest reports whether an entry found in a file is the one a
