@@ -56,7 +56,7 @@ func (c *commits) committed(t *target.Target) (bool, error) {
 				paths = append(paths, o.Path)
 			}
 		}
-		c.tracked, c.err = gittrack.Tracked(top, paths)
+		c.tracked, c.err = c.w.Env.Git.Tracked(top, paths)
 	})
 	if c.err != nil {
 		return true, c.err

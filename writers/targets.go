@@ -76,7 +76,11 @@ func (s *syncing) selectedTargets() (syncWork, error) {
 	w, sel, scope := s.w, s.sel, s.opts.Scope
 	var work syncWork
 	var err error
-	work.targets, work.warnings, err = target.Build(w.WS.Servers, selection.LinkedReaders(w, sel.Profiles, scope), target.Scope(scope), w.Env)
+	readers := selection.LinkedReaders(w, sel.Profiles, scope)
+	if w.Env.Gitignore && scope == toolprofiles.ScopeProject {
+		plan.AskGit(w.Env, readers) // answered in MarkTracked, below
+	}
+	work.targets, work.warnings, err = target.Build(w.WS.Servers, readers, target.Scope(scope), w.Env)
 	if err != nil {
 		return work, err
 	}

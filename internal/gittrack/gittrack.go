@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/repo-manager/repo/internal/cleanpath"
@@ -47,26 +48,56 @@ var ErrNoGit = errors.New("git is not installed")
 // (Top); a path outside it is not tracked. The error names the work tree
 // and says what git said.
 func Tracked(top string, paths []string) (map[string]bool, error) {
-	out := make(map[string]bool, len(paths))
-	rels := make(map[string]string, len(paths))
-	args := []string{"-C", top, "ls-files", "-z", "--full-name", "--"}
+	out, rels := relsOf(top, paths)
+	if len(rels) == 0 {
+		return out, nil
+	}
+	names, err := listed(top, specs(rels))
+	if err != nil {
+		return nil, err
+	}
+	answer(out, rels, names)
+	return out, nil
+}
+
+// relsOf maps each of paths inside top to its path relative to top, in
+// git's spelling, and starts the answer with every path untracked.
+func relsOf(top string, paths []string) (out map[string]bool, rels map[string]string) {
+	out = make(map[string]bool, len(paths))
+	rels = make(map[string]string, len(paths))
 	for _, p := range paths {
 		out[p] = false
 		rel, err := cleanpath.Rel(top, p)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}
-		rel = filepath.ToSlash(rel)
-		rels[p] = rel
-		args = append(args, ":(literal)"+rel)
+		rels[p] = filepath.ToSlash(rel)
 	}
-	if len(rels) == 0 {
-		return out, nil
+	return out, rels
+}
+
+// specs are the relative paths of rels, sorted and each once.
+func specs(rels map[string]string) []string {
+	list := make([]string, 0, len(rels))
+	for _, rel := range rels {
+		list = append(list, rel)
+	}
+	slices.Sort(list)
+	return slices.Compact(list)
+}
+
+// listed asks git for the names in its index under any of rels (paths
+// relative to top, each a literal pathspec).
+func listed(top string, rels []string) (map[string]bool, error) {
+	args := make([]string, 0, 6+len(rels))
+	args = append(args, "-C", top, "ls-files", "-z", "--full-name", "--")
+	for _, rel := range rels {
+		args = append(args, ":(literal)"+rel)
 	}
 	cmd := exec.Command("git", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	listed, err := cmd.Output()
+	out, err := cmd.Output()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, fmt.Errorf("%s is a git work tree, but %w: install git so that repo can tell which files git tracks", top, ErrNoGit)
@@ -78,11 +109,18 @@ func Tracked(top string, paths []string) (map[string]bool, error) {
 		return nil, fmt.Errorf("asking git which files it tracks in %s: %s", top, msg)
 	}
 	names := map[string]bool{}
-	for _, name := range bytes.Split(listed, []byte{0}) {
+	for _, name := range bytes.Split(out, []byte{0}) {
 		if len(name) > 0 {
 			names[string(name)] = true
 		}
 	}
+	return names, nil
+}
+
+// answer marks tracked each path of rels that names holds, or that is a
+// folder of a name. names may hold more than rels asked for (Session): a
+// name matches rel only when the pathspec rel would have listed it.
+func answer(out map[string]bool, rels map[string]string, names map[string]bool) {
 	for p, rel := range rels {
 		if rel == "." {
 			out[p] = len(names) > 0
@@ -99,5 +137,4 @@ func Tracked(top string, paths []string) (map[string]bool, error) {
 			}
 		}
 	}
-	return out, nil
 }

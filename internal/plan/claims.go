@@ -89,7 +89,7 @@ func readWorkspaceRecords(env target.Env, cache *record.Cache) (*workspaceRecord
 	if len(paths) == 0 {
 		return wr, nil
 	}
-	tracked, err := gittrack.Tracked(top, paths)
+	tracked, err := env.Git.Tracked(top, paths)
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func (cs *cloneState) identityFiles(env target.Env) ([]*FilePlan, error) {
 		return nil, nil
 	}
 	if top, ok := gittrack.Top(env.Root); ok {
-		tracked, err := gittrack.Tracked(top, []string{filepath.Dir(path)})
+		tracked, err := env.Git.Tracked(top, []string{filepath.Dir(path)})
 		if err != nil {
 			return nil, err
 		}

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/ordered"
+	"github.com/repo-manager/repo/internal/record"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/toolprofiles"
 )
@@ -49,6 +51,11 @@ type TrackedFile struct {
 // candidates (so that every clone, whichever candidate exists there,
 // comes to the same answer), and sets Target.Tracked. Outside git it
 // marks nothing.
+//
+// The same git process answers the run's later questions (env.Git): the
+// records and the files they claim, the clone's identity, and the project
+// files a credential would go into (writers' leak check). Each would
+// otherwise be a git process of its own, in every pre-commit hook.
 func MarkTracked(env target.Env, targets []*target.Target) error {
 	top, ok := gittrack.Top(env.Root)
 	if !ok {
@@ -67,7 +74,8 @@ func MarkTracked(env target.Env, targets []*target.Target) error {
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	tracked, err := gittrack.Tracked(top, paths)
+	env.Git.Ask(top, laterQuestions(env, targets, paths))
+	tracked, err := env.Git.Tracked(top, paths)
 	if err != nil {
 		return err
 	}
@@ -78,6 +86,56 @@ func MarkTracked(env target.Env, targets []*target.Target) error {
 		t.Tracked = tracked[t.Path] || slices.ContainsFunc(t.Candidates, func(c string) bool { return tracked[c] })
 	}
 	return nil
+}
+
+// AskGit starts asking git, in the background (env.Git), about every path
+// a project-scope run of profiles is to ask about: each path where a
+// profile's project file may be (for a drop-in per extension, the folder
+// of the drop-ins), both records and the folder of the clone's identity.
+// Git then lists them on another core while the run translates, and
+// MarkTracked and the questions after it are answered from that one
+// process. Outside git it does nothing.
+func AskGit(env target.Env, profiles []*toolprofiles.Profile) {
+	top, ok := gittrack.Top(env.Root)
+	if !ok {
+		return
+	}
+	paths := []string{record.ProjectPath(env.Root), record.MachinePath(env.Root), filepath.Dir(IdentityPath(env.Root))}
+	for _, p := range profiles {
+		t := p.Scopes.Get(toolprofiles.ScopeProject)
+		if t == nil || !p.MCP {
+			continue
+		}
+		for _, c := range t.PathsFor(env.GOOS) {
+			if i := strings.Index(c, toolprofiles.ExtensionVar); i >= 0 {
+				// The drop-ins' folder; never the whole work tree, whose
+				// every name git would list.
+				if c = c[:strings.LastIndexByte(c[:i], '/')+1]; c == "" {
+					continue
+				}
+			}
+			if cp, err := toolprofiles.ExpandPath(c, env.Root, env.Env); err == nil {
+				paths = append(paths, filepath.Clean(cp))
+			}
+		}
+	}
+	env.Git.Ask(top, paths)
+}
+
+// laterQuestions are paths, the run's questions to git after MarkTracked's,
+// and what they will ask about in a run that keeps its records as it wrote
+// them: both records, every project file of targets (the files the
+// committed record claims, and those a credential would go into) and the
+// folder of the clone's identity. A question about any other path asks git
+// itself (gittrack.Session).
+func laterQuestions(env target.Env, targets []*target.Target, paths []string) []string {
+	all := append(slices.Clip(paths), record.ProjectPath(env.Root), record.MachinePath(env.Root), filepath.Dir(IdentityPath(env.Root)))
+	for _, t := range targets {
+		if t.Scope == toolprofiles.ScopeProject {
+			all = append(all, t.Path)
+		}
+	}
+	return all
 }
 
 // leaveTracked takes out of files those that a per-clone policy leaves as

@@ -184,6 +184,7 @@ func (r Run) Do() (*plan.Plan, []*plan.FilePlan, error) {
 		case <-r.Interrupt.Stop:
 		}
 		r.Env.Paths.Forget() // the next plan looks at the folders afresh
+		r.Env.Git.Forget()   // and asks git afresh
 
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/repo-manager/repo/extensions"
 	"github.com/repo-manager/repo/internal/cleanpath"
 	"github.com/repo-manager/repo/internal/fileio"
+	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/ordered"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/toolprofiles"
@@ -131,6 +132,9 @@ type Env struct {
 	// Paths, when set, remembers for the run what the file system said
 	// about each path (see Paths); workspace.Host.Env sets a new one.
 	Paths *Paths
+	// Git, when set, asks git which files it tracks once for the run's
+	// questions (gittrack.Session); workspace.Host.Env sets a new one.
+	Git *gittrack.Session
 	toolprofiles.Env
 }
 

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/repo-manager/repo/extensions"
+	"github.com/repo-manager/repo/internal/gittrack"
 	"github.com/repo-manager/repo/internal/par"
 	"github.com/repo-manager/repo/internal/target"
 	"github.com/repo-manager/repo/internal/termtext"
@@ -50,7 +51,7 @@ func (h Host) Home() string {
 // Env is the path environment for a root, with a new memo of what the
 // file system says about paths (target.Paths): one per run.
 func (h Host) Env(root string) target.Env {
-	return target.Env{Root: root, Paths: target.NewPaths(), Env: toolprofiles.Env{Home: h.Home(), GOOS: h.GOOS, Getenv: h.Getenv}}
+	return target.Env{Root: root, Paths: target.NewPaths(), Git: gittrack.NewSession(), Env: toolprofiles.Env{Home: h.Home(), GOOS: h.GOOS, Getenv: h.Getenv}}
 }
 
 // Roots finds the workspace root: flag (--root, as given), else the
