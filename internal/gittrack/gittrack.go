@@ -5,10 +5,11 @@
 // is never committed, and a file the team's policy makes per-clone must not
 // still be tracked.
 //
-// It asks git itself (git ls-files), once per question, with the paths as
-// literal pathspecs: the index has versions, extensions, split and sparse
-// forms, and a hook sees the index of the commit being made through
-// GIT_INDEX_FILE, all of which git reads right.
+// It asks git itself (git ls-files) with the paths as literal pathspecs:
+// the index has versions, extensions, split and sparse forms, and a hook
+// sees the index of the commit being made through GIT_INDEX_FILE, all of
+// which git reads right. Tracked asks once per question; a Session asks
+// once for all of a run's questions.
 package gittrack
 
 import (
