@@ -69,7 +69,7 @@ cp -a "$MAIN/examples/workspace" "$GX"
 git -C "$GX" init -q
 "$W/repo-${NAMES[-1]}" sync --root "$GX" >/dev/null 2>&1
 git -C "$GX" add -A
-git -C "$GX" -c user.name=bench -c user.email=bench@invalid commit -q -m synced
+git -C "$GX" -c user.name=bench -c user.email=bench@invalid -c commit.gpgsign=false commit -q --no-verify -m synced
 for n in "${NAMES[@]}"; do
 	"$W/repo-$n" sync --check --root "$GX" >/dev/null 2>&1 || { echo "startup.sh: repo sync --check ($n) does not find the committed workspace in sync" >&2; exit 1; }
 done
