@@ -50,18 +50,17 @@ func (s *Session) Ask(top string, paths []string) {
 	if len(rels) == 0 {
 		return
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.coveringLocked(top, rels) != nil {
+		return // asked already
+	}
 	list := specs(rels)
 	a := &asked{top: top, specs: make(map[string]bool, len(list)), done: make(chan struct{})}
 	for _, rel := range list {
 		a.specs[rel] = true
 	}
-	s.mu.Lock()
-	if s.coveringLocked(top, rels) != nil {
-		s.mu.Unlock()
-		return // asked already
-	}
 	s.asks = append(s.asks, a)
-	s.mu.Unlock()
 	go func() {
 		defer close(a.done)
 		a.names, a.err = listed(top, list)

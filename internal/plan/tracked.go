@@ -100,7 +100,7 @@ func AskGit(env target.Env, profiles []*toolprofiles.Profile) {
 	if !ok {
 		return
 	}
-	paths := []string{record.ProjectPath(env.Root), record.MachinePath(env.Root), filepath.Dir(IdentityPath(env.Root))}
+	paths := workspaceQuestions(env.Root)
 	for _, p := range profiles {
 		t := p.Scopes.Get(toolprofiles.ScopeProject)
 		if t == nil || !p.MCP {
@@ -129,13 +129,20 @@ func AskGit(env target.Env, profiles []*toolprofiles.Profile) {
 // folder of the clone's identity. A question about any other path asks git
 // itself (gittrack.Session).
 func laterQuestions(env target.Env, targets []*target.Target, paths []string) []string {
-	all := append(slices.Clip(paths), record.ProjectPath(env.Root), record.MachinePath(env.Root), filepath.Dir(IdentityPath(env.Root)))
+	all := append(slices.Clip(paths), workspaceQuestions(env.Root)...)
 	for _, t := range targets {
 		if t.Scope == toolprofiles.ScopeProject {
 			all = append(all, t.Path)
 		}
 	}
 	return all
+}
+
+// workspaceQuestions are the workspace's own paths a run asks git about:
+// both records (claims.go) and the folder of the clone's identity
+// (identity.go).
+func workspaceQuestions(root string) []string {
+	return []string{record.ProjectPath(root), record.MachinePath(root), filepath.Dir(IdentityPath(root))}
 }
 
 // leaveTracked takes out of files those that a per-clone policy leaves as
