@@ -87,9 +87,18 @@ func specs(rels map[string]string) []string {
 	return slices.Compact(list)
 }
 
-// listed asks git for the names in its index under any of rels (paths
-// relative to top, each a literal pathspec).
+// listed returns the names in git's index under any of rels (paths
+// relative to top, each a literal pathspec): read from the index file
+// itself where git would read it so (fromIndex), else from git.
 func listed(top string, rels []string) (map[string]bool, error) {
+	if names, ok := fromIndex(top, rels); ok {
+		return names, nil
+	}
+	return askGit(top, rels)
+}
+
+// askGit asks git for the names in its index under any of rels.
+func askGit(top string, rels []string) (map[string]bool, error) {
 	args := make([]string, 0, 6+len(rels))
 	args = append(args, "-C", top, "ls-files", "-z", "--full-name", "--")
 	for _, rel := range rels {

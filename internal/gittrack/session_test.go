@@ -36,6 +36,13 @@ func countingGit(t *testing.T) (runs func() int) {
 	}
 }
 
+// askingGit makes the runs in top ask git rather than read the index file
+// (fromIndex leaves a run with GIT_DIR set to git, which reads the same
+// repository through it): the tests below count git's runs.
+func askingGit(t *testing.T, top string) {
+	t.Setenv("GIT_DIR", filepath.Join(top, ".git"))
+}
+
 // TestSessionAnswersAsTracked: what a Session answers from one git run is
 // what Tracked answers for each question on its own, for files, folders,
 // names that are prefixes of others and paths outside the work tree; and
@@ -44,6 +51,7 @@ func countingGit(t *testing.T) (runs func() int) {
 func TestSessionAnswersAsTracked(t *testing.T) {
 	runs := countingGit(t)
 	top := t.TempDir()
+	askingGit(t, top)
 	git(t, top, "init", "-q")
 	for _, f := range []string{".repository/mcp-managed.json", ".agents/plugins/alpha/.mcp.json", ".cursor/mcp.json", "a[1].json", "docs/x.md"} {
 		write(t, filepath.Join(top, f))
@@ -146,6 +154,7 @@ func TestSessionKeepsGitsFailureForTheQuestion(t *testing.T) {
 func TestNilSession(t *testing.T) {
 	runs := countingGit(t)
 	top := t.TempDir()
+	askingGit(t, top)
 	git(t, top, "init", "-q")
 	write(t, filepath.Join(top, "a.json"))
 	git(t, top, "add", "a.json")

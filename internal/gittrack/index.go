@@ -1,0 +1,353 @@
+package gittrack
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/repo-manager/repo/internal/bigmem"
+	"github.com/repo-manager/repo/internal/cleanpath"
+	"github.com/repo-manager/repo/internal/regfile"
+)
+
+// A pre-commit hook's check asks git once which files it tracks (Session),
+// and that git process was a third of the check (bench/startup.sh, gitcheck):
+// about 1 ms in a small work tree, 11 to 25 ms in one of 100,000 files. The
+// answer is in the index file, which git reads for it. fromIndex reads that
+// file itself when it can be sure that git would read the same file the
+// same way, and leaves the question to git otherwise:
+//
+//   - the plain layout only: top/.git is a folder (not a linked worktree's
+//     or a submodule's .git file), owned, like top, by this user (git refuses
+//     a repository of another owner unless safe.directory allows it);
+//   - no environment variable that makes git read another repository,
+//     index or configuration, or match pathspecs otherwise (gitEnv), except
+//     GIT_INDEX_FILE, which every hook sees and which fromIndex follows;
+//   - a repository configuration that changes nothing git reads here: no
+//     [extensions] (a SHA-256 repository's index has longer entries), no
+//     core.worktree, not bare, no includes (plainConfig);
+//   - an index of version 2, 3 or 4 without a split (link) or sparse (sdir)
+//     part and with no extension that git must understand to read it, whose
+//     every entry and extension is where the format says (indexNames).
+//
+// The answer is then git's: the names of the index's entries — every
+// stage, intent-to-add and skip-worktree entries, links and submodules —
+// that a literal pathspec of the question lists, as `git ls-files
+// --full-name -- :(literal)…` lists them. TestIndexAsGit compares the two
+// on indexes that git writes in each of these shapes, and on those it
+// leaves to git. A missing index is an empty one, as for git; an index that
+// cannot be read is git's to report.
+
+// gitEnv are the variables with which git would read another repository,
+// index or configuration than fromIndex reads, or match a pathspec other
+// than literally. GIT_TEST_* (git's own test switches) count too.
+var gitEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_COUNT",
+	"GIT_ICASE_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_LITERAL_PATHSPECS"}
+
+// fromIndex is listed answered from top's index file, or ok false when git
+// is to be asked (see above).
+func fromIndex(top string, rels []string) (names map[string]bool, ok bool) {
+	if !plainEnv() {
+		return nil, false
+	}
+	gitDir := cleanpath.Join(top, ".git")
+	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() || !ownedByUs(gitDir, fi) {
+		return nil, false
+	}
+	if fi, err := os.Stat(top); err != nil || !ownedByUs(top, fi) {
+		return nil, false
+	}
+	if !plainConfig(cleanpath.Join(gitDir, "config")) {
+		return nil, false
+	}
+	index := cleanpath.Join(gitDir, "index")
+	if v, set := os.LookupEnv("GIT_INDEX_FILE"); set {
+		// git runs in top (git -C top), where a relative name starts
+		// (an empty one names top itself, not an index file).
+		index = v
+		if !filepath.IsAbs(v) {
+			index = filepath.Join(top, v)
+		}
+	}
+	return readIndex(index, newSpecSet(rels))
+}
+
+// plainEnv reports whether no variable of gitEnv is set, nor a GIT_TEST_
+// one, and whether the -c settings git passes on (GIT_CONFIG_PARAMETERS)
+// leave the repository's layout and format alone.
+func plainEnv() bool {
+	for _, name := range gitEnv {
+		if _, set := os.LookupEnv(name); set {
+			return false
+		}
+	}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GIT_TEST_") {
+			return false
+		}
+	}
+	params := strings.ToLower(os.Getenv("GIT_CONFIG_PARAMETERS"))
+	for _, key := range []string{"core.bare", "core.worktree", "extensions.", "include"} {
+		if strings.Contains(params, key) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainConfig reports whether the repository configuration at path leaves
+// the index as fromIndex reads it: no [extensions] section, no include,
+// no core.worktree, core.bare false and a format version of 0 or 1. A
+// missing file is an empty configuration, as for git; one that cannot be
+// read, or a setting on its section's line, is left to git. A value this
+// reading takes otherwise than git (quoted, continued on the next line,
+// with a comment) is never taken for one that changes nothing.
+func plainConfig(path string) bool {
+	data, err := regfile.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	section := ""
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				return false
+			}
+			if rest := strings.TrimSpace(line[end+1:]); rest != "" && rest[0] != '#' && rest[0] != ';' {
+				return false
+			}
+			name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(line[1:end])), " ")
+			section, _, _ = strings.Cut(name, "\"")
+			if section == "extensions" || strings.HasPrefix(section, "include") {
+				return false
+			}
+			continue
+		}
+		if section != "core" {
+			continue
+		}
+		key, value, _ := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		value = strings.ToLower(strings.TrimSpace(value))
+		switch key {
+		case "worktree":
+			return false
+		case "bare":
+			if value != "false" && value != "no" && value != "off" && value != "0" {
+				return false
+			}
+		case "repositoryformatversion":
+			if value != "0" && value != "1" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readIndex reads the index file at path: a small one whole, a large one
+// mapped (the page cache's own pages: an index of 100,000 files is some
+// 10 MB). A missing file is an empty index.
+func readIndex(path string, specs *specSet) (names map[string]bool, ok bool) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}, true
+	}
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<30 {
+		return nil, false
+	}
+	if fi.Size() < bigmem.MapThreshold {
+		data, err := regfile.ReadFile(path)
+		if err != nil {
+			return nil, false
+		}
+		return indexNames(data, specs)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	data, err := bigmem.Map(f, int(fi.Size()))
+	if err != nil {
+		return nil, false
+	}
+	defer bigmem.Unmap(data)
+	// The index is replaced, never rewritten in place, by git; a file cut
+	// short under the mapping faults, and git answers instead.
+	if err := bigmem.WithFaults(func() error {
+		names, ok = indexNames(data, specs)
+		return nil
+	}); err != nil {
+		return nil, false
+	}
+	return names, ok
+}
+
+// hashSize is the length of an object name in the index: SHA-1's. A
+// SHA-256 repository says so in [extensions], which plainConfig leaves to
+// git.
+const hashSize = 20
+
+// indexNames returns the names of the entries of data, an index file, that
+// specs lists, or ok false when data is not an index that this reading is
+// sure to read as git does (see fromIndex). The format is git's
+// Documentation/gitformat-index.txt.
+func indexNames(data []byte, specs *specSet) (names map[string]bool, ok bool) {
+	if len(data) < 12+hashSize || string(data[:4]) != "DIRC" {
+		return nil, false
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, false
+	}
+	count := binary.BigEndian.Uint32(data[8:12])
+	body := data[:len(data)-hashSize] // the checksum last
+	names = map[string]bool{}
+	var prev []byte // version 4: the name before, which the next one starts from
+	off := 12
+	for range count {
+		// ctime, mtime, dev, ino, mode, uid, gid, size; the object name; flags.
+		const fixed = 40 + hashSize + 2
+		if len(body)-off < fixed {
+			return nil, false
+		}
+		if mode := binary.BigEndian.Uint32(body[off+24:]); mode&0o170000 == 0o040000 {
+			return nil, false // a folder: a sparse index
+		}
+		flags := binary.BigEndian.Uint16(body[off+40+hashSize:])
+		p := off + fixed
+		if flags&0x4000 != 0 { // a second flags word (skip-worktree, intent-to-add)
+			if version < 3 || len(body)-p < 2 {
+				return nil, false
+			}
+			p += 2
+		}
+		var name []byte
+		if version == 4 {
+			strip, q, ok := varint(body, p)
+			if !ok || strip > len(prev) {
+				return nil, false
+			}
+			end := bytes.IndexByte(body[q:], 0)
+			if end < 0 {
+				return nil, false
+			}
+			prev = append(prev[:len(prev)-strip], body[q:q+end]...)
+			name = prev
+			off = q + end + 1
+		} else {
+			end := bytes.IndexByte(body[p:], 0)
+			if end < 0 {
+				return nil, false
+			}
+			name = body[p : p+end]
+			// NUL-padded to a multiple of eight bytes, one NUL at least.
+			off += (p - off + end + 8) &^ 7
+			if off > len(body) {
+				return nil, false
+			}
+		}
+		if n := int(flags & 0xfff); len(name) == 0 || n < 0xfff && n != len(name) {
+			return nil, false
+		}
+		if specs.lists(name) {
+			names[string(name)] = true
+		}
+	}
+	for off < len(body) {
+		if len(body)-off < 8 {
+			return nil, false
+		}
+		sig := body[off : off+4]
+		size := binary.BigEndian.Uint32(body[off+4:])
+		// A signature that does not start with a capital letter is one git
+		// must understand to read the index: a split index's (link, its
+		// entries are in another file) and a sparse one's (sdir) are such.
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			return nil, false
+		}
+		off += 8
+		if uint64(size) > uint64(len(body)-off) {
+			return nil, false
+		}
+		off += int(size)
+	}
+	return names, true
+}
+
+// varint decodes git's offset varint (varint.c) at b[i:]: the value and
+// where the bytes after it start.
+func varint(b []byte, i int) (v int, next int, ok bool) {
+	if i >= len(b) {
+		return 0, 0, false
+	}
+	c := b[i]
+	i++
+	v = int(c & 0x7f)
+	for c&0x80 != 0 {
+		if i >= len(b) || v >= 1<<24 {
+			return 0, 0, false
+		}
+		c = b[i]
+		i++
+		v = (v+1)<<7 | int(c&0x7f)
+	}
+	return v, i, true
+}
+
+// specSet is a question's literal pathspecs (paths relative to the top,
+// "." for all of it): a name is listed when a pathspec is the name or a
+// folder above it.
+type specSet struct {
+	all   bool
+	specs map[string]bool
+	first map[string]bool // the first part of each: most names are ruled out by theirs
+}
+
+func newSpecSet(rels []string) *specSet {
+	s := &specSet{specs: make(map[string]bool, len(rels)), first: make(map[string]bool, len(rels))}
+	for _, rel := range rels {
+		if rel == "." {
+			s.all = true
+		}
+		s.specs[rel] = true
+		first, _, _ := strings.Cut(rel, "/")
+		s.first[first] = true
+	}
+	return s
+}
+
+func (s *specSet) lists(name []byte) bool {
+	if s.all {
+		return true
+	}
+	first := name
+	if i := bytes.IndexByte(name, '/'); i >= 0 {
+		first = name[:i]
+	}
+	if !s.first[string(first)] {
+		return false
+	}
+	if s.specs[string(name)] {
+		return true
+	}
+	for i, c := range name {
+		if c == '/' && s.specs[string(name[:i])] {
+			return true
+		}
+	}
+	return false
+}
