@@ -249,8 +249,13 @@ func indexNames(data []byte, specs *specSet) (names map[string]bool, ok bool) {
 			name = prev
 			off = q + end + 1
 		} else {
-			end := bytes.IndexByte(body[p:], 0)
-			if end < 0 {
+			// The flags hold the name's length below 0xfff: no need to look
+			// for its end, only to find it there.
+			end := int(flags & 0xfff)
+			if end == 0xfff {
+				end = bytes.IndexByte(body[p:], 0)
+			}
+			if end < 0 || len(body)-p <= end || body[p+end] != 0 {
 				return nil, false
 			}
 			name = body[p : p+end]
@@ -315,6 +320,10 @@ type specSet struct {
 	all   bool
 	specs map[string]bool
 	first map[string]bool // the first part of each: most names are ruled out by theirs
+	// The last name's first part and whether first holds it: an index is
+	// sorted, and runs of names share their first part.
+	lastFirst []byte
+	lastIn    bool
 }
 
 func newSpecSet(rels []string) *specSet {
@@ -334,12 +343,19 @@ func (s *specSet) lists(name []byte) bool {
 	if s.all {
 		return true
 	}
-	first := name
-	if i := bytes.IndexByte(name, '/'); i >= 0 {
-		first = name[:i]
-	}
-	if !s.first[string(first)] {
-		return false
+	if n := len(s.lastFirst); n > 0 && len(name) > n && name[n] == '/' && bytes.Equal(name[:n], s.lastFirst) {
+		if !s.lastIn {
+			return false
+		}
+	} else {
+		first := name
+		if i := bytes.IndexByte(name, '/'); i >= 0 {
+			first = name[:i]
+		}
+		s.lastFirst, s.lastIn = append(s.lastFirst[:0], first...), s.first[string(first)]
+		if !s.lastIn {
+			return false
+		}
 	}
 	if s.specs[string(name)] {
 		return true

@@ -435,3 +435,55 @@ func TestIndexNamesRefusesWhatItCannotRead(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkListed: the listing of a hook's check — the example workspace's
+// files and records, fifteen paths — in a work tree of 100,000 files,
+// read from the index file and asked of git, side by side.
+func BenchmarkListed(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git is not installed")
+	}
+	top := b.TempDir()
+	run := func(stdin string, args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Stdin = top, strings.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("", "init", "-q")
+	blob := "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391" // the empty file
+	var info strings.Builder
+	for i := range 100000 {
+		fmt.Fprintf(&info, "100644 %s\tsrc/pkg%03d/module%02d/file%05d.go\n", blob, i%500, i%40, i)
+	}
+	rels := []string{".amazonq/mcp.json", ".cursor/mcp.json", ".gemini/settings.json", ".junie/mcp/mcp.json", ".kiro/settings/mcp.json",
+		".mcp.json", ".qwen/settings.json", ".repository/.clone", ".repository/mcp-managed.json", ".repository/mcp-managed.machine.json",
+		".roo/mcp.json", ".vscode/mcp.json", ".zed/settings.json", "opencode.json", "opencode.jsonc"}
+	for _, rel := range rels {
+		fmt.Fprintf(&info, "100644 %s\t%s\n", blob, rel)
+	}
+	run(info.String(), "update-index", "--add", "--index-info")
+	for _, bc := range []struct {
+		name string
+		list func() (map[string]bool, error)
+	}{
+		{"index", func() (map[string]bool, error) {
+			names, ok := fromIndex(top, rels)
+			if !ok {
+				b.Fatal("fromIndex left the index to git")
+			}
+			return names, nil
+		}},
+		{"git", func() (map[string]bool, error) { return askGit(top, rels) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				names, err := bc.list()
+				if err != nil || len(names) != len(rels) {
+					b.Fatalf("listed %d names (%v), want %d", len(names), err, len(rels))
+				}
+			}
+		})
+	}
+}
