@@ -22,8 +22,9 @@ import (
 // same way, and leaves the question to git otherwise:
 //
 //   - the plain layout only: top/.git is a folder (not a linked worktree's
-//     or a submodule's .git file), owned, like top, by this user (git refuses
-//     a repository of another owner unless safe.directory allows it);
+//     or a submodule's .git file) that git takes for a repository
+//     (gitDirectory), owned, like top, by this user (git refuses a
+//     repository of another owner unless safe.directory allows it);
 //   - no environment variable that makes git read another repository,
 //     index or configuration, or match pathspecs otherwise (gitEnv), except
 //     GIT_INDEX_FILE, which every hook sees and which fromIndex follows;
@@ -45,7 +46,7 @@ import (
 // gitEnv are the variables with which git would read another repository,
 // index or configuration than fromIndex reads, or match a pathspec other
 // than literally. GIT_TEST_* (git's own test switches) count too.
-var gitEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_COUNT",
+var gitEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG", "GIT_CONFIG_COUNT",
 	"GIT_ICASE_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_LITERAL_PATHSPECS"}
 
 // fromIndex is listed answered from top's index file, or ok false when git
@@ -61,7 +62,7 @@ func fromIndex(top string, rels []string) (names map[string]bool, ok bool) {
 	if fi, err := os.Stat(top); err != nil || !ownedByUs(top, fi) {
 		return nil, false
 	}
-	if !plainConfig(cleanpath.Join(gitDir, "config")) {
+	if !gitDirectory(gitDir) || !plainConfig(cleanpath.Join(gitDir, "config")) {
 		return nil, false
 	}
 	index := cleanpath.Join(gitDir, "index")
@@ -74,6 +75,27 @@ func fromIndex(top string, rels []string) (names map[string]bool, ok bool) {
 		}
 	}
 	return readIndex(index, newSpecSet(rels))
+}
+
+// gitDirectory reports whether dir looks like a repository to git
+// (setup.c, is_git_directory): objects and refs folders and a HEAD that
+// names a branch or a commit. git passes over a .git folder that does not,
+// to look for a repository further up; repo leaves that to git.
+func gitDirectory(dir string) bool {
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(cleanpath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	head, err := regfile.ReadFile(cleanpath.Join(dir, "HEAD"))
+	if err != nil {
+		return false
+	}
+	if ref, ok := strings.CutPrefix(string(head), "ref: "); ok {
+		return strings.HasPrefix(ref, "refs/")
+	}
+	h := strings.TrimSuffix(string(head), "\n")
+	return len(h) == 2*hashSize && strings.Trim(h, "0123456789abcdef") == ""
 }
 
 // plainEnv reports whether no variable of gitEnv is set, nor a GIT_TEST_

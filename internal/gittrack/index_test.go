@@ -136,6 +136,31 @@ func TestIndexAsGit(t *testing.T) {
 		{name: "GIT_INDEX_FILE that is not there", read: true, setup: func(t *testing.T, top string) {
 			t.Setenv("GIT_INDEX_FILE", filepath.Join(top, ".git", "none"))
 		}},
+		{name: "a .git folder that is not a repository, in one", setup: func(t *testing.T, top string) {
+			inner := filepath.Join(top, "docs")
+			index, err := os.ReadFile(filepath.Join(top, ".git", "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(inner, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeText(t, filepath.Join(inner, ".git", "index"), string(index))
+			if _, read := fromIndex(inner, indexQuestions); read {
+				t.Fatal("fromIndex read the index of a .git folder git passes over")
+			}
+			got, err := listed(inner, indexQuestions)
+			want, wantErr := askGit(inner, indexQuestions)
+			if (err == nil) != (wantErr == nil) || !maps.Equal(got, want) {
+				t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
+			}
+		}, read: true},
+		{name: "a detached HEAD", read: true, setup: func(t *testing.T, top string) {
+			git(t, top, "checkout", "-q", "--detach")
+		}},
+		{name: "a HEAD git does not take", setup: func(t *testing.T, top string) {
+			writeText(t, filepath.Join(top, ".git", "HEAD"), "not a ref\n")
+		}},
 		{name: "a split index", setup: func(t *testing.T, top string) {
 			git(t, top, "update-index", "--split-index")
 		}},
