@@ -100,5 +100,5 @@ jq -rs '
 	  ($r | sort_by([(.name | rank), (.name | endswith("after"))])[] | select(.name != "hello" and (.name | startswith("gitcheck") | not)) | (if (.name | startswith("version")) then 1.5 else 3 end) as $t
 	  | "- `\(.name)`: \(.wall / $h.wall * 100 | round / 100)× (≤ \($t)×): \(if .wall / $h.wall <= $t then "met" else "missed" end)"),
 	  "",
-	  "`gitcheck`: the same check in a git work tree, as a pre-commit hook runs it (no target: it includes git'"'"'s own process)."
+	  "`gitcheck`: the same check in a git work tree, as a pre-commit hook runs it (no target of its own: it also reads which files git tracks, from the index file, or from git where repo leaves that to git)."
 ' "$W"/round.*.json
