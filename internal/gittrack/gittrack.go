@@ -5,11 +5,14 @@
 // is never committed, and a file the team's policy makes per-clone must not
 // still be tracked.
 //
-// It asks git itself (git ls-files) with the paths as literal pathspecs:
-// the index has versions, extensions, split and sparse forms, and a hook
-// sees the index of the commit being made through GIT_INDEX_FILE, all of
-// which git reads right. Tracked asks once per question; a Session asks
-// once for all of a run's questions.
+// The answer is what git ls-files lists with the paths as literal
+// pathspecs. repo reads it from the index file itself where git would read
+// that file plainly (index.go: versions 2 to 4, and the index of the commit
+// being made, which a hook sees through GIT_INDEX_FILE), and asks git
+// wherever else — a split or sparse index, a linked worktree, a SHA-256
+// repository, a variable that points git elsewhere —, which git reads
+// right. Tracked lists once per question; a Session once for all of a
+// run's questions.
 package gittrack
 
 import (

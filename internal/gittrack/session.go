@@ -5,27 +5,27 @@ import (
 	"sync"
 )
 
-// Session asks git which paths it tracks once per run where Tracked would
-// ask once per question. A run asks several questions of one work tree (its
-// machine-specific files, its ownership records and the files they claim,
-// the files a credential would go into), and each question is a git process:
-// in a pre-commit hook, about as long as the rest of a no-op check. Ask
-// starts one git process for every path the run may ask about, in the
+// Session lists which paths git tracks once per run where Tracked would
+// list once per question. A run asks several questions of one work tree
+// (its machine-specific files, its ownership records and the files they
+// claim, the files a credential would go into), and each listing reads the
+// index, or runs git where repo leaves the index to git (index.go): in a
+// pre-commit hook, a git process is about as long as the rest of a no-op
+// check. Ask starts one listing of every path the run may ask about, in the
 // background, as soon as the run knows them; Tracked answers from it when
-// it covers the question, and asks git itself otherwise. A Session's
-// answers are the ones Tracked gives: an index entry matches a path only if
-// the pathspec of that path would have listed it, whatever else was asked.
+// it covers the question, and lists itself otherwise. A Session's answers
+// are the ones Tracked gives: an index entry matches a path only if the
+// pathspec of that path would have listed it, whatever else was asked.
 //
-// The nil Session asks git for each question. A Session is for one run:
-// git is asked once, and a later change to the index is not seen until
-// Forget.
+// The nil Session lists for each question. A Session is for one run: the
+// index is listed once, and a later change to it is not seen until Forget.
 type Session struct {
 	mu   sync.Mutex
 	asks []*asked
 }
 
-// asked is one git process started by Ask: the paths it lists (relative to
-// top) and, once done is closed, what git listed or the error.
+// asked is one listing started by Ask: the paths it lists (relative to
+// top) and, once done is closed, the names listed or the error.
 type asked struct {
 	top   string
 	specs map[string]bool
@@ -37,11 +37,11 @@ type asked struct {
 // NewSession is a Session with nothing asked yet.
 func NewSession() *Session { return &Session{} }
 
-// Ask starts asking git, in the background, which of paths (absolute)
-// git tracks in the work tree whose top folder is top. Paths outside top
-// are left out; with none left, nothing is started. A failure is kept for
-// the question it would have answered: a run that asks nothing of git
-// never sees it.
+// Ask starts listing, in the background, which of paths (absolute) git
+// tracks in the work tree whose top folder is top. Paths outside top are
+// left out; with none left, nothing is started. A failure is kept for the
+// question it would have answered: a run that asks nothing of git never
+// sees it.
 func (s *Session) Ask(top string, paths []string) {
 	if s == nil {
 		return
@@ -67,8 +67,8 @@ func (s *Session) Ask(top string, paths []string) {
 	}()
 }
 
-// Forget drops what git listed, for a run that plans again (a tool
-// rewrote its file under it): its questions ask git afresh, as the files
+// Forget drops what was listed, for a run that plans again (a tool
+// rewrote its file under it): its questions list afresh, as the files
 // are read afresh.
 func (s *Session) Forget() {
 	if s == nil {
