@@ -7,11 +7,11 @@
 //
 // The answer is what git ls-files lists with the paths as literal
 // pathspecs. repo reads it from the index file itself where git would read
-// that file plainly (index.go: versions 2 to 4, and the index of the commit
-// being made, which a hook sees through GIT_INDEX_FILE), and asks git
-// wherever else — a split or sparse index, a linked worktree, a SHA-256
-// repository, a variable that points git elsewhere —, which git reads
-// right. Tracked lists once per question; a Session once for all of a
+// that file plainly (index.go: versions 2 to 4, a linked worktree's, and
+// the index of the commit being made, which a hook sees through
+// GIT_INDEX_FILE), and asks git wherever else — a split or sparse index, a
+// SHA-256 repository, a submodule's work tree, a variable that points git
+// at another work tree —, which git reads right. Tracked lists once per question; a Session once for all of a
 // run's questions.
 package gittrack
 

@@ -21,16 +21,19 @@ import (
 // file itself when it can be sure that git would read the same file the
 // same way, and leaves the question to git otherwise:
 //
-//   - the plain layout only: top/.git is a folder (not a linked worktree's
-//     or a submodule's .git file) that git takes for a repository
-//     (gitDirectory), owned, like top, by this user (git refuses a
-//     repository of another owner unless safe.directory allows it);
-//   - no environment variable that makes git read another repository,
-//     index or configuration, or match pathspecs otherwise (gitEnv), except
-//     GIT_INDEX_FILE, which every hook sees and which fromIndex follows;
+//   - the repository git would read (repository): GIT_DIR, or top/.git,
+//     a folder or a linked worktree's .git file naming one, with the common
+//     folder it shares with the other worktrees; git takes it for a
+//     repository (gitDirectory), and this user owns each of them and top
+//     (git refuses a repository of another owner unless safe.directory
+//     allows it);
+//   - no environment variable that makes git read another work tree,
+//     index or configuration, or match pathspecs otherwise (gitEnv), but
+//     for GIT_DIR and GIT_INDEX_FILE, which hooks see and fromIndex follows;
 //   - a repository configuration that changes nothing git reads here: no
-//     [extensions] (a SHA-256 repository's index has longer entries), no
-//     core.worktree, not bare, no includes (plainConfig);
+//     [extensions] (a SHA-256 repository's index has longer entries, a
+//     worktree's own configuration is an extension), no core.worktree (a
+//     submodule's), not bare, no includes (plainConfig);
 //   - an index of version 2, 3 or 4 without a split (link) or sparse (sdir)
 //     part and with no extension that git must understand to read it, whose
 //     every entry and extension is where the format says (indexNames).
@@ -40,13 +43,15 @@ import (
 // that a literal pathspec of the question lists, as `git ls-files
 // --full-name -- :(literal)…` lists them. TestIndexAsGit compares the two
 // on indexes that git writes in each of these shapes, and on those it
-// leaves to git. A missing index is an empty one, as for git; an index that
+// leaves to git; TestIndexInAWorktree in a linked worktree, as its hooks
+// see it. A missing index is an empty one, as for git; an index that
 // cannot be read is git's to report.
 
-// gitEnv are the variables with which git would read another repository,
+// gitEnv are the variables with which git would read another work tree,
 // index or configuration than fromIndex reads, or match a pathspec other
-// than literally. GIT_TEST_* (git's own test switches) count too.
-var gitEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG", "GIT_CONFIG_COUNT",
+// than literally. GIT_TEST_* (git's own test switches) count too. GIT_DIR
+// is followed (repository), as GIT_INDEX_FILE is.
+var gitEnv = []string{"GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG", "GIT_CONFIG_COUNT",
 	"GIT_ICASE_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_LITERAL_PATHSPECS"}
 
 // fromIndex is listed answered from top's index file, or ok false when git
@@ -55,17 +60,14 @@ func fromIndex(top string, rels []string) (names map[string]bool, ok bool) {
 	if !plainEnv() {
 		return nil, false
 	}
-	gitDir := cleanpath.Join(top, ".git")
-	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() || !ownedByUs(gitDir, fi) {
-		return nil, false
-	}
 	if fi, err := os.Stat(top); err != nil || !ownedByUs(top, fi) {
 		return nil, false
 	}
-	if !gitDirectory(gitDir) || !plainConfig(cleanpath.Join(gitDir, "config")) {
+	dir, common, ok := repository(top)
+	if !ok || !gitDirectory(dir, common) || !plainConfig(cleanpath.Join(common, "config")) {
 		return nil, false
 	}
-	index := cleanpath.Join(gitDir, "index")
+	index := cleanpath.Join(dir, "index")
 	if v, set := os.LookupEnv("GIT_INDEX_FILE"); set {
 		// git runs in top (git -C top), where a relative name starts
 		// (an empty one names top itself, not an index file).
@@ -77,13 +79,82 @@ func fromIndex(top string, rels []string) (names map[string]bool, ok bool) {
 	return readIndex(index, newSpecSet(rels))
 }
 
+// repository is the folder git reads as the repository of the work tree
+// at top (git -C top), and the common folder it shares with the other
+// worktrees of the repository (its commondir file; itself when it has
+// none). It is GIT_DIR (a name relative to top) when that is set, as it is
+// in a linked worktree's hooks; else top/.git: a folder, or a file naming
+// one ("gitdir: …", relative to top), as a linked worktree's is. Each must
+// be a folder this user owns (git checks the .git file too); ok is false
+// otherwise, or where a file is not as git writes it.
+func repository(top string) (dir, common string, ok bool) {
+	if v, set := os.LookupEnv("GIT_DIR"); set {
+		if dir = v; !filepath.IsAbs(v) {
+			dir = filepath.Join(top, v)
+		}
+	} else {
+		dir = cleanpath.Join(top, ".git")
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() && !fi.Mode().IsRegular() || !ownedByUs(dir, fi) {
+			return "", "", false
+		}
+		if fi.Mode().IsRegular() {
+			if dir, ok = pointer(dir, "gitdir: "); !ok {
+				return "", "", false
+			}
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(top, dir)
+			}
+		}
+	}
+	if !ownedFolder(dir) {
+		return "", "", false
+	}
+	common = dir
+	if _, err := os.Lstat(cleanpath.Join(dir, "commondir")); err == nil {
+		if common, ok = pointer(cleanpath.Join(dir, "commondir"), ""); !ok {
+			return "", "", false
+		}
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		if !ownedFolder(common) {
+			return "", "", false
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", "", false
+	}
+	return dir, common, true
+}
+
+// pointer is the path a small file of git's holds after prefix, on one
+// line; ok is false for anything else.
+func pointer(path, prefix string) (string, bool) {
+	data, err := regfile.ReadFile(path)
+	if err != nil || len(data) > 4096 {
+		return "", false
+	}
+	p, ok := strings.CutPrefix(strings.TrimSuffix(string(data), "\n"), prefix)
+	if !ok || p == "" || strings.ContainsAny(p, "\r\n\x00") {
+		return "", false
+	}
+	return p, true
+}
+
+// ownedFolder reports whether path is a folder this user owns.
+func ownedFolder(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir() && ownedByUs(path, fi)
+}
+
 // gitDirectory reports whether dir looks like a repository to git
-// (setup.c, is_git_directory): objects and refs folders and a HEAD that
-// names a branch or a commit. git passes over a .git folder that does not,
-// to look for a repository further up; repo leaves that to git.
-func gitDirectory(dir string) bool {
+// (setup.c, is_git_directory): a HEAD that names a branch or a commit, and
+// objects and refs folders in its common folder. git passes over a .git
+// folder that does not, to look for a repository further up; repo leaves
+// that to git.
+func gitDirectory(dir, common string) bool {
 	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Lstat(cleanpath.Join(dir, sub)); err != nil || !fi.IsDir() {
+		if fi, err := os.Stat(cleanpath.Join(common, sub)); err != nil || !fi.IsDir() {
 			return false
 		}
 	}

@@ -206,8 +206,20 @@ func TestIndexAsGit(t *testing.T) {
 		{name: "GIT_INDEX_FILE set empty", setup: func(t *testing.T, top string) {
 			t.Setenv("GIT_INDEX_FILE", "")
 		}},
-		{name: "GIT_DIR", setup: func(t *testing.T, top string) {
+		{name: "GIT_DIR", read: true, setup: func(t *testing.T, top string) {
 			t.Setenv("GIT_DIR", filepath.Join(top, ".git"))
+		}},
+		{name: "GIT_DIR, relative to the top", read: true, setup: func(t *testing.T, top string) {
+			t.Setenv("GIT_DIR", ".git")
+		}},
+		{name: "GIT_DIR naming no repository", setup: func(t *testing.T, top string) {
+			t.Setenv("GIT_DIR", filepath.Join(top, "docs"))
+		}},
+		{name: "GIT_WORK_TREE", setup: func(t *testing.T, top string) {
+			t.Setenv("GIT_WORK_TREE", top)
+		}},
+		{name: "GIT_COMMON_DIR", setup: func(t *testing.T, top string) {
+			t.Setenv("GIT_COMMON_DIR", filepath.Join(top, ".git"))
 		}},
 		{name: "case-insensitive pathspecs", setup: func(t *testing.T, top string) {
 			t.Setenv("GIT_ICASE_PATHSPECS", "1")
@@ -261,9 +273,11 @@ func TestIndexAsGit(t *testing.T) {
 	}
 }
 
-// TestIndexLeftToGitOfAnotherOwner: git refuses a repository whose top or
-// .git folder another user owns (unless safe.directory says otherwise):
-// repo leaves it to git, whatever git then says.
+// TestIndexLeftToGitOfAnotherOwner: git refuses a repository whose top,
+// .git or repository folders another user owns (unless safe.directory says
+// otherwise): repo leaves each to git, whatever git then says — in a plain
+// repository, in a linked worktree (its .git file, its own folder, the
+// common one) and through GIT_DIR.
 func TestIndexLeftToGitOfAnotherOwner(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -271,26 +285,59 @@ func TestIndexLeftToGitOfAnotherOwner(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("giving a folder to another user needs root")
 	}
-	for _, which := range []string{"", ".git"} {
-		top := t.TempDir()
-		indexRepo(t, top)
-		if err := os.Chown(filepath.Join(top, which), 4242, 4242); err != nil {
-			t.Fatal(err)
-		}
-		if _, read := fromIndex(top, indexQuestions); read {
-			t.Fatalf("fromIndex read the index of a repository whose %q another user owns", which)
-		}
-		got, err := listed(top, indexQuestions)
-		want, wantErr := askGit(top, indexQuestions)
-		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
-			t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
-		}
+	for _, tc := range []struct {
+		name     string
+		worktree bool
+		owned    func(top, wt, gitDir string) string // what another user owns
+		gitDir   bool                                // GIT_DIR set
+	}{
+		{name: "the top", owned: func(top, _, _ string) string { return top }},
+		{name: ".git", owned: func(top, _, _ string) string { return filepath.Join(top, ".git") }},
+		{name: "GIT_DIR's folder", gitDir: true, owned: func(top, _, _ string) string { return filepath.Join(top, ".git") }},
+		{name: "a worktree's .git file", worktree: true, owned: func(_, wt, _ string) string { return filepath.Join(wt, ".git") }},
+		{name: "a worktree's own folder", worktree: true, owned: func(_, _, gitDir string) string { return gitDir }},
+		{name: "a worktree's common folder", worktree: true, owned: func(top, _, _ string) string { return filepath.Join(top, ".git") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top := t.TempDir()
+			git(t, top, "init", "-q")
+			write(t, filepath.Join(top, "docs", "x.md"))
+			git(t, top, "add", "-A")
+			git(t, top, "commit", "-qm", "first")
+			work := top
+			if tc.worktree {
+				work = filepath.Join(t.TempDir(), "wt")
+				git(t, top, "worktree", "add", "-q", work)
+			}
+			gitDir := gitOut(t, work, "rev-parse", "--absolute-git-dir")
+			if _, read := fromIndex(work, indexQuestions); !read {
+				t.Fatal("fromIndex left the repository to git before its owner changed")
+			}
+			if tc.gitDir {
+				t.Setenv("GIT_DIR", gitDir)
+			}
+			if err := os.Chown(tc.owned(top, work, gitDir), 4242, 4242); err != nil {
+				t.Fatal(err)
+			}
+			if _, read := fromIndex(work, indexQuestions); read {
+				t.Fatal("fromIndex read the index of a repository another user owns")
+			}
+			got, err := listed(work, indexQuestions)
+			want, wantErr := askGit(work, indexQuestions)
+			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
+				t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
+			}
+		})
 	}
 }
 
-// TestIndexLeftToGitInAWorktree: a linked worktree's .git is a file; its
-// index is git's to read.
-func TestIndexLeftToGitInAWorktree(t *testing.T) {
+// TestIndexInAWorktree: a linked worktree's .git is a file naming its own
+// folder in the repository, which holds its index and HEAD, and whose
+// commondir names the folder holding the rest. Its index is read as git
+// reads it — as a hook there sees it too (GIT_DIR and GIT_INDEX_FILE set)
+// —, and a .git file or commondir that is not as git writes it is left to
+// git.
+func TestIndexInAWorktree(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -301,14 +348,51 @@ func TestIndexLeftToGitInAWorktree(t *testing.T) {
 	git(t, top, "commit", "-qm", "first")
 	wt := filepath.Join(t.TempDir(), "wt")
 	git(t, top, "worktree", "add", "-q", wt)
-	if _, read := fromIndex(wt, indexQuestions); read {
-		t.Fatal("fromIndex read a linked worktree's index")
+	write(t, filepath.Join(wt, ".cursor", "mcp.json"))
+	git(t, wt, "add", ".cursor")
+	gitDir := gitOut(t, wt, "rev-parse", "--absolute-git-dir")
+	same := func(t *testing.T, read bool) {
+		t.Helper()
+		if _, got := fromIndex(wt, indexQuestions); got != read {
+			t.Fatalf("fromIndex read the index: %v, want %v", got, read)
+		}
+		got, err := listed(wt, indexQuestions)
+		want, wantErr := askGit(wt, indexQuestions)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
+			t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
+		}
+		if err == nil && (!got["docs/x.md"] || !got[".cursor/mcp.json"]) {
+			t.Fatalf("listed %v, want docs/x.md and the worktree's own .cursor/mcp.json", got)
+		}
 	}
-	got, err := listed(wt, indexQuestions)
-	want, wantErr := askGit(wt, indexQuestions)
-	if err != nil || wantErr != nil || !maps.Equal(got, want) || !got["docs"+"/x.md"] {
-		t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
-	}
+	t.Run("the .git file", func(t *testing.T) { same(t, true) })
+	t.Run("a hook's GIT_DIR and GIT_INDEX_FILE", func(t *testing.T) {
+		t.Setenv("GIT_DIR", gitDir)
+		t.Setenv("GIT_INDEX_FILE", filepath.Join(gitDir, "index"))
+		same(t, true)
+	})
+	t.Run("a commondir naming no folder", func(t *testing.T) {
+		commondir := filepath.Join(gitDir, "commondir")
+		was, err := os.ReadFile(commondir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { writeText(t, commondir, string(was)) })
+		writeText(t, commondir, "../../none\n")
+		if _, read := fromIndex(wt, indexQuestions); read {
+			t.Fatal("fromIndex read a worktree whose commondir names no folder")
+		}
+	})
+	t.Run("a .git file that is not git's", func(t *testing.T) {
+		dotGit := filepath.Join(wt, ".git")
+		was, err := os.ReadFile(dotGit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { writeText(t, dotGit, string(was)) })
+		writeText(t, dotGit, "gitdir "+gitDir+"\n")
+		same(t, false)
+	})
 }
 
 // appendConfig adds text to top's repository configuration.

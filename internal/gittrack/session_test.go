@@ -36,11 +36,11 @@ func countingGit(t *testing.T) (runs func() int) {
 	}
 }
 
-// askingGit makes the runs in top ask git rather than read the index file
-// (fromIndex leaves a run with GIT_DIR set to git, which reads the same
-// repository through it): the tests below count git's runs.
-func askingGit(t *testing.T, top string) {
-	t.Setenv("GIT_DIR", filepath.Join(top, ".git"))
+// askingGit makes the runs ask git rather than read the index file
+// (fromIndex leaves a run with GIT_CONFIG_COUNT set to git, which reads no
+// setting more for 0): the tests below count git's runs.
+func askingGit(t *testing.T) {
+	t.Setenv("GIT_CONFIG_COUNT", "0")
 }
 
 // TestSessionAnswersAsTracked: what a Session answers from one git run is
@@ -51,7 +51,7 @@ func askingGit(t *testing.T, top string) {
 func TestSessionAnswersAsTracked(t *testing.T) {
 	runs := countingGit(t)
 	top := t.TempDir()
-	askingGit(t, top)
+	askingGit(t)
 	git(t, top, "init", "-q")
 	for _, f := range []string{".repository/mcp-managed.json", ".agents/plugins/alpha/.mcp.json", ".cursor/mcp.json", "a[1].json", "docs/x.md"} {
 		write(t, filepath.Join(top, f))
@@ -154,7 +154,7 @@ func TestSessionKeepsGitsFailureForTheQuestion(t *testing.T) {
 func TestNilSession(t *testing.T) {
 	runs := countingGit(t)
 	top := t.TempDir()
-	askingGit(t, top)
+	askingGit(t)
 	git(t, top, "init", "-q")
 	write(t, filepath.Join(top, "a.json"))
 	git(t, top, "add", "a.json")
