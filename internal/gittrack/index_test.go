@@ -596,3 +596,39 @@ func BenchmarkListed(b *testing.B) {
 		})
 	}
 }
+
+// TestIndexLeftToGitForEachVariable: with any variable that makes git read
+// another work tree, index or configuration, or match pathspecs otherwise,
+// the index is git's to read, whatever git then says. The values name the
+// repository's own (or change nothing), so that git answers.
+func TestIndexLeftToGitForEachVariable(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	top := t.TempDir()
+	indexRepo(t, top)
+	for name, value := range map[string]string{
+		"GIT_WORK_TREE":         top,
+		"GIT_COMMON_DIR":        filepath.Join(top, ".git"),
+		"GIT_OBJECT_DIRECTORY":  filepath.Join(top, ".git", "objects"),
+		"GIT_CONFIG":            filepath.Join(top, ".git", "config"),
+		"GIT_CONFIG_COUNT":      "0",
+		"GIT_ICASE_PATHSPECS":   "1",
+		"GIT_GLOB_PATHSPECS":    "1",
+		"GIT_NOGLOB_PATHSPECS":  "1",
+		"GIT_LITERAL_PATHSPECS": "1",
+		"GIT_TEST_SPLIT_INDEX":  "0",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, value)
+			if _, read := fromIndex(top, indexQuestions); read {
+				t.Fatalf("fromIndex read the index with %s set", name)
+			}
+			got, err := listed(top, indexQuestions)
+			want, wantErr := askGit(top, indexQuestions)
+			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
+				t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
+			}
+		})
+	}
+}
