@@ -11,8 +11,8 @@
 // the index of the commit being made, which a hook sees through
 // GIT_INDEX_FILE), and asks git wherever else — a split or sparse index, a
 // SHA-256 repository, a submodule's work tree, a variable that points git
-// at another work tree —, which git reads right. Tracked lists once per question; a Session once for all of a
-// run's questions.
+// at another work tree —, which git reads right. Tracked lists once per
+// question; a Session once for all of a run's questions.
 package gittrack
 
 import (

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -250,30 +251,31 @@ func plainConfig(path string) bool {
 	return true
 }
 
-// readIndex reads the index file at path: a small one whole, a large one
-// mapped (the page cache's own pages: an index of 100,000 files is some
-// 10 MB). A missing file is an empty index.
+// readIndex reads the index file at path, opened once (regfile.Open: a
+// regular file only): a small one whole, a large one mapped (the page
+// cache's own pages: an index of 100,000 files is some 10 MB). A missing
+// file is an empty index.
 func readIndex(path string, specs *specSet) (names map[string]bool, ok bool) {
-	fi, err := os.Stat(path)
+	f, fi, err := regfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]bool{}, true
 	}
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<30 {
-		return nil, false
-	}
-	if fi.Size() < bigmem.MapThreshold {
-		data, err := regfile.ReadFile(path)
-		if err != nil {
-			return nil, false
-		}
-		return indexNames(data, specs)
-	}
-	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	data, err := bigmem.Map(f, int(fi.Size()))
+	size := fi.Size()
+	if size > 1<<30 {
+		return nil, false
+	}
+	if size < bigmem.MapThreshold {
+		data := make([]byte, size)
+		if _, err := io.ReadFull(f, data); err != nil {
+			return nil, false
+		}
+		return indexNames(data, specs)
+	}
+	data, err := bigmem.Map(f, int(size))
 	if err != nil {
 		return nil, false
 	}

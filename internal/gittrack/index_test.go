@@ -149,12 +149,17 @@ func TestIndexAsGit(t *testing.T) {
 			if _, read := fromIndex(inner, indexQuestions); read {
 				t.Fatal("fromIndex read the index of a .git folder git passes over")
 			}
-			got, err := listed(inner, indexQuestions)
-			want, wantErr := askGit(inner, indexQuestions)
-			if (err == nil) != (wantErr == nil) || !maps.Equal(got, want) {
-				t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
-			}
+			listedAsGit(t, inner, indexQuestions)
 		}, read: true},
+		{name: "a .git that is a symbolic link", setup: func(t *testing.T, top string) {
+			moved := filepath.Join(t.TempDir(), "git")
+			if err := os.Rename(filepath.Join(top, ".git"), moved); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(moved, filepath.Join(top, ".git")); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{name: "a detached HEAD", read: true, setup: func(t *testing.T, top string) {
 			git(t, top, "checkout", "-q", "--detach")
 		}},
@@ -257,14 +262,7 @@ func TestIndexAsGit(t *testing.T) {
 				if read != tc.read {
 					t.Fatalf("fromIndex read the index: %v, want %v", read, tc.read)
 				}
-				want, wantErr := askGit(top, rels)
-				got, err := listed(top, rels)
-				if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
-					t.Fatalf("listed: %v, git: %v", err, wantErr)
-				}
-				if !maps.Equal(got, want) {
-					t.Errorf("listed %v\ngit lists %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
-				}
+				want, _ := listedAsGit(t, top, rels)
 				if read && !maps.Equal(names, want) {
 					t.Errorf("the index lists %v\ngit lists %v", slices.Sorted(maps.Keys(names)), slices.Sorted(maps.Keys(want)))
 				}
@@ -322,11 +320,7 @@ func TestIndexLeftToGitOfAnotherOwner(t *testing.T) {
 			if _, read := fromIndex(work, indexQuestions); read {
 				t.Fatal("fromIndex read the index of a repository another user owns")
 			}
-			got, err := listed(work, indexQuestions)
-			want, wantErr := askGit(work, indexQuestions)
-			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
-				t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
-			}
+			listedAsGit(t, work, indexQuestions)
 		})
 	}
 }
@@ -356,11 +350,7 @@ func TestIndexInAWorktree(t *testing.T) {
 		if _, got := fromIndex(wt, indexQuestions); got != read {
 			t.Fatalf("fromIndex read the index: %v, want %v", got, read)
 		}
-		got, err := listed(wt, indexQuestions)
-		want, wantErr := askGit(wt, indexQuestions)
-		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
-			t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
-		}
+		got, err := listedAsGit(t, wt, indexQuestions)
 		if err == nil && (!got["docs/x.md"] || !got[".cursor/mcp.json"]) {
 			t.Fatalf("listed %v, want docs/x.md and the worktree's own .cursor/mcp.json", got)
 		}
@@ -372,27 +362,41 @@ func TestIndexInAWorktree(t *testing.T) {
 		same(t, true)
 	})
 	t.Run("a commondir naming no folder", func(t *testing.T) {
-		commondir := filepath.Join(gitDir, "commondir")
-		was, err := os.ReadFile(commondir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { writeText(t, commondir, string(was)) })
-		writeText(t, commondir, "../../none\n")
+		replaceFor(t, filepath.Join(gitDir, "commondir"), "../../none\n")
 		if _, read := fromIndex(wt, indexQuestions); read {
 			t.Fatal("fromIndex read a worktree whose commondir names no folder")
 		}
 	})
 	t.Run("a .git file that is not git's", func(t *testing.T) {
-		dotGit := filepath.Join(wt, ".git")
-		was, err := os.ReadFile(dotGit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { writeText(t, dotGit, string(was)) })
-		writeText(t, dotGit, "gitdir "+gitDir+"\n")
+		replaceFor(t, filepath.Join(wt, ".git"), "gitdir "+gitDir+"\n")
 		same(t, false)
 	})
+}
+
+// listedAsGit checks that listed gives, for rels in top, what git itself
+// lists, or git's error, and returns it.
+func listedAsGit(t *testing.T, top string, rels []string) (map[string]bool, error) {
+	t.Helper()
+	got, err := listed(top, rels)
+	want, wantErr := askGit(top, rels)
+	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+		t.Fatalf("listed: %v, git: %v", err, wantErr)
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("listed %v\ngit lists %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	return got, err
+}
+
+// replaceFor gives the file at path the text for the rest of the test.
+func replaceFor(t *testing.T, path, text string) {
+	t.Helper()
+	was, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { writeText(t, path, string(was)) })
+	writeText(t, path, text)
 }
 
 // appendConfig adds text to top's repository configuration.
@@ -624,11 +628,7 @@ func TestIndexLeftToGitForEachVariable(t *testing.T) {
 			if _, read := fromIndex(top, indexQuestions); read {
 				t.Fatalf("fromIndex read the index with %s set", name)
 			}
-			got, err := listed(top, indexQuestions)
-			want, wantErr := askGit(top, indexQuestions)
-			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || !maps.Equal(got, want) {
-				t.Fatalf("listed %v, %v; git %v, %v", got, err, want, wantErr)
-			}
+			listedAsGit(t, top, indexQuestions)
 		})
 	}
 }

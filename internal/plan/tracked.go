@@ -52,10 +52,11 @@ type TrackedFile struct {
 // comes to the same answer), and sets Target.Tracked. Outside git it
 // marks nothing.
 //
-// The same git process answers the run's later questions (env.Git): the
-// records and the files they claim, the clone's identity, and the project
-// files a credential would go into (writers' leak check). Each would
-// otherwise be a git process of its own, in every pre-commit hook.
+// The same listing of git's index answers the run's later questions
+// (env.Git): the records and the files they claim, the clone's identity,
+// and the project files a credential would go into (writers' leak check).
+// Each would otherwise be a listing of its own — where repo leaves the
+// index to git, a git process — in every pre-commit hook.
 func MarkTracked(env target.Env, targets []*target.Target) error {
 	top, ok := gittrack.Top(env.Root)
 	if !ok {
@@ -88,13 +89,14 @@ func MarkTracked(env target.Env, targets []*target.Target) error {
 	return nil
 }
 
-// AskGit starts asking git, in the background (env.Git), about every path
-// a project-scope run of profiles is to ask about: each path where a
-// profile's project file may be (for a drop-in per extension, the folder
-// of the drop-ins), both records and the folder of the clone's identity.
-// Git then lists them on another core while the run translates, and
-// MarkTracked and the questions after it are answered from that one
-// process. Outside git it does nothing.
+// AskGit starts listing git's index, in the background (env.Git), for
+// every path a project-scope run of profiles is to ask about: each path
+// where a profile's project file may be (for a drop-in per extension, the
+// folder of the drop-ins), both records and the folder of the clone's
+// identity.
+// The index is then read (or git run) on another core while the run
+// translates, and MarkTracked and the questions after it are answered from
+// that one listing. Outside git it does nothing.
 func AskGit(env target.Env, profiles []*toolprofiles.Profile) {
 	top, ok := gittrack.Top(env.Root)
 	if !ok {
@@ -122,12 +124,12 @@ func AskGit(env target.Env, profiles []*toolprofiles.Profile) {
 	env.Git.Ask(top, paths)
 }
 
-// laterQuestions are paths, the run's questions to git after MarkTracked's,
+// laterQuestions are paths, the run's questions about git after MarkTracked's,
 // and what they will ask about in a run that keeps its records as it wrote
 // them: both records, every project file of targets (the files the
 // committed record claims, and those a credential would go into) and the
-// folder of the clone's identity. A question about any other path asks git
-// itself (gittrack.Session).
+// folder of the clone's identity. A question about any other path lists
+// again (gittrack.Session).
 func laterQuestions(env target.Env, targets []*target.Target, paths []string) []string {
 	all := append(slices.Clip(paths), workspaceQuestions(env.Root)...)
 	for _, t := range targets {
@@ -138,7 +140,7 @@ func laterQuestions(env target.Env, targets []*target.Target, paths []string) []
 	return all
 }
 
-// workspaceQuestions are the workspace's own paths a run asks git about:
+// workspaceQuestions are the workspace's own paths a run asks about:
 // both records (claims.go) and the folder of the clone's identity
 // (identity.go).
 func workspaceQuestions(root string) []string {

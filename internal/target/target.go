@@ -132,7 +132,7 @@ type Env struct {
 	// Paths, when set, remembers for the run what the file system said
 	// about each path (see Paths); workspace.Host.Env sets a new one.
 	Paths *Paths
-	// Git, when set, asks git which files it tracks once for the run's
+	// Git, when set, lists which files git tracks once for the run's
 	// questions (gittrack.Session); workspace.Host.Env sets a new one.
 	Git *gittrack.Session
 	toolprofiles.Env
