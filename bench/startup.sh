@@ -13,7 +13,8 @@
 # CGO=1 builds repo as a plain `go build` does where a C compiler is found (linked to the C
 # library: pflag imports net), the hello-world too. The workspace is synced once, by the last
 # binary, before anything is timed. Knobs: ROUNDS (5), RUNS (200), WARMUP (20), KEEP (keep the
-# work folder). bench/run.sh measures the first three cases (its S section) for RESULTS.md.
+# work folder), FLOOR=1 (also time bench/floor: the file system calls the last binary's check
+# makes, recorded with strace and replayed alone, parsing nothing). bench/run.sh measures the first three cases (its S section) for RESULTS.md.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -75,6 +76,21 @@ for n in "${NAMES[@]}"; do
 done
 
 CMDS=(--command-name hello "$W/hello")
+if [ "${FLOOR:-0}" = 1 ]; then
+	command -v strace >/dev/null || { echo "startup.sh: FLOOR=1 needs strace" >&2; exit 2; }
+	(cd "$MAIN" && go build "${FLAGS[@]}" -tags repodev -o "$W/floor" ./bench/floor)
+	# One trace file per thread, so that no call is split across lines; the runtime's own
+	# reads of /proc and /sys are the hello-world's too.
+	strace -qq -ff -o "$W/trace" -e trace=newfstatat,faccessat,faccessat2,openat "$W/repo-${NAMES[-1]}" sync --check --root "$EX" >/dev/null 2>&1
+	cat "$W"/trace.* | sed -nE '
+		/"\/(proc|sys)\//d
+		s/^newfstatat\(AT_FDCWD, "([^"]*)", .*AT_SYMLINK_NOFOLLOW\) = .*/lstat \1/p
+		s/^newfstatat\(AT_FDCWD, "([^"]*)", .*, 0\) = .*/stat \1/p
+		s/^faccessat2?\(AT_FDCWD, "([^"]*)", .*/access \1/p
+		s/^openat\(AT_FDCWD, "([^"]*)", .*\) = [0-9]+$/read \1/p
+		s/^openat\(AT_FDCWD, "([^"]*)", .*\) = -1 .*/stat \1/p' >"$W/calls.txt"
+	CMDS+=(--command-name floor "$W/floor $W/calls.txt")
+fi
 for n in "${NAMES[@]}"; do
 	CMDS+=(--command-name "version-$n" "$W/repo-$n version" --command-name "check-$n" "$W/repo-$n sync --check --root $EX"
 		--command-name "gitcheck-$n" "$W/repo-$n sync --check --root $GX")
@@ -92,13 +108,14 @@ jq -rs '
 	| ($r[] | select(.name == "hello")) as $h
 	| "| command | median wall | × hello-world | mean CPU (user + sys) | × hello-world |",
 	  "|---|---|---|---|---|",
-	def rank: if . == "hello" then 0 elif startswith("version") then 1 elif startswith("check") then 2 else 3 end;
+	def rank: if . == "hello" then 0 elif . == "floor" then 0.5 elif startswith("version") then 1 elif startswith("check") then 2 else 3 end;
 	  ($r | sort_by([(.name | rank), (.name | endswith("after"))])[]
 	  | "| `\(.name)` | \(.wall | ms) | \(.wall / $h.wall * 100 | round / 100)× | \(.cpu | ms) | \(.cpu / $h.cpu * 100 | round / 100)× |"),
 	  "",
 	  "Targets (issue 21): `repo version` ≤ 1.5× and the no-op `repo sync --check` ≤ 3× the hello-world (median wall time).",
-	  ($r | sort_by([(.name | rank), (.name | endswith("after"))])[] | select(.name != "hello" and (.name | startswith("gitcheck") | not)) | (if (.name | startswith("version")) then 1.5 else 3 end) as $t
+	  ($r | sort_by([(.name | rank), (.name | endswith("after"))])[] | select(.name != "hello" and .name != "floor" and (.name | startswith("gitcheck") | not)) | (if (.name | startswith("version")) then 1.5 else 3 end) as $t
 	  | "- `\(.name)`: \(.wall / $h.wall * 100 | round / 100)× (≤ \($t)×): \(if .wall / $h.wall <= $t then "met" else "missed" end)"),
 	  "",
-	  "`gitcheck`: the same check in a git work tree, as a pre-commit hook runs it (no target of its own: it also reads which files git tracks, from the index file, or from git where repo leaves that to git)."
-' "$W"/round.*.json
+	  "`gitcheck`: the same check in a git work tree, as a pre-commit hook runs it (no target of its own: it also reads which files git tracks, from the index file, or from git where repo leaves that to git).",
+	  (if any($r[]; .name == "floor") then "", "`floor`: the \($calls) file system calls of the last binary'"'"'s check outside git (strace), replayed one at a time by bench/floor, parsing nothing." else empty end)
+' --arg calls "$(wc -l <"$W/calls.txt" 2>/dev/null || echo 0)" "$W"/round.*.json
