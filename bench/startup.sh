@@ -14,7 +14,8 @@
 # library: pflag imports net), the hello-world too. The workspace is synced once, by the last
 # binary, before anything is timed. Knobs: ROUNDS (5), RUNS (200), WARMUP (20), KEEP (keep the
 # work folder), FLOOR=1 (also time bench/floor: the file system calls the last binary's check
-# makes, recorded with strace and replayed alone, parsing nothing). bench/run.sh measures the first three cases (its S section) for RESULTS.md.
+# makes, recorded with strace and replayed alone, parsing nothing). bench/run.sh measures the
+# first three cases (its S section) for RESULTS.md.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

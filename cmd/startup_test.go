@@ -44,12 +44,8 @@ func TestNoRegexpCompiledAtStartup(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, g := range f.Comments {
-			for _, c := range g.List {
-				if c.Pos() < f.Package && strings.HasPrefix(c.Text, "//go:build ") && strings.Contains(c.Text, "repodev") && !strings.Contains(c.Text, "!repodev") {
-					return nil // a development-only command
-				}
-			}
+		if developmentOnly(f) {
+			return nil // a development-only command
 		}
 		for _, decl := range f.Decls {
 			g, ok := decl.(*ast.GenDecl)

@@ -16,7 +16,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
@@ -36,9 +35,8 @@ func main() {
 	}
 	var st unix.Stat_t
 	found := 0
-	sc := bufio.NewScanner(strings.NewReader(string(calls)))
-	for sc.Scan() {
-		op, path, _ := strings.Cut(sc.Text(), " ")
+	for line := range strings.Lines(string(calls)) {
+		op, path, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
 		var err error
 		switch op {
 		case "stat":
@@ -50,7 +48,7 @@ func main() {
 		case "read":
 			_, err = os.ReadFile(path)
 		default:
-			fmt.Fprintf(os.Stderr, "floor: unknown call %q\n", sc.Text())
+			fmt.Fprintf(os.Stderr, "floor: unknown call %q\n", line)
 			os.Exit(2)
 		}
 		if err == nil {

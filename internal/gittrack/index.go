@@ -12,6 +12,7 @@ import (
 
 	"github.com/repo-manager/repo/internal/bigmem"
 	"github.com/repo-manager/repo/internal/cleanpath"
+	"github.com/repo-manager/repo/internal/fileio"
 	"github.com/repo-manager/repo/internal/regfile"
 )
 
@@ -61,7 +62,7 @@ func fromIndex(top string, rels []string) (names map[string]bool, ok bool) {
 	if !plainEnv() {
 		return nil, false
 	}
-	if fi, err := os.Stat(top); err != nil || !ownedByUs(top, fi) {
+	if fi, err := os.Stat(top); err != nil || !ownedByUs(fi) {
 		return nil, false
 	}
 	dir, common, ok := repository(top)
@@ -93,22 +94,10 @@ func repository(top string) (dir, common string, ok bool) {
 		if dir = v; !filepath.IsAbs(v) {
 			dir = filepath.Join(top, v)
 		}
-	} else {
-		dir = cleanpath.Join(top, ".git")
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() && !fi.Mode().IsRegular() || !ownedByUs(dir, fi) {
+		if !ownedFolder(dir) {
 			return "", "", false
 		}
-		if fi.Mode().IsRegular() {
-			if dir, ok = pointer(dir, "gitdir: "); !ok {
-				return "", "", false
-			}
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(top, dir)
-			}
-		}
-	}
-	if !ownedFolder(dir) {
+	} else if dir, ok = dotGit(top); !ok {
 		return "", "", false
 	}
 	common = dir
@@ -128,6 +117,31 @@ func repository(top string) (dir, common string, ok bool) {
 	return dir, common, true
 }
 
+// dotGit is the repository top/.git names: the folder itself, or the
+// folder a linked worktree's .git file names ("gitdir: …", relative to
+// top). This user must own the .git folder or file, and the folder it
+// names; ok is false otherwise, or for anything else at top/.git.
+func dotGit(top string) (dir string, ok bool) {
+	dir = cleanpath.Join(top, ".git")
+	fi, err := os.Lstat(dir)
+	if err != nil || !ownedByUs(fi) {
+		return "", false
+	}
+	switch {
+	case fi.IsDir():
+		return dir, true
+	case !fi.Mode().IsRegular():
+		return "", false
+	}
+	if dir, ok = pointer(dir, "gitdir: "); !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(top, dir)
+	}
+	return dir, ownedFolder(dir)
+}
+
 // pointer is the path a small file of git's holds after prefix, on one
 // line; ok is false for anything else.
 func pointer(path, prefix string) (string, bool) {
@@ -145,7 +159,17 @@ func pointer(path, prefix string) (string, bool) {
 // ownedFolder reports whether path is a folder this user owns.
 func ownedFolder(path string) bool {
 	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir() && ownedByUs(path, fi)
+	return err == nil && fi.IsDir() && ownedByUs(fi)
+}
+
+// ownedByUs reports whether this user owns the file fi describes, as git
+// requires of a repository's folders before it reads them (safe.directory
+// aside, which git itself decides). Where fileio.Owner knows no owner
+// (Windows, where git compares security identifiers), it is false, and git
+// is asked.
+func ownedByUs(fi fs.FileInfo) bool {
+	uid, _ := fileio.Owner(fi)
+	return uid >= 0 && uid == os.Geteuid()
 }
 
 // gitDirectory reports whether dir looks like a repository to git
